@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// rawburst: burst raw capture, DNG writing, raw development and analysis for Linux.
+/// Layout and dependency direction are described in docs/architecture.md.
+let package = Package(
+    name: "rawburst",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "RawBurst", targets: ["RawBurst"]),
+        .executable(name: "rawburst", targets: ["rawburst"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries: one module map + shim header each. Only the owning Swift module imports them.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r",
+                       providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
+                       providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif",
+                       providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // The only hand-written C: typed, non-variadic wrappers (libtiff fields, libjpeg error handling).
+        .target(name: "CShims", dependencies: ["CTIFF", "CJPEG"]),
+
+        .target(name: "RawCore"),
+        .target(name: "RawDNG", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG"]),
+        .target(name: "RawSensor", dependencies: ["RawCore", "RawDNG", "CLibRaw"]),
+        .target(name: "RawBurst", dependencies: ["RawCore", "RawDNG", "RawSensor"]),
+        .executableTarget(name: "rawburst", dependencies: [
+            "RawBurst",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .target(name: "TestSupport", dependencies: ["RawCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
+        .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
+        .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["RawBurst", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+#ifndef RAWBURST_CSHIMS_H
+#define RAWBURST_CSHIMS_H
+/* The only hand-written C in rawburst: non-variadic, typed entry points into libtiff and libjpeg.
+   Swift cannot call C variadic functions, and libjpeg's default error handler calls exit(). */
+#include <stddef.h>
+#include <stdint.h>
+#include <tiffio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Installs (once per process) the extender that teaches libtiff the DNG 1.2-1.6 tags it does not know,
+   and error/warning handlers that record the last libtiff error per thread instead of printing it. */
+void rb_tiff_initialize(void);
+
+/* The last libtiff error raised on this thread ("" when none); cleared by rb_tiff_clear_error. */
+const char *rb_tiff_last_error(void);
+void rb_tiff_clear_error(void);
+
+/* Sets a numeric tag from doubles, converting them to the element type and calling convention libtiff
+   expects for that field (scalar or array, with or without a 16/32-bit count, float or double storage).
+   Returns 1 on success, 0 when libtiff refused or the tag is unknown. */
+int rb_tiff_set_numbers(TIFF *tif, uint32_t tag, uint32_t count, const double *values);
+
+/* Sets a numeric tag from raw unsigned 64-bit values (offsets, large counts). */
+int rb_tiff_set_unsigned(TIFF *tif, uint32_t tag, uint32_t count, const uint64_t *values);
+
+/* Sets an ASCII tag. */
+int rb_tiff_set_string(TIFF *tif, uint32_t tag, const char *value);
+
+/* Sets a BYTE/UNDEFINED tag from bytes. */
+int rb_tiff_set_bytes(TIFF *tif, uint32_t tag, uint32_t count, const uint8_t *values);
+
+/* Encodes 8-bit interleaved RGB as a baseline JPEG in memory. `app1` (may be NULL) is written as an
+   APP1 marker right after SOI (no JFIF header then). On success returns 1 and sets *out (free with free())
+   and *out_len; on failure returns 0 and writes a message into errbuf. Never exits the process. */
+int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
+                        const uint8_t *app1, size_t app1_len,
+                        unsigned char **out, unsigned long *out_len,
+                        char *errbuf, size_t errbuf_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

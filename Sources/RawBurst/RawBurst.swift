@@ -1,0 +1,4 @@
+/// RawBurst: the umbrella library. `import RawBurst` gives the public API of every rawburst module.
+@_exported import RawCore
+@_exported import RawDNG
+@_exported import RawSensor

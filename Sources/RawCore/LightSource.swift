@@ -1,0 +1,63 @@
+/// A calibration illuminant, coded as EXIF `LightSource` (used by DNG `CalibrationIlluminant1/2`).
+public enum LightSource: UInt16, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case unknown = 0
+    case daylight = 1
+    case fluorescent = 2
+    case tungsten = 3
+    case flash = 4
+    case fineWeather = 9
+    case cloudyWeather = 10
+    case shade = 11
+    case daylightFluorescent = 12
+    case dayWhiteFluorescent = 13
+    case coolWhiteFluorescent = 14
+    case whiteFluorescent = 15
+    case warmWhiteFluorescent = 16
+    case standardLightA = 17
+    case standardLightB = 18
+    case standardLightC = 19
+    case d55 = 20
+    case d65 = 21
+    case d75 = 22
+    case d50 = 23
+    case isoStudioTungsten = 24
+    case other = 255
+
+    /// Parses an EXIF code, rejecting codes EXIF does not define.
+    public init(code: Int) throws(InvalidValueError) {
+        guard code >= 0, code <= 65535, let value = LightSource(rawValue: UInt16(code)) else {
+            throw InvalidValueError("calibration illuminant", "\(code) is not an EXIF LightSource code")
+        }
+        self = value
+    }
+
+    /// Correlated colour temperature in kelvin, as the DNG specification assigns it, or nil when unknown.
+    public var temperature: Double? {
+        switch self {
+        case .standardLightA, .tungsten, .isoStudioTungsten: 2850
+        case .standardLightB: 4874
+        case .standardLightC: 6774
+        case .d50: 5003
+        case .d55, .daylight, .fineWeather, .flash: 5503
+        case .d65, .cloudyWeather: 6504
+        case .d75, .shade: 7504
+        case .daylightFluorescent: 6430
+        case .dayWhiteFluorescent: 5020
+        case .coolWhiteFluorescent, .fluorescent: 4230
+        case .whiteFluorescent: 3450
+        case .warmWhiteFluorescent: 2940
+        case .unknown, .other: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .standardLightA: "Standard Light A"
+        case .d65: "D65"
+        case .d50: "D50"
+        case .d55: "D55"
+        case .d75: "D75"
+        default: String(describing: self) .prefix(1).uppercased() + String(describing: self).dropFirst()
+        }
+    }
+}
