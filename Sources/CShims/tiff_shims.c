@@ -132,5 +132,6 @@ int rb_tiff_set_bytes(TIFF *tif, uint32_t tag, uint32_t count, const uint8_t *va
         if (TIFFFieldSetGetCountSize(f) == 4) return TIFFSetField(tif, tag, (uint32_t)count, values);
         return TIFFSetField(tif, tag, (int)count, values);
     }
+    if (count == 1 && TIFFFieldWriteCount(f) == 1) return TIFFSetField(tif, tag, (int)values[0]); /* scalar: by value */
     return TIFFSetField(tif, tag, values);
 }

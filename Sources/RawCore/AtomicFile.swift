@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file so that it appears under its final name complete or not at all.
+///
+/// The data goes to a hidden temporary file in the destination directory; `commit()` flushes it to
+/// disk (`fsync`), renames it to the final name (refusing to replace an existing file unless asked) and
+/// syncs the directory. Until then nothing exists under the final name, and `discard()` (or `deinit`)
+/// removes the temporary file.
+public final class AtomicFile: @unchecked Sendable {
+    /// The name the file will have after `commit()`.
+    public let finalPath: String
+    /// The temporary file that receives the data.
+    public let temporaryPath: String
+    /// Whether `commit()` may replace an existing file.
+    public let overwrite: Bool
+    private var finished = false
+
+    /// Prepares a temporary file beside `path`. Throws when the directory is missing or not writable,
+    /// or when `path` exists and `overwrite` is false.
+    public init(path: String, overwrite: Bool) throws(FileError) {
+        let directory = AtomicFile.directory(of: path)
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            throw FileError(path: path, "output directory \(directory) does not exist")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileError(path: path, "\(directory) is not a directory")
+        }
+        if !overwrite, lstat(path, &st) == 0 {
+            throw FileError(path: path, "already exists (use --overwrite to replace it)")
+        }
+        if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            throw FileError(path: path, "is a directory")
+        }
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(directory)/.\(base).XXXXXX.tmp".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard fd >= 0 else {
+            throw FileError(path: path, "cannot create a file in \(directory): \(FileError.errnoText())")
+        }
+        close(fd)
+        finalPath = path
+        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.overwrite = overwrite
+    }
+
+    deinit {
+        if !finished { unlink(temporaryPath) }
+    }
+
+    /// Makes the temporary file durable and gives it its final name.
+    public func commit() throws(FileError) {
+        precondition(!finished, "AtomicFile committed or discarded twice")
+        let fd = open(temporaryPath, O_RDONLY)
+        guard fd >= 0 else { throw fail("cannot reopen the temporary file: \(FileError.errnoText())") }
+        let synced = fsync(fd) == 0
+        let syncError = FileError.errnoText()
+        close(fd)
+        guard synced else { throw fail("cannot flush to disk: \(syncError)") }
+        if overwrite {
+            guard rename(temporaryPath, finalPath) == 0 else { throw fail("cannot rename into place: \(FileError.errnoText())") }
+        } else {
+            // link() fails with EEXIST instead of replacing, which closes the race between check and rename.
+            if link(temporaryPath, finalPath) != 0 {
+                let code = errno
+                if code == EEXIST { throw fail("already exists (use --overwrite to replace it)") }
+                throw fail("cannot rename into place: \(String(cString: strerror(code)))")
+            }
+            unlink(temporaryPath)
+        }
+        finished = true
+        let dirfd = open(AtomicFile.directory(of: finalPath), O_RDONLY | O_DIRECTORY)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    /// Removes the temporary file; nothing appears under the final name.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        unlink(temporaryPath)
+    }
+
+    private func fail(_ message: String) -> FileError {
+        discard()
+        return FileError(path: finalPath, message)
+    }
+
+    /// The directory part of `path` ("." when it has none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+}
+
+/// A file-system problem, described in one line that names the file.
+public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file concerned.
+    public let path: String
+    /// What went wrong.
+    public let message: String
+
+    /// Creates an error for `path`.
+    public init(path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+
+    /// The text of the current `errno`.
+    public static func errnoText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import RawCore
+
+/// Writes raw frames as DNG 1.6 files through libtiff.
+///
+/// Layout: IFD0 holds an 8-bit RGB thumbnail (long edge ≤ 256 px, rendered from the raw) and the
+/// camera-wide DNG tags; the raw mosaic is SubIFD 0 (`NewSubFileType` 0, 16-bit samples in strips);
+/// an optional JPEG preview is SubIFD 1; EXIF and GPS live in their own IFDs. Files are written through
+/// `AtomicFile`: nothing appears under the final name until the file is complete and on disk.
+public struct DNGWriter: Sendable {
+    /// What to write besides the raw data.
+    public struct Options: Sendable, Hashable {
+        /// Long edge of the IFD0 thumbnail in pixels (1...256).
+        public var thumbnailLongEdge: Int = 256
+        /// Long edge of the JPEG preview SubIFD (1...1024), or nil for none.
+        public var previewLongEdge: Int? = nil
+        /// JPEG quality of the preview (1...100).
+        public var previewQuality: Int = 85
+        /// Replace an existing file at the destination.
+        public var overwrite: Bool = false
+        /// The `Software` tag.
+        public var software: String = "rawburst \(RawBurstVersion.string)"
+
+        /// Default options: thumbnail only, never overwrite.
+        public init() {}
+
+        /// Checks the ranges.
+        public func validated() throws(InvalidValueError) -> Options {
+            try require((1...256).contains(thumbnailLongEdge), "thumbnail size", "\(thumbnailLongEdge) px is outside 1...256")
+            if let p = previewLongEdge {
+                try require((1...1024).contains(p), "preview size", "\(p) px is outside 1...1024")
+            }
+            try require((1...100).contains(previewQuality), "preview quality", "\(previewQuality) is outside 1...100")
+            return self
+        }
+    }
+
+    /// What was written.
+    public struct Report: Sendable, Hashable {
+        /// Final path of the file.
+        public let path: String
+        /// Size of the file in bytes.
+        public let bytes: Int
+        /// Things the user should know (e.g. a missing colour matrix replaced by a generic one).
+        public let warnings: [String]
+    }
+
+    /// The DNG version written (1.6.0.0).
+    public static let dngVersion: [UInt8] = [1, 6, 0, 0]
+    /// The oldest DNG version whose readers can read these files: 1.1.0.0, because `ActiveArea` is a DNG 1.1
+    /// tag; nothing else written needs more (newer tags such as ForwardMatrix refine colour but are optional).
+    public static let dngBackwardVersion: [UInt8] = [1, 1, 0, 0]
+
+    public let options: Options
+
+    /// Creates a writer.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Writes `image` to `path` atomically and returns what was written.
+    @discardableResult
+    public func write(_ image: RawImage, to path: String) throws(DNGWriteError) -> Report {
+        let options: Options
+        do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
+        let frame = image.frame
+        let rawBytes = frame.width * frame.height * 2
+        guard rawBytes < 0xF000_0000 else {
+            throw DNGWriteError(path: path, "a \(frame.width)x\(frame.height) frame is too large for a classic TIFF file")
+        }
+        var warnings: [String] = []
+        let calibration = try resolvedCalibration(image, path: path, warnings: &warnings)
+
+        let file: AtomicFile
+        do { file = try AtomicFile(path: path, overwrite: options.overwrite) } catch {
+            throw DNGWriteError(path: path, error.message)
+        }
+        do {
+            try writeContents(image, calibration: calibration, options: options, to: file.temporaryPath, reportingAs: path)
+            try file.commit()
+        } catch let error as DNGWriteError {
+            file.discard()
+            throw error
+        } catch let error as FileError {
+            throw DNGWriteError(path: path, error.message)
+        } catch {
+            file.discard()
+            throw DNGWriteError(path: path, "\(error)")
+        }
+        var st = stat()
+        let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
+        return Report(path: path, bytes: size, warnings: warnings)
+    }
+
+    /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
+    private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options,
+                               to temporaryPath: String, reportingAs path: String) throws {
+        let frame = image.frame
+        let tiff = try TIFFWriteHandle(path: temporaryPath)
+        let exifOffset = try writeCustom(tiff, ExifIFDBuilder.assignments(for: image.metadata), gps: false)
+        var gpsOffset: UInt64?
+        if let fix = image.metadata.gps {
+            gpsOffset = try writeCustom(tiff, GPSIFDBuilder.assignments(for: fix), gps: true)
+        }
+        tiff.beginImageDirectory()
+        var preview: (image: RGB8Image, jpeg: [UInt8])?
+        if let edge = options.previewLongEdge {
+            let rendered = PreviewRenderer.render(image, longEdge: edge)
+            preview = (rendered, try JPEGPreviewEncoder.encode(rendered, quality: options.previewQuality, path: path))
+        }
+
+        // IFD0: thumbnail + camera-wide tags.
+        let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
+        try tiff.set(DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
+                                          software: options.software,
+                                          uniqueID: RawDataFingerprint.uniqueID(of: image)))
+        try tiff.set(TagAssignment(DNGTagNumber.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
+        try tiff.set(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
+        if let gpsOffset { try tiff.set(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gpsOffset]))) }
+        try thumbnail.pixels.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
+        try tiff.writeDirectory()
+
+        // SubIFD 0: the raw mosaic.
+        let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
+        try tiff.set(DNGTagTable.rawIFD(frame: frame, rowsPerStrip: rowsPerStrip))
+        try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
+        try tiff.writeDirectory()
+
+        // SubIFD 1: the JPEG preview.
+        if let preview {
+            try tiff.set(DNGTagTable.previewIFD(width: preview.image.width, height: preview.image.height))
+            try preview.jpeg.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
+            try tiff.writeDirectory()
+        }
+        try tiff.close()
+        try SubIFDTypeFixer.fix(path: temporaryPath)
+    }
+
+    private func writeCustom(_ tiff: TIFFWriteHandle, _ tags: [TagAssignment], gps: Bool) throws(DNGWriteError) -> UInt64 {
+        if gps { try tiff.beginGPSDirectory() } else { try tiff.beginExifDirectory() }
+        try tiff.set(tags)
+        return try tiff.writeCustomDirectory()
+    }
+
+    /// The calibration to write: the image's own, or (with a warning) linear sRGB primaries when unknown.
+    private func resolvedCalibration(_ image: RawImage, path: String, warnings: inout [String]) throws(DNGWriteError) -> ColorCalibration {
+        let planes = image.frame.cfa.planeColors.count
+        if let cal = image.calibration {
+            guard cal.cameraChannels == planes else {
+                throw DNGWriteError(path: path, "the colour matrix has \(cal.cameraChannels) rows but the CFA has \(planes) colours")
+            }
+            return cal
+        }
+        guard planes == 3 else {
+            throw DNGWriteError(path: path, "no colour matrix is known for this \(planes)-colour sensor")
+        }
+        warnings.append("no colour matrix is known for this camera; wrote the sRGB (D65) matrix, colours will be approximate")
+        let xyzToSRGB = try! ColorMatrix([3.2404542, -1.5371385, -0.4985314],
+                                         [-0.9692660, 1.8760108, 0.0415560],
+                                         [0.0556434, -0.2040259, 1.0572252])
+        return try! ColorCalibration(colorMatrix1: xyzToSRGB, illuminant1: .d65) // a valid 3x3 matrix
+    }
+
+    private func writeStrips(_ tiff: TIFFWriteHandle, frame: RawFrame, rowsPerStrip: Int) throws {
+        let strips = (frame.height + rowsPerStrip - 1) / rowsPerStrip
+        let contiguous = frame.rowStride == frame.width && UInt16(littleEndian: 1) == 1
+        var scratch: [UInt16] = contiguous ? [] : [UInt16](repeating: 0, count: rowsPerStrip * frame.width)
+        for s in 0..<strips {
+            let firstRow = s * rowsPerStrip
+            let rows = min(rowsPerStrip, frame.height - firstRow)
+            if contiguous {
+                let start = UnsafeRawPointer(frame.storage.baseAddress + firstRow * frame.width)
+                try tiff.writeRawStrip(UInt32(s), UnsafeRawBufferPointer(start: start, count: rows * frame.width * 2))
+            } else {
+                try scratch.withUnsafeMutableBufferPointer { buf in
+                    for r in 0..<rows {
+                        let src = frame.storage.baseAddress + (firstRow + r) * frame.rowStride
+                        let dst = buf.baseAddress! + r * frame.width
+                        for c in 0..<frame.width { dst[c] = src[c].littleEndian }
+                    }
+                    try tiff.writeRawStrip(UInt32(s), UnsafeRawBufferPointer(start: buf.baseAddress, count: rows * frame.width * 2))
+                }
+            }
+        }
+    }
+}
