@@ -97,10 +97,12 @@ public struct DNGWriter: Sendable {
                                to temporaryPath: String, reportingAs path: String) throws {
         let frame = image.frame
         let tiff = try TIFFWriteHandle(path: temporaryPath)
-        let exifOffset = try writeCustom(tiff, ExifIFDBuilder.assignments(for: image.metadata), gps: false)
-        var gpsOffset: UInt64?
+        let exifTags = ExifIFDBuilder.assignments(for: image.metadata)
+        let exifOffset = try writeCustom(tiff, exifTags, gps: false)
+        var gps: (tags: [TagAssignment], offset: UInt64)?
         if let fix = image.metadata.gps {
-            gpsOffset = try writeCustom(tiff, GPSIFDBuilder.assignments(for: fix), gps: true)
+            let tags = GPSIFDBuilder.assignments(for: fix)
+            gps = (tags, try writeCustom(tiff, tags, gps: true))
         }
         tiff.beginImageDirectory()
         var preview: (image: RGB8Image, jpeg: [UInt8])?
@@ -111,18 +113,19 @@ public struct DNGWriter: Sendable {
 
         // IFD0: thumbnail + camera-wide tags.
         let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
-        try tiff.set(DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
-                                          software: options.software,
-                                          uniqueID: RawDataFingerprint.uniqueID(of: image)))
+        let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
+                                           software: options.software, uniqueID: RawDataFingerprint.uniqueID(of: image))
+        try tiff.set(mainTags)
         try tiff.set(TagAssignment(DNGTagNumber.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
         try tiff.set(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
-        if let gpsOffset { try tiff.set(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gpsOffset]))) }
+        if let gps { try tiff.set(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gps.offset]))) }
         try thumbnail.pixels.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
         try tiff.writeDirectory()
 
         // SubIFD 0: the raw mosaic.
         let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
-        try tiff.set(DNGTagTable.rawIFD(frame: frame, rowsPerStrip: rowsPerStrip))
+        let rawTags = DNGTagTable.rawIFD(frame: frame, rowsPerStrip: rowsPerStrip)
+        try tiff.set(rawTags)
         try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
         try tiff.writeDirectory()
 
@@ -133,7 +136,9 @@ public struct DNGWriter: Sendable {
             try tiff.writeDirectory()
         }
         try tiff.close()
-        try SubIFDTypeFixer.fix(path: temporaryPath)
+        var custom = [DNGFinisher.Directory(offset: UInt32(exactly: exifOffset), tags: exifTags)]
+        if let gps { custom.append(DNGFinisher.Directory(offset: UInt32(exactly: gps.offset), tags: gps.tags)) }
+        try DNGFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: custom)
     }
 
     private func writeCustom(_ tiff: TIFFWriteHandle, _ tags: [TagAssignment], gps: Bool) throws(DNGWriteError) -> UInt64 {
