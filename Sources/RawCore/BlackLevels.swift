@@ -39,7 +39,10 @@ public struct BlackLevels: Sendable, Hashable, CustomStringConvertible {
     public func shifted(rows rowOffset: Int, columns columnOffset: Int) -> BlackLevels {
         var out: [Double] = []
         for r in 0..<rows {
-            for c in 0..<columns { out.append(level(row: r + rowOffset, column: c + columnOffset)) }
+            for c in 0..<columns {
+                out.append(level(row: ((r + rowOffset) % rows + rows) % rows,
+                                 column: ((c + columnOffset) % columns + columns) % columns))
+            }
         }
         return try! BlackLevels(rows: rows, columns: columns, values: out) // same size and range as self
     }

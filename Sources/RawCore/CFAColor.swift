@@ -17,7 +17,8 @@ public enum CFAColor: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
 
     /// Parses a one-letter name (case-insensitive).
     public init?(letter: Character) {
-        guard let match = CFAColor.allCases.first(where: { $0.letter == Character(letter.uppercased()) }) else {
+        let upper = String(letter).uppercased()
+        guard let match = CFAColor.allCases.first(where: { String($0.letter) == upper }) else {
             return nil
         }
         self = match

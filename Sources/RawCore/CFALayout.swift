@@ -52,7 +52,8 @@ public struct CFALayout: Sendable, Hashable, CustomStringConvertible {
         out.reserveCapacity(pattern.count)
         for r in 0..<rows {
             for c in 0..<columns {
-                out.append(color(row: r + rowOffset, column: c + columnOffset))
+                out.append(color(row: ((r + rowOffset) % rows + rows) % rows,
+                                 column: ((c + columnOffset) % columns + columns) % columns))
             }
         }
         // A shift of a valid pattern is valid: same size, same set of colours.

@@ -70,19 +70,24 @@ public struct CaptureTime: Sendable, Hashable, CustomStringConvertible {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
         try require(parts.count == 6, "capture time", "\"\(text)\" is not YYYY:MM:DD HH:MM:SS")
         try require((1...12).contains(parts[1]) && (1...31).contains(parts[2]) && (0...23).contains(parts[3])
-                    && (0...59).contains(parts[4]) && (0...60).contains(parts[5]), "capture time",
+                    && (0...59).contains(parts[4]) && (0...59).contains(parts[5]), "capture time",
                     "\"\(text)\" has a field out of range")
+        let civil = CivilTime.components(secondsSince1970: CivilTime.secondsSince1970(
+            year: parts[0], month: parts[1], day: parts[2], hour: 0, minute: 0, second: 0))
+        try require(civil.month == parts[1] && civil.day == parts[2], "capture time",
+                    "\"\(text)\": \(parts[0]) has no day \(parts[2]) in month \(parts[1])")
         var offsetSeconds: Int?
         if let offset, !offset.isEmpty {
             let sign = offset.hasPrefix("-") ? -1 : 1
             let hm = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
-            try require((offset.hasPrefix("+") || offset.hasPrefix("-")) && hm.count == 2, "UTC offset",
-                        "\"\(offset)\" is not ±HH:MM")
+            try require((offset.hasPrefix("+") || offset.hasPrefix("-")) && hm.count == 2
+                        && (0...14).contains(hm[0]) && (0...59).contains(hm[1]), "UTC offset",
+                        "\"\(offset)\" is not ±HH:MM within ±14:00")
             offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60)
         }
         var ms: Int64 = 0
         if let sub = subSeconds?.trimmingCharacters(in: .whitespaces), !sub.isEmpty {
-            try require(sub.allSatisfy(\.isNumber), "sub-seconds", "\"\(sub)\" is not digits")
+            try require(sub.allSatisfy { $0.isASCII && $0.isNumber }, "sub-seconds", "\"\(sub)\" is not digits 0-9")
             ms = Int64((sub + "000").prefix(3))!
         }
         let local = CivilTime.secondsSince1970(year: parts[0], month: parts[1], day: parts[2],

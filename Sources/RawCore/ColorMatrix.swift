@@ -43,7 +43,13 @@ public struct ColorMatrix: Sendable, Hashable, CustomStringConvertible {
                 out[r * other.columns + c] = sum
             }
         }
-        return try ColorMatrix(rows: rows, columns: other.columns, values: out)
+        return ColorMatrix(uncheckedRows: rows, columns: other.columns, values: out)
+    }
+
+    private init(uncheckedRows rows: Int, columns: Int, values: [Double]) {
+        self.rows = rows
+        self.columns = columns
+        self.values = values
     }
 
     /// Applies the matrix to a vector of `columns` values.
@@ -57,7 +63,9 @@ public struct ColorMatrix: Sendable, Hashable, CustomStringConvertible {
         let m = values
         let c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6]
         let det = m[0] * c00 + m[1] * c01 + m[2] * c02
-        try require(abs(det) > 1e-12, "colour matrix", "is singular (determinant \(det))")
+        let scale = m.map(abs).max() ?? 0
+        try require(det.isFinite && abs(det) > 1e-12 * scale * scale * scale, "colour matrix",
+                    "is singular (determinant \(det))")
         let inv = [
             c00, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
             c01, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],

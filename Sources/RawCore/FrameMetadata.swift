@@ -51,7 +51,7 @@ public struct FrameMetadata: Sendable, Hashable {
         try setFocalLength(focalLength)
     }
 
-    /// Sets the exposure time in seconds (1/64000 s ... 1 hour).
+    /// Sets the exposure time in seconds (greater than 0, at most 1 hour).
     public mutating func setExposureTime(_ seconds: Double?) throws(InvalidValueError) {
         if let seconds {
             try require(seconds.isFinite && seconds > 0 && seconds <= 3600, "exposure time",

@@ -52,12 +52,28 @@ public enum LightSource: UInt16, Sendable, Hashable, CaseIterable, CustomStringC
 
     public var description: String {
         switch self {
+        case .unknown: "Unknown"
+        case .daylight: "Daylight"
+        case .fluorescent: "Fluorescent"
+        case .tungsten: "Tungsten"
+        case .flash: "Flash"
+        case .fineWeather: "Fine Weather"
+        case .cloudyWeather: "Cloudy"
+        case .shade: "Shade"
+        case .daylightFluorescent: "Daylight Fluorescent"
+        case .dayWhiteFluorescent: "Day White Fluorescent"
+        case .coolWhiteFluorescent: "Cool White Fluorescent"
+        case .whiteFluorescent: "White Fluorescent"
+        case .warmWhiteFluorescent: "Warm White Fluorescent"
         case .standardLightA: "Standard Light A"
-        case .d65: "D65"
-        case .d50: "D50"
+        case .standardLightB: "Standard Light B"
+        case .standardLightC: "Standard Light C"
         case .d55: "D55"
+        case .d65: "D65"
         case .d75: "D75"
-        default: String(describing: self) .prefix(1).uppercased() + String(describing: self).dropFirst()
+        case .d50: "D50"
+        case .isoStudioTungsten: "ISO Studio Tungsten"
+        case .other: "Other"
         }
     }
 }

@@ -20,25 +20,25 @@ public enum Orientation: UInt16, Sendable, Hashable, CaseIterable, CustomStringC
         self = value
     }
 
-    /// LibRaw/dcraw's `flip` code (0, 3, 5, 6) for this orientation; the four mirrored ones have no flip code.
-    public var libRawFlip: Int? {
+    /// LibRaw/dcraw's `flip` code for this orientation (bit 0: mirror columns, bit 1: mirror rows,
+    /// bit 2: transpose): 1→0, 2→1, 3→3, 4→2, 5→4, 6→6, 7→7, 8→5.
+    public var libRawFlip: Int {
         switch self {
         case .normal: 0
+        case .mirrorHorizontal: 1
         case .rotate180: 3
-        case .rotate270: 5
+        case .mirrorVertical: 2
+        case .mirrorHorizontalRotate270: 4
         case .rotate90: 6
-        default: nil
+        case .mirrorHorizontalRotate90: 7
+        case .rotate270: 5
         }
     }
 
-    /// The orientation for LibRaw/dcraw's `flip` code.
+    /// The orientation for LibRaw/dcraw's `flip` code (0...7; other values are taken modulo 8).
     public init(libRawFlip flip: Int) {
-        switch flip {
-        case 3: self = .rotate180
-        case 5: self = .rotate270
-        case 6: self = .rotate90
-        default: self = .normal
-        }
+        let code = ((flip % 8) + 8) % 8
+        self = Orientation.allCases.first { $0.libRawFlip == code } ?? .normal
     }
 
     public var description: String {

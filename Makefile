@@ -1,0 +1,47 @@
+# rawburst — developer entry points. `make` alone lists them.
+#
+# Variables (override on the command line, e.g. `make test SCRATCH_PATH=.build-ci`):
+#   SHARED        folder holding samples-raw/ with the real camera raws (default ../shared)
+#   SWIFT         the swift driver
+#   SCRATCH_PATH  SwiftPM build folder (default .build); name others .build-NAME (they are git-ignored)
+#   TEST_ARGS     extra arguments for `swift test`, e.g. TEST_ARGS="--filter RawCoreTests"
+
+SHELL        := /bin/bash
+.DEFAULT_GOAL := help
+
+SHARED       ?= ../shared
+SWIFT        ?= swift
+SCRATCH_PATH ?= .build
+TEST_ARGS    ?=
+
+SWIFTPM_FLAGS := --scratch-path $(SCRATCH_PATH)
+export SHARED
+
+.PHONY: help deps build test demo bench clean
+
+help: ## List the targets
+	@echo "rawburst — make targets:"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## (.*)/  make \1\t\2/' | expand -t 16
+	@echo
+	@echo "Variables: SHARED=$(SHARED) SCRATCH_PATH=$(SCRATCH_PATH) SWIFT=$(SWIFT) TEST_ARGS=$(TEST_ARGS)"
+
+deps: ## Install missing build libraries, external checkers and Python packages (fast no-op when present)
+	@scripts/deps.sh
+
+build: ## Release build of the rawburst command-line tool
+	$(SWIFT) build -c release --product rawburst $(SWIFTPM_FLAGS)
+
+test: deps ## Install deps, then run every test (XCTest + Swift Testing) with a summary line
+	@SWIFT="$(SWIFT)" SWIFT_TEST_ARGS="$(SWIFTPM_FLAGS) $(TEST_ARGS)" scripts/test.sh
+
+demo: deps build ## Convert a real camera raw to DNG with the release CLI and inspect it (into demo-out/)
+	@RAWBURST="$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path)/rawburst" scripts/demo.sh
+
+bench: ## Run the benchmarks in Benchmarks/ (ordo-one/benchmark)
+	@if [[ ! -f Benchmarks/Package.swift ]]; then \
+		echo "bench: Benchmarks/Package.swift does not exist yet; nothing to run"; exit 0; fi
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean: ## Remove build products (of SCRATCH_PATH), test logs and demo output
+	$(SWIFT) package $(SWIFTPM_FLAGS) clean
+	rm -rf demo-out .build-logs

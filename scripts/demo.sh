@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The demo behind `make demo`: converts a real camera raw to DNG with the release build of rawburst,
+# then inspects the DNG it wrote.
+#
+# Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
+# absent, the first raw found in samples/. Output: demo-out/ (overwritten on each run).
+#
+# Environment:
+#   RAWBURST   path of the rawburst executable (default: the release build's, via `swift build --show-bin-path`)
+#   SHARED     folder holding samples-raw/ (default: ../shared)
+#   DEMO_OUT   output folder (default: demo-out)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SHARED=${SHARED:-../shared}
+DEMO_OUT=${DEMO_OUT:-demo-out}
+
+if [[ -z ${RAWBURST:-} ]]; then
+    RAWBURST="$(swift build -c release --show-bin-path)/rawburst"
+fi
+if [[ ! -x $RAWBURST ]]; then
+    echo "demo: $RAWBURST does not exist; run 'make build' first" >&2
+    exit 1
+fi
+
+input="$SHARED/samples-raw/canon-powershot-g2.crw"
+if [[ ! -f $input ]]; then
+    input=$(find samples -maxdepth 2 -type f \( -iname '*.crw' -o -iname '*.cr2' -o -iname '*.nef' \
+              -o -iname '*.dng' -o -iname '*.kdc' -o -iname '*.arw' -o -iname '*.raf' \) 2>/dev/null | sort | head -n 1)
+    if [[ -z $input ]]; then
+        echo "demo: no input raw: neither $SHARED/samples-raw/canon-powershot-g2.crw nor a raw file in samples/" >&2
+        exit 1
+    fi
+fi
+
+for sub in convert inspect; do
+    # A real subcommand answers --help with a usage text (swift-argument-parser prints "USAGE:").
+    if ! "$RAWBURST" "$sub" --help 2>&1 | grep -qi 'usage'; then
+        echo "demo: this build of rawburst ($RAWBURST) has no '$sub' command yet" >&2
+        exit 1
+    fi
+done
+
+mkdir -p "$DEMO_OUT"
+echo "== rawburst convert $input -o $DEMO_OUT/ --overwrite"
+"$RAWBURST" convert "$input" -o "$DEMO_OUT/" --overwrite
+
+stem=$(basename "${input%.*}")
+dng="$DEMO_OUT/$stem.dng"
+if [[ ! -f $dng ]]; then
+    # Fall back to the newest DNG in the output folder, whatever the converter named it.
+    dng=$(ls -t "$DEMO_OUT"/*.dng 2>/dev/null | head -n 1 || true)
+fi
+if [[ -z $dng || ! -f $dng ]]; then
+    echo "demo: convert reported success but wrote no DNG into $DEMO_OUT/" >&2
+    exit 1
+fi
+
+echo
+echo "== rawburst inspect $dng"
+"$RAWBURST" inspect "$dng"
+
+echo
+echo "== demo output"
+echo "input:  $input"
+echo "DNG:    $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
+echo "folder: $(cd "$DEMO_OUT" && pwd)"
+ls -l "$DEMO_OUT"
