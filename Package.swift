@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["RawBurst", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,11 +42,22 @@ public final class AtomicFile: @unchecked Sendable {
         guard fd >= 0 else {
             throw FileError(path: path, "cannot create a file in \(directory): \(FileError.errnoText())")
         }
+        // mkstemps creates the file 0600; give it the mode a plain create would (0666 less the umask).
+        fchmod(fd, 0o666 & ~AtomicFile.processUmask)
         close(fd)
         finalPath = path
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.overwrite = overwrite
     }
+
+    /// The process's file mode creation mask, read from /proc (calling `umask` to read it would change it
+    /// for a moment, racing other threads that create files); 0o022 when it cannot be read.
+    static let processUmask: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return value
+    }()
 
     deinit {
         if !finished { unlink(temporaryPath) }

@@ -96,11 +96,12 @@ public struct CaptureTime: Sendable, Hashable, CustomStringConvertible {
                       utcOffsetSeconds: offsetSeconds)
     }
 
-    /// ISO 8601 with milliseconds, e.g. `2026-11-22T14:03:07.125+01:00` (or `Z` when the offset is unknown).
+    /// ISO 8601 with milliseconds, e.g. `2026-11-22T14:03:07.125+01:00`; without an offset (local time of an
+    /// unknown zone) when the offset is unknown.
     public var description: String {
         let c = localComponents
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", c.year, c.month, c.day, c.hour, c.minute,
-                      c.second, milliseconds) + (exifOffset ?? "Z")
+                      c.second, milliseconds) + (exifOffset ?? "")
     }
 }
 

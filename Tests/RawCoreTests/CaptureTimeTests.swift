@@ -42,7 +42,7 @@ struct CaptureTimeTests {
         let unknown = try CaptureTime(exifDateTime: "2026:11:22 14:03:07")
         #expect(unknown.utcOffsetSeconds == nil)
         #expect(unknown.exifOffset == nil)
-        #expect(unknown.description == "2026-11-22T14:03:07.000Z")
+        #expect(unknown.description == "2026-11-22T14:03:07.000")
         #expect(unknown.millisecondsSince1970 == 1_795_356_187_000)
         #expect(try CaptureTime(exifDateTime: "2026:11:22 14:03:07", offset: "").utcOffsetSeconds == nil)
 
@@ -57,7 +57,7 @@ struct CaptureTimeTests {
         #expect(t.milliseconds == 999)
         #expect(t.exifDateTime == "1969:12:31 23:59:59")
         #expect(t.exifSubSeconds == "999")
-        #expect(t.description == "1969-12-31T23:59:59.999Z")
+        #expect(t.description == "1969-12-31T23:59:59.999")
 
         let moon = try CaptureTime(exifDateTime: "1969:07:20 20:17:40", subSeconds: "250", offset: "+00:00")
         #expect(moon.millisecondsSince1970 == -14_182_939_750)

@@ -13,7 +13,7 @@ public enum PiDNG {
     }
 
     /// Writes a `width` x `height` DNG with the 2x2 `pattern` (e.g. "GRBG") and `bits` per sample
-    /// (10, 12, 14 or 16) of seeded random values into `directory`.
+    /// (10, 12 or 16; PiDNG 4's 14-bit packing fails for every width) of seeded random values into `directory`.
     public static func make(in directory: URL, pattern: String, bits: Int, width: Int = 64, height: Int = 48,
                             seed: Int = 1) throws -> Fixture {
         let base = directory.appendingPathComponent("pidng-\(pattern)-\(bits)").path

@@ -1,0 +1,28 @@
+/// Why a file's TIFF structure could not be read at all.
+///
+/// Problems in directories after IFD0 (sub-directories, later IFDs, values past the end of the file) do not
+/// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``.
+public enum TIFFStructureError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened or read; `reason` is the system's message (`strerror`).
+    case unreadable(path: String, reason: String)
+    /// The data does not start with a TIFF header (II/MM byte order mark and a known magic number).
+    case notTIFF
+    /// The data ends before the header or the first directory is complete.
+    case truncated(String)
+    /// The first directory (IFD0) is unusable: its offset or entry count does not fit the file.
+    case badDirectory(path: String, offset: Int, reason: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read \(path): \(reason)"
+        case .notTIFF:
+            "not a TIFF-based file: no II/MM byte order mark followed by a known TIFF magic number"
+        case .truncated(let detail):
+            "truncated TIFF file: \(detail)"
+        case .badDirectory(let path, let offset, let reason):
+            "bad TIFF directory \(path) at offset \(offset): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import CLibRaw
+import RawCore
+
+/// Reads any raw file LibRaw can decode into a `RawImage`: the full sensor buffer bit-exactly, its active
+/// area, CFA layout, black and white levels, camera metadata and colour calibration.
+///
+/// Each read uses its own LibRaw handle, so one reader may be used from many threads at once and reads run
+/// in parallel. TIFF-based raws (DNG, NEF, RW2, KDC, ...) are first checked against their own TIFF
+/// structure, because LibRaw 0.20 zero-fills some truncated files without reporting an error; DNG sources
+/// then take the exact values of the tags LibRaw does not expose (crop, scale, forward matrices, EXIF
+/// times with sub-seconds and UTC offset, GPS, serial numbers), so that a DNG written by RawDNG reads back
+/// the way it was written. Nothing is printed: every problem is a `RawReadError`.
+public struct RawFileReader: Sendable {
+    /// Creates a reader.
+    public init() {}
+
+    /// Reads pixels, levels, CFA, metadata and colour calibration. Throws RawReadError with a one-line
+    /// description naming the file and the problem.
+    public func read(path: String) throws(RawReadError) -> RawImage {
+        let fileSize = try RawFileAccess.readableFileSize(path)
+        let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
+        if let raf = RAFHeader(head) { try raf.checkComplete(path: path, fileSize: fileSize) }
+        let tiff = TIFFRawFacts.inspect(path: path, head: head)
+        try tiff?.checkDecodable(path: path)
+        // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
+        try tiff?.checkComplete(path: path, fileSize: fileSize)
+
+        guard let handle = LibRawHandle() else {
+            throw RawReadError(path: path, kind: .notReadable, detail: "LibRaw could not allocate a decoder")
+        }
+        let openStatus = handle.open(path: path)
+        if openStatus != LIBRAW_SUCCESS.rawValue {
+            throw openError(openStatus, handle: handle, tiff: tiff, head: head, path: path)
+        }
+        let unpackStatus = handle.unpack()
+        if unpackStatus != LIBRAW_SUCCESS.rawValue {
+            throw decodeError(unpackStatus, handle: handle, path: path)
+        }
+        if handle.callbackReport.dataErrors > 0 {
+            throw decodeError(LIBRAW_DATA_ERROR.rawValue, handle: handle, path: path)
+        }
+
+        var frame = try RawFrameParts(libRaw: handle, path: path)
+        var metadata = LibRawMetadata.metadata(handle)
+        var calibration = LibRawMetadata.calibrationParts(handle)
+        if let tiff, tiff.isDNG {
+            tiff.applyDNGTags(frame: &frame, metadata: &metadata, calibration: &calibration)
+        }
+        return RawImage(frame: try frame.frame(path: path), metadata: metadata,
+                        calibration: try calibration.calibration(path: path))
+    }
+
+    /// The error for a failed `libraw_open_file`.
+    private func openError(_ status: Int32, handle: LibRawHandle, tiff: TIFFRawFacts?, head: [UInt8],
+                           path: String) -> RawReadError {
+        if status == LIBRAW_FILE_UNSUPPORTED.rawValue {
+            if let tiff, tiff.isDNG {
+                let compression = tiff.rawCompression.map { " (compression \($0))" } ?? ""
+                return RawReadError(path: path, kind: .unsupported,
+                                    detail: "DNG that LibRaw \(Self.libRawVersion) cannot decode\(compression)")
+            }
+            if let ciff = CIFFHeader(head), !ciff.hasDirectory(path: path) {
+                return RawReadError(path: path, kind: .truncated,
+                                    detail: "the CRW directory at the end of the file is missing (the file is cut short)")
+            }
+            return RawReadError(path: path, kind: .notARaw, detail: "not a raw file LibRaw recognises")
+        }
+        if status == LIBRAW_IO_ERROR.rawValue {
+            // LibRaw ran out of file while identifying it: a cut raw header, or a short file of something else.
+            guard RawFileAccess.hasRawSignature(head) else {
+                return RawReadError(path: path, kind: .notARaw, detail: "not a raw file LibRaw recognises")
+            }
+            return RawReadError(path: path, kind: .truncated, detail: "file ends inside its header")
+        }
+        return decodeError(status, handle: handle, path: path)
+    }
+
+    /// The error for a LibRaw failure while identifying or decoding.
+    private func decodeError(_ status: Int32, handle: LibRawHandle, path: String) -> RawReadError {
+        let report = handle.callbackReport
+        let message = LibRawHandle.message(for: status)
+        if report.dataErrors > 0 && report.firstDataErrorOffset == -1 {
+            return RawReadError(path: path, kind: .truncated, detail: "image data ends before it is complete (LibRaw: \(message))")
+        }
+        switch status {
+        case LIBRAW_FILE_UNSUPPORTED.rawValue, LIBRAW_NOT_IMPLEMENTED.rawValue,
+             LIBRAW_REQUEST_FOR_NONEXISTENT_IMAGE.rawValue, LIBRAW_TOO_BIG.rawValue:
+            return RawReadError(path: path, kind: .unsupported, detail: "LibRaw: \(message)")
+        case LIBRAW_DATA_ERROR.rawValue where report.dataErrors > 0 && report.firstDataErrorOffset >= 0:
+            return RawReadError(path: path, kind: .corrupt,
+                                detail: "LibRaw: \(message) (bad data near byte \(report.firstDataErrorOffset))")
+        default:
+            return RawReadError(path: path, kind: .corrupt, detail: "LibRaw: \(message)")
+        }
+    }
+
+    /// The LibRaw version this module was built against, e.g. "0.20".
+    static let libRawVersion = "\(LIBRAW_MAJOR_VERSION).\(LIBRAW_MINOR_VERSION)"
+}

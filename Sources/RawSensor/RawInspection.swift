@@ -1,0 +1,47 @@
+import Foundation
+import RawCore
+import RawDNG
+
+/// Everything `rawburst inspect` reports about a raw or DNG file: what LibRaw decodes, the TIFF directory
+/// structure when the file is TIFF-based, and (on request) the structural DNG checks.
+public struct RawInspection: Sendable {
+    /// The file inspected.
+    public let path: String
+    /// Its size in bytes.
+    public let fileSize: Int
+    /// The decoded image, when the file could be read.
+    public let image: RawImage?
+    /// Why the file could not be read, when it could not.
+    public let readError: RawReadError?
+    /// The TIFF directories, for TIFF-based files (DNG, NEF, CR2, ARW, RW2, ...).
+    public let structure: TIFFStructure?
+    /// Structural problems found by `DNGValidator` (only when validation was asked for and the file is a DNG).
+    public let problems: [DNGProblem]
+    /// Whether validation ran.
+    public let validated: Bool
+
+    /// Inspects `path`; never throws (problems are part of the result).
+    public static func inspect(path: String, validate: Bool) -> RawInspection {
+        var st = stat()
+        let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
+        let structure = try? TIFFStructure.read(path: path)
+        var image: RawImage?
+        var readError: RawReadError?
+        do { image = try RawFileReader().read(path: path) } catch { readError = error }
+        var problems: [DNGProblem] = []
+        if validate {
+            if let structure, structure.isDNG {
+                problems = DNGValidator.validate(structure)
+            } else {
+                problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
+            }
+        }
+        return RawInspection(path: path, fileSize: size, image: image, readError: readError, structure: structure,
+                             problems: problems, validated: validate)
+    }
+
+    /// True when validation found an error-level problem or the file could not be read.
+    public var hasErrors: Bool {
+        readError != nil || problems.contains { $0.severity == .error }
+    }
+}

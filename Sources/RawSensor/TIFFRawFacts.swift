@@ -1,0 +1,116 @@
+import RawCore
+import RawDNG
+
+/// What the TIFF structure of a TIFF-based raw (DNG, NEF, RW2, ORF, KDC, ...) says, beyond what LibRaw
+/// reports: where the image data lies (LibRaw 0.20 zero-fills strips past the end of a cut file without an
+/// error), which compression a DNG uses (so an undecodable one is named), and for DNGs the exact values of
+/// the tags LibRaw does not expose.
+struct TIFFRawFacts {
+    /// The parsed TIFF directories.
+    let structure: TIFFStructure
+
+    /// True for DNG files.
+    var isDNG: Bool { structure.isDNG }
+
+    /// Reads the TIFF structure of a file whose first bytes are `head`; nil for files that are not TIFF-based
+    /// or whose first directory cannot be read (LibRaw then decides what the file is).
+    static func inspect(path: String, head: [UInt8]) -> TIFFRawFacts? {
+        guard head.count >= 8, (head[0] == 0x49 && head[1] == 0x49) || (head[0] == 0x4D && head[1] == 0x4D) else {
+            return nil
+        }
+        guard let structure = try? TIFFStructure.read(path: path) else { return nil }
+        return TIFFRawFacts(structure: structure)
+    }
+
+    /// The compression of the raw image data, if known.
+    var rawCompression: Int? { structure.rawDirectory?.integer(TagNumber.compression) }
+
+    /// DNG compressions LibRaw 0.20 decodes: none, lossless JPEG, deflate (floating point) and lossy JPEG.
+    static let decodableDNGCompressions: Set<Int> = [1, 7, 8, 34892]
+
+    /// Names of the compressions a DNG may carry that LibRaw 0.20 cannot decode.
+    static func compressionName(_ code: Int) -> String {
+        switch code {
+        case 9: "compression 9, GoPro VC-5"
+        case 52546: "compression 52546, JPEG XL"
+        default: "compression \(code)"
+        }
+    }
+
+    /// Throws `.unsupported` for a DNG whose raw data uses a compression LibRaw cannot decode.
+    func checkDecodable(path: String) throws(RawReadError) {
+        guard isDNG, let code = rawCompression, !Self.decodableDNGCompressions.contains(code) else { return }
+        throw RawReadError(path: path, kind: .unsupported,
+                           detail: "unsupported compression: the DNG's raw image uses \(Self.compressionName(code)), "
+                               + "which LibRaw \(RawFileReader.libRawVersion) cannot decode")
+    }
+
+    /// Throws `.truncated` when image data is missing: strips or tiles past the end of the file, or fewer of
+    /// them, or fewer bytes, than the raw image needs.
+    ///
+    /// Every image directory counts, not only the raw one: a file cut anywhere before its last strip is
+    /// incomplete, and for raws other than DNG the directory LibRaw decodes is not always identifiable.
+    func checkComplete(path: String, fileSize: Int) throws(RawReadError) {
+        try checkSegmentsInsideFile(path: path, fileSize: fileSize)
+        if let raw = structure.rawDirectory { try Self.checkRawData(raw, isDNG: isDNG, path: path) }
+    }
+
+    /// Compressions whose every sample costs at least one bit: lossless JPEG (DNG) and Nikon's Huffman coding.
+    static let atLeastOneBitPerSample: Set<Int> = [7, 34713]
+
+    /// Throws `.truncated` when the raw directory lists fewer strips or tiles than its image needs, or fewer
+    /// bytes than its compression can hold the image in. Tools that cut files (exiftool's test images, for
+    /// one) leave a consistent file whose one remaining strip points at a few bytes inside it.
+    ///
+    /// Only DNG's tags are trusted to describe the raw data exactly (a Kodak KDC, for one, gives the size of
+    /// the developed image); for other raws only Nikon's Huffman-coded NEF data is checked, by its size.
+    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String) throws(RawReadError) {
+        guard let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
+              width > 0, height > 0, width <= 1 << 20, height <= 1 << 20 else { return }
+        let samples = max(1, raw.integer(TIFFTag.samplesPerPixel) ?? 1)
+        let bits = raw.integer(TIFFTag.bitsPerSample) ?? 1
+        let compression = raw.integer(TIFFTag.compression) ?? 1
+        let kind: String, expected: Int, counts: [Int]
+        if let tileWidth = raw.integer(TIFFTag.tileWidth), let tileLength = raw.integer(TIFFTag.tileLength),
+           tileWidth > 0, tileLength > 0 {
+            kind = "tiles"
+            expected = ((width + tileWidth - 1) / tileWidth) * ((height + tileLength - 1) / tileLength)
+            counts = raw.integers(TIFFTag.tileByteCounts) ?? []
+        } else {
+            let rows = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
+            kind = "strips"
+            expected = (height + rows - 1) / rows
+            counts = raw.integers(TIFFTag.stripByteCounts) ?? []
+        }
+        guard isDNG || compression == 34713 else { return }
+        if isDNG && counts.count < expected {
+            throw RawReadError(path: path, kind: .truncated,
+                               detail: "image data has \(counts.count) of \(expected) \(kind) (the file was cut short)")
+        }
+        let total = counts.reduce(0) { $0 &+ max(0, $1) }
+        let needed: Int
+        if compression == 1 && isDNG {
+            needed = height * ((width * samples * bits + 7) / 8)
+        } else if atLeastOneBitPerSample.contains(compression) {
+            needed = (width * height * samples + 7) / 8
+        } else {
+            return
+        }
+        if total < needed {
+            throw RawReadError(path: path, kind: .truncated,
+                               detail: "image data is \(total) bytes, too few for a \(width)x\(height) image "
+                                   + "(at least \(needed)): the file was cut short")
+        }
+    }
+
+    /// Throws `.truncated` when a strip or tile of an image directory lies past the end of the file.
+    private func checkSegmentsInsideFile(path: String, fileSize: Int) throws(RawReadError) {
+        let cut = structure.dataSegments.filter { $0.kind != .jpegThumbnail && $0.end > fileSize }
+        guard let last = cut.max(by: { $0.end < $1.end }) else { return }
+        let kind = last.kind == .tile ? "tile" : "strip"
+        let position = last.offset >= fileSize ? "starts at byte \(last.offset)" : "ends at byte \(last.end)"
+        throw RawReadError(path: path, kind: .truncated,
+                           detail: "image data \(position) but the file has only \(fileSize) bytes "
+                               + "(\(cut.count) \(kind)\(cut.count == 1 ? "" : "s") of \(last.directory) missing or cut)")
+    }
+}

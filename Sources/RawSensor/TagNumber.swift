@@ -1,0 +1,42 @@
+/// Numbers of the TIFF, EXIF, GPS and DNG tags the raw reader takes from a file's own directories.
+enum TagNumber {
+    static let compression: UInt16 = 259
+    static let orientation: UInt16 = 274
+    static let exposureTime: UInt16 = 33434
+    static let fNumber: UInt16 = 33437
+    static let isoSpeedRatings: UInt16 = 34855
+    static let dateTimeOriginal: UInt16 = 36867
+    static let offsetTimeOriginal: UInt16 = 36881
+    static let subjectDistance: UInt16 = 37382
+    static let focalLength: UInt16 = 37386
+    static let imageNumber: UInt16 = 37393
+    static let subSecTimeOriginal: UInt16 = 37521
+    static let bodySerialNumber: UInt16 = 42033
+    static let lensModel: UInt16 = 42036
+    static let cfaPlaneColor: UInt16 = 50710
+    static let blackLevelRepeatDim: UInt16 = 50713
+    static let blackLevel: UInt16 = 50714
+    static let blackLevelDeltaH: UInt16 = 50715
+    static let blackLevelDeltaV: UInt16 = 50716
+    static let whiteLevel: UInt16 = 50717
+    static let defaultScale: UInt16 = 50718
+    static let defaultCropOrigin: UInt16 = 50719
+    static let defaultCropSize: UInt16 = 50720
+    static let colorMatrix1: UInt16 = 50721
+    static let colorMatrix2: UInt16 = 50722
+    static let asShotNeutral: UInt16 = 50728
+    static let baselineExposure: UInt16 = 50730
+    static let cameraSerialNumber: UInt16 = 50735
+    static let calibrationIlluminant1: UInt16 = 50778
+    static let calibrationIlluminant2: UInt16 = 50779
+    static let forwardMatrix1: UInt16 = 50964
+    static let forwardMatrix2: UInt16 = 50965
+    static let gpsLatitudeRef: UInt16 = 1
+    static let gpsLatitude: UInt16 = 2
+    static let gpsLongitudeRef: UInt16 = 3
+    static let gpsLongitude: UInt16 = 4
+    static let gpsAltitudeRef: UInt16 = 5
+    static let gpsAltitude: UInt16 = 6
+    static let gpsTimeStamp: UInt16 = 7
+    static let gpsDateStamp: UInt16 = 29
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+/// `rawburst convert`: camera raws → DNG.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert camera raw files (anything LibRaw reads) to DNG.",
+        discussion: """
+        The raw mosaic is copied bit for bit, with its masked border (as ActiveArea), black and white levels,
+        colour matrices, as-shot white balance, exposure, lens, capture time and orientation.
+
+        With one input file, -o may name the DNG itself; otherwise -o must be an existing directory and each
+        input becomes <dir>/<name>.dng. Directories given as input are searched for raw files (-r: also their
+        sub-directories, which are mirrored in the output).
+
+        Exit status: 0 all converted, 1 some files failed, 2 nothing could start (bad arguments or paths).
+        """
+    )
+
+    @Argument(help: "Raw files or directories to convert.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Output DNG file (one input) or existing directory.")
+    var output: String
+
+    @Flag(name: .shortAndLong, help: "Search input directories recursively.")
+    var recursive = false
+
+    @Option(name: .shortAndLong, help: "Files converted in parallel (default: number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Replace existing output files.")
+    var overwrite = false
+
+    @Option(help: "Long edge of the embedded JPEG preview in pixels (0 for none, at most 1024).")
+    var preview: Int = 1024
+
+    @Flag(help: "Print a JSON report on standard output instead of text.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        guard (0...1024).contains(preview) else { throw ValidationError("--preview must be between 0 and 1024, not \(preview)") }
+    }
+
+    func run() throws {
+        let plan: ConversionPlan
+        do {
+            plan = try ConversionPlan(inputs: inputs, output: output, recursive: recursive, overwrite: overwrite)
+            for directory in plan.outputDirectories where !FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        } catch let error as ConversionPlanError {
+            Terminal.error("rawburst convert: \(error.message)")
+            throw ExitCode(2)
+        } catch {
+            Terminal.error("rawburst convert: cannot create output directories: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+
+        var options = DNGWriter.Options()
+        options.overwrite = overwrite
+        options.previewLongEdge = preview == 0 ? nil : preview
+        let converter = RawConverter(writerOptions: options)
+        let bar = ProgressBar(total: plan.jobs.count, enabled: Terminal.stderrIsTerminal && !json && !quiet)
+        let failures = FailureCounter()
+        let started = Date()
+        let results = converter.convert(plan.jobs, parallelism: jobs) { result, done, _ in
+            if let error = result.error {
+                failures.increment()
+                bar.finish()
+                Terminal.error("error: \(error)")
+            } else if !quiet && !json {
+                for warning in result.warnings { bar.finish(); Terminal.error("warning: \(result.job.input): \(warning)") }
+            }
+            bar.update(done: done, label: URL(fileURLWithPath: result.job.input).lastPathComponent, failed: failures.value)
+        }
+        bar.finish()
+        let seconds = Date().timeIntervalSince(started)
+        let converted = results.filter(\.succeeded)
+        let bytes = converted.compactMap(\.bytes).reduce(0, +)
+
+        if json {
+            Terminal.printJSON(ConvertReport(results: results, seconds: seconds))
+        } else if !quiet {
+            if results.count == 1, let only = converted.first {
+                print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s)")
+            } else {
+                print("converted \(converted.count) of \(results.count) files to \(output) "
+                      + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
+                      + (results.count > converted.count ? ", \(results.count - converted.count) failed" : ""))
+            }
+        }
+        if converted.count < results.count { throw ExitCode(1) }
+    }
+}
+
+/// The `--json` report of `convert`.
+struct ConvertReport: Encodable {
+    struct File: Encodable {
+        let input: String
+        let output: String
+        let ok: Bool
+        let bytes: Int?
+        let seconds: Double
+        let warnings: [String]
+        let error: String?
+    }
+    let converted: Int
+    let failed: Int
+    let bytes: Int
+    let seconds: Double
+    let files: [File]
+
+    init(results: [RawConverter.Result], seconds: Double) {
+        files = results.map {
+            File(input: $0.job.input, output: $0.job.output, ok: $0.succeeded, bytes: $0.bytes,
+                 seconds: ($0.seconds * 1000).rounded() / 1000, warnings: $0.warnings, error: $0.error)
+        }
+        converted = results.filter(\.succeeded).count
+        failed = results.count - converted
+        bytes = results.compactMap(\.bytes).reduce(0, +)
+        self.seconds = (seconds * 1000).rounded() / 1000
+    }
+}
+
+/// Counts failures reported from worker threads.
+final class FailureCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
+/// "24.4 MB" style sizes (decimal units).
+func formatBytes(_ bytes: Int) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f ", value) + units[unit]
+}

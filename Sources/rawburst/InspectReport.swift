@@ -1,0 +1,184 @@
+import Foundation
+import RawBurst
+
+/// The report `inspect` prints: a plain, Encodable mirror of `RawInspection`.
+struct InspectReport: Encodable {
+    struct Rect: Encodable { let top, left, width, height: Int }
+    struct Levels: Encodable { let repeatRows, repeatColumns: Int; let values: [Double] }
+    struct Frame: Encodable {
+        let width, height: Int
+        let activeArea: Rect
+        let defaultCrop: Rect
+        let defaultScale: [Double]
+        let cfa: String
+        let cfaRepeat: [Int]
+        let bitsPerSample: Int
+        let blackLevels: Levels
+        let whiteLevel: UInt32
+    }
+    struct Exposure: Encodable {
+        let exposureTime, fNumber, iso, focalLength: Double?
+        let focusDistance: String?
+        let lens: String?
+    }
+    struct Colour: Encodable {
+        let colorMatrix1: [Double]
+        let illuminant1: String
+        let colorMatrix2: [Double]?
+        let illuminant2: String?
+        let forwardMatrix1, forwardMatrix2: [Double]?
+        let asShotNeutral: [Double]?
+        let baselineExposure: Double
+    }
+    struct GPS: Encodable { let latitude, longitude: Double; let altitude: Double?; let timestamp: String? }
+    struct IFD: Encodable {
+        struct Tag: Encodable { let tag: Int; let name: String; let type: Int; let count: Int; let value: String }
+        let path: String
+        let offset: Int
+        let entries: Int
+        let tags: [Tag]?
+    }
+    struct Problem: Encodable { let severity, directory, message: String }
+
+    let path: String
+    let fileSize: Int
+    let format: String
+    let readable: Bool
+    let error: String?
+    let make, model, serialNumber: String?
+    let frame: Frame?
+    let exposure: Exposure?
+    let captureTime: String?
+    let orientation: String?
+    let gps: GPS?
+    let colour: Colour?
+    let ifds: [IFD]
+    let validated: Bool
+    let problems: [Problem]
+
+    init(_ i: RawInspection, allTags: Bool) {
+        path = i.path
+        fileSize = i.fileSize
+        if let s = i.structure, s.isDNG, let v = s.mainDirectory.bytes(50706), v.count == 4 {
+            format = "DNG \(v.map(String.init).joined(separator: "."))"
+        } else if i.structure != nil {
+            format = "TIFF-based raw"
+        } else {
+            format = i.readError == nil ? "raw" : "unknown"
+        }
+        readable = i.image != nil
+        error = i.readError?.description
+        let m = i.image?.metadata
+        make = m?.make
+        model = m?.model
+        serialNumber = m?.serialNumber
+        if let f = i.image?.frame {
+            let a = f.activeArea, c = f.defaultCrop
+            frame = Frame(width: f.width, height: f.height,
+                          activeArea: Rect(top: a.top, left: a.left, width: a.width, height: a.height),
+                          defaultCrop: Rect(top: c.top, left: c.left, width: c.width, height: c.height),
+                          defaultScale: [f.defaultScale.horizontal, f.defaultScale.vertical],
+                          cfa: f.cfa.description, cfaRepeat: [f.cfa.rows, f.cfa.columns], bitsPerSample: f.bitsPerSample,
+                          blackLevels: Levels(repeatRows: f.blackLevels.rows, repeatColumns: f.blackLevels.columns,
+                                              values: f.blackLevels.values),
+                          whiteLevel: f.whiteLevel)
+        } else {
+            frame = nil
+        }
+        if let m {
+            exposure = Exposure(exposureTime: m.exposureTime, fNumber: m.fNumber, iso: m.iso, focalLength: m.focalLength,
+                                focusDistance: m.focusDistance?.description, lens: m.lens)
+            captureTime = m.captureTime?.description
+            orientation = "\(m.orientation.rawValue) (\(m.orientation))"
+            gps = m.gps.map { g in
+                GPS(latitude: g.latitude, longitude: g.longitude, altitude: g.altitude,
+                    timestamp: g.timestampMilliseconds.map { ms in
+                        (try? CaptureTime(millisecondsSince1970: ms, utcOffsetSeconds: 0))?.description ?? "\(ms)"
+                    })
+            }
+        } else {
+            exposure = nil; captureTime = nil; orientation = nil; gps = nil
+        }
+        colour = i.image?.calibration.map { c in
+            Colour(colorMatrix1: c.colorMatrix1.values, illuminant1: c.illuminant1.description,
+                   colorMatrix2: c.colorMatrix2?.values, illuminant2: c.illuminant2?.description,
+                   forwardMatrix1: c.forwardMatrix1?.values, forwardMatrix2: c.forwardMatrix2?.values,
+                   asShotNeutral: c.asShotNeutral, baselineExposure: c.baselineExposure)
+        }
+        ifds = (i.structure?.directories ?? []).map { d in
+            IFD(path: d.path, offset: d.offset, entries: d.entries.count,
+                tags: allTags ? d.entries.map { e in
+                    IFD.Tag(tag: Int(e.tag), name: e.name, type: Int(e.type.rawValue), count: e.count, value: InspectReport.describe(e))
+                } : nil)
+        }
+        validated = i.validated
+        problems = i.problems.map {
+            Problem(severity: $0.severity == .error ? "error" : "warning", directory: $0.directory, message: $0.message)
+        }
+    }
+
+    /// A short text form of a tag value (long arrays and binary data are summarised).
+    static func describe(_ e: TIFFEntry) -> String {
+        switch e.type.rawValue {
+        case 2: return e.string.map { "\"\($0)\"" } ?? ""
+        case 1 where e.count > 16, 7 where e.count > 16: return "(\(e.count) bytes)"
+        default:
+            if e.count > 16 { return "(\(e.count) values)" }
+            return (e.numbers ?? []).map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String(format: "%.6g", $0) }
+                .joined(separator: " ")
+        }
+    }
+
+    /// The human-readable table.
+    func text() -> String {
+        var rows: [(String, String)] = [("File", path), ("Size", "\(formatBytes(fileSize)) (\(fileSize) bytes)"), ("Format", format)]
+        func add(_ key: String, _ value: String?) { if let value, !value.isEmpty { rows.append((key, value)) } }
+        func num(_ v: Double?) -> String? { v.map { $0 == $0.rounded() ? String(Int($0)) : String(format: "%g", $0) } }
+        add("Camera", [make, model].compactMap { $0 }.joined(separator: " "))
+        add("Serial number", serialNumber)
+        if let f = frame {
+            add("Raw buffer", "\(f.width) x \(f.height)")
+            add("Active area", "\(f.activeArea.width) x \(f.activeArea.height) at (\(f.activeArea.left), \(f.activeArea.top))")
+            add("Default crop", "\(f.defaultCrop.width) x \(f.defaultCrop.height) at (\(f.defaultCrop.left), \(f.defaultCrop.top))")
+            if f.defaultScale != [1, 1] { add("Pixel aspect", f.defaultScale.map { String(format: "%g", $0) }.joined(separator: " : ")) }
+            add("CFA", "\(f.cfa) (\(f.cfaRepeat[0])x\(f.cfaRepeat[1]))")
+            add("Bits per sample", String(f.bitsPerSample))
+            add("Black level", f.blackLevels.values.map { num($0)! }.joined(separator: " "))
+            add("White level", String(f.whiteLevel))
+        }
+        if let e = exposure {
+            add("Exposure", e.exposureTime.map { $0 < 1 ? "1/\(num((1 / $0 * 10).rounded() / 10)!) s" : "\(num($0)!) s" })
+            add("Aperture", e.fNumber.map { "f/\(num($0)!)" })
+            add("ISO", num(e.iso))
+            add("Focal length", e.focalLength.map { "\(num($0)!) mm" })
+            add("Focus distance", e.focusDistance)
+            add("Lens", e.lens)
+        }
+        add("Capture time", captureTime)
+        add("Orientation", orientation)
+        if let g = gps {
+            add("GPS", String(format: "%.7f, %.7f", g.latitude, g.longitude) + (g.altitude.map { String(format: ", %.2f m", $0) } ?? "")
+                + (g.timestamp.map { " at \($0)" } ?? ""))
+        }
+        if let c = colour {
+            let fmt = { (m: [Double]) in m.map { String(format: "%.4f", $0) }.joined(separator: " ") }
+            add("Color matrix 1", "\(fmt(c.colorMatrix1)) (\(c.illuminant1))")
+            if let m2 = c.colorMatrix2 { add("Color matrix 2", "\(fmt(m2)) (\(c.illuminant2 ?? "?"))") }
+            if let f1 = c.forwardMatrix1 { add("Forward matrix 1", fmt(f1)) }
+            if let f2 = c.forwardMatrix2 { add("Forward matrix 2", fmt(f2)) }
+            add("As-shot neutral", c.asShotNeutral.map(fmt))
+            add("Baseline exposure", String(format: "%+.2f EV", c.baselineExposure))
+        }
+        for ifd in ifds {
+            add("IFD \(ifd.path)", "\(ifd.entries) entries at offset \(ifd.offset)")
+            for t in ifd.tags ?? [] { add("  \(t.name)", t.value) }
+        }
+        if validated {
+            add("Validation", problems.isEmpty ? "OK" : "\(problems.count) problem(s)")
+            for p in problems { add("  \(p.severity)", "\(p.directory): \(p.message)") }
+        }
+        if let error { add("Error", error) }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}
