@@ -52,7 +52,17 @@ struct TIFFRawFacts {
     /// incomplete, and for raws other than DNG the directory LibRaw decodes is not always identifiable.
     func checkComplete(path: String, fileSize: Int) throws(RawReadError) {
         try checkSegmentsInsideFile(path: path, fileSize: fileSize)
-        if let raw = structure.rawDirectory { try Self.checkRawData(raw, isDNG: isDNG, path: path) }
+        if let raw = structure.rawDirectory {
+            try Self.checkRawData(raw, isDNG: isDNG, path: path)
+        } else if isDNG {
+            // A DNG keeps its raw image in a directory of its own; when the file ends before it, say so.
+            let lost = structure.problems.filter { $0.contains("past the end") || $0.contains("is cut") }
+            if let first = lost.first {
+                throw RawReadError(path: path, kind: .truncated, detail: "the file was cut short: \(first)")
+            }
+            throw RawReadError(path: path, kind: .unsupported,
+                               detail: "DNG without a raw image (no colour filter array or linear raw directory)")
+        }
     }
 
     /// Compressions whose every sample costs at least one bit: lossless JPEG (DNG) and Nikon's Huffman coding.
@@ -75,12 +85,12 @@ struct TIFFRawFacts {
            tileWidth > 0, tileLength > 0 {
             kind = "tiles"
             expected = ((width + tileWidth - 1) / tileWidth) * ((height + tileLength - 1) / tileLength)
-            counts = raw.integers(TIFFTag.tileByteCounts) ?? []
+            counts = listed(raw, offsets: TIFFTag.tileOffsets, byteCounts: TIFFTag.tileByteCounts)
         } else {
             let rows = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
             kind = "strips"
             expected = (height + rows - 1) / rows
-            counts = raw.integers(TIFFTag.stripByteCounts) ?? []
+            counts = listed(raw, offsets: TIFFTag.stripOffsets, byteCounts: TIFFTag.stripByteCounts)
         }
         guard isDNG || compression == 34713 else { return }
         if isDNG && counts.count < expected {
@@ -101,6 +111,12 @@ struct TIFFRawFacts {
                                detail: "image data is \(total) bytes, too few for a \(width)x\(height) image "
                                    + "(at least \(needed)): the file was cut short")
         }
+    }
+
+    /// The byte counts of the strips or tiles that have both an offset and a byte count.
+    private static func listed(_ raw: TIFFDirectory, offsets: UInt16, byteCounts: UInt16) -> [Int] {
+        let counts = raw.integers(byteCounts) ?? []
+        return Array(counts.prefix(raw.integers(offsets)?.count ?? 0))
     }
 
     /// Throws `.truncated` when a strip or tile of an image directory lies past the end of the file.

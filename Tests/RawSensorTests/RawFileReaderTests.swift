@@ -361,6 +361,78 @@ import TestSupport
         }
     }
 
+    /// The stubs on which LibRaw 0.20 returns success and zero-fills, the cut NEF and the GoPro VC-5 file:
+    /// each refused with its own one-line reason, before LibRaw decodes anything.
+    @Test(arguments: [
+        ("stubs/truncated-canon-350d.dng", RawReadError.Kind.truncated, "image data has 1 of 140 tiles (the file was cut short)"),
+        ("stubs/truncated-panasonic-lx3.rw2", .truncated,
+         "image data starts at byte 4294967295 but the file has only 12344 bytes (1 strip of IFD0 missing or cut)"),
+        ("stubs/truncated-nikon-d70.nef", .truncated,
+         "image data is 18 bytes, too few for a 3040x2014 image (at least 765320): the file was cut short"),
+        ("gopro-hero7.gpr", .unsupported,
+         "unsupported compression: the DNG's raw image uses compression 9, GoPro VC-5, which LibRaw 0.20 cannot decode"),
+    ])
+    func refusedSamples(_ name: String, _ kind: RawReadError.Kind, _ detail: String) throws {
+        let error = try failure(Self.sample(name))
+        #expect(error.kind == kind)
+        #expect(error.detail == detail)
+    }
+
+    /// A DNG of our own with one strip cut off the end, and one whose strip count was lowered in place.
+    @Test func cutDNGOfOurOwn() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("whole.dng").path
+        try DNGWriter().write(SyntheticRaw.image(cfa: .gbrg, bits: 12, width: 512, height: 4096), to: path)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let structure = try TIFFStructure(data: data)
+        let raw = try #require(structure.rawDirectory)
+        let strips = try #require(raw.integers(TIFFTag.stripOffsets))
+        #expect(strips.count > 1)
+        // Cut inside the last strip: the raw directory, written after its strips, goes with it.
+        let lastEnd = structure.dataSegments.filter { $0.directory == raw.path }.map(\.end).max()!
+        let cut = tmp.file("cut.dng").path
+        try data.prefix(lastEnd - 1000).write(to: URL(fileURLWithPath: cut))
+        let error = try failure(cut)
+        #expect(error.kind == .truncated)
+        #expect(error.detail.hasPrefix("the file was cut short: IFD0.SubIFD0: directory at offset "), "\(error)")
+
+        // The directory intact but one strip fewer listed than the image needs.
+        var fewer = [UInt8](data)
+        let entry = try #require(raw[TIFFTag.stripOffsets])
+        let countPosition = entry.position + 4
+        let count = Int(fewer[countPosition]) | Int(fewer[countPosition + 1]) << 8
+        #expect(count == strips.count)
+        fewer[countPosition] = UInt8((count - 1) & 0xFF)
+        fewer[countPosition + 1] = UInt8((count - 1) >> 8)
+        let missing = tmp.file("missing-strip.dng").path
+        try Data(fewer).write(to: URL(fileURLWithPath: missing))
+        let error2 = try failure(missing)
+        #expect(error2.kind == .truncated)
+        #expect(error2.detail == "image data has \(count - 1) of \(count) strips (the file was cut short)")
+    }
+
+    /// A DNG from an independent writer (PiDNG: raw in IFD0, one tile, bit-packed 10 and 12 bits) reads
+    /// with exactly the samples, levels, pattern and calibration it was written with.
+    @Test(.enabled(if: ToolAvailability.hasPythonModules("pidng", "numpy")),
+          arguments: [("RGGB", 10), ("GRBG", 12), ("GBRG", 16), ("BGGR", 10)])
+    func pidngSource(_ pattern: String, _ bits: Int) throws {
+        let tmp = try TemporaryDirectory()
+        let fixture = try PiDNG.make(in: tmp.url, pattern: pattern, bits: bits, width: 128, height: 80, seed: 7)
+        let image = try reader.read(path: fixture.dng.path)
+        let f = image.frame
+        #expect((f.width, f.height) == (128, 80))
+        #expect(f.cfa == (try CFALayout(pattern)))
+        #expect(f.whiteLevel == UInt32(fixture.white))
+        #expect(f.blackLevels.values.allSatisfy { $0 == Double(fixture.black) })
+        #expect(f.activeSamples() == fixture.samples)
+        #expect(image.metadata.make == "PiDNG")
+        let cal = try #require(image.calibration)
+        #expect(cal.colorMatrix1.values == [1.9549, -0.7877, -0.2582, -0.5724, 1.0121, 0.1917, -0.1267, -0.011, 0.6621])
+        #expect(cal.illuminant1 == .d65)
+        #expect(cal.asShotNeutral == [0.5, 1, 2.0 / 3])
+        #expect(cal.baselineExposure == -1.5)
+    }
+
     // MARK: - Concurrency
 
     @Test func parallelReadsMatchSequentialOnes() async throws {
