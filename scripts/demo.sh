@@ -3,7 +3,7 @@
 # then inspects the DNG it wrote.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
-# absent, the first raw found in samples/. Output: demo-out/ (overwritten on each run).
+# absent, the copy in samples/raw/, else the first raw found in samples/. Output: demo-out/ (overwritten on each run).
 #
 # Environment:
 #   RAWBURST   path of the rawburst executable (default: the release build's, via `swift build --show-bin-path`)
@@ -24,6 +24,7 @@ if [[ ! -x $RAWBURST ]]; then
 fi
 
 input="$SHARED/samples-raw/canon-powershot-g2.crw"
+[[ -f $input ]] || input="samples/raw/canon-powershot-g2.crw"
 if [[ ! -f $input ]]; then
     input=$(find samples -maxdepth 2 -type f \( -iname '*.crw' -o -iname '*.cr2' -o -iname '*.nef' \
               -o -iname '*.dng' -o -iname '*.kdc' -o -iname '*.arw' -o -iname '*.raf' \) 2>/dev/null | sort | head -n 1)

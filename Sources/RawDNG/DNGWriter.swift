@@ -96,7 +96,7 @@ public struct DNGWriter: Sendable {
     private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options,
                                to temporaryPath: String, reportingAs path: String) throws {
         let frame = image.frame
-        let tiff = try TIFFWriteHandle(path: temporaryPath)
+        let tiff = try TIFFWriteHandle(path: temporaryPath, reportingAs: path)
         let exifTags = ExifIFDBuilder.assignments(for: image.metadata)
         let exifOffset = try writeCustom(tiff, exifTags, gps: false)
         var gps: (tags: [TagAssignment], offset: UInt64)?

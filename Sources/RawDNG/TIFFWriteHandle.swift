@@ -1,4 +1,7 @@
 import CShims
+#if canImport(Glibc)
+import Glibc
+#endif
 import CTIFF
 import RawCore
 
@@ -9,15 +12,16 @@ final class TIFFWriteHandle {
     let path: String
     private var closed = false
 
-    /// Opens `path` for writing a little-endian classic TIFF.
-    init(path: String) throws(DNGWriteError) {
+    /// Opens `path` for writing a little-endian classic TIFF; errors name `displayPath` (the final name of a
+    /// file written under a temporary one).
+    init(path: String, reportingAs displayPath: String) throws(DNGWriteError) {
         rb_tiff_initialize()
         rb_tiff_clear_error()
         guard let handle = TIFFOpen(path, "wl") else {
-            throw DNGWriteError(path: path, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())")
+            throw DNGWriteError(path: displayPath, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())")
         }
         tif = handle
-        self.path = path
+        self.path = displayPath
     }
 
     deinit {
@@ -31,6 +35,13 @@ final class TIFFWriteHandle {
 
     private func fail(_ what: String) -> DNGWriteError {
         DNGWriteError(path: path, "\(what): \(TIFFWriteHandle.lastError())")
+    }
+
+    /// The error for a failed write: the system's reason (disk full, file too large, I/O error) when there is
+    /// one, else libtiff's message.
+    private func writeFailure(_ what: String, errno code: Int32) -> DNGWriteError {
+        guard code != 0 else { return fail(what) }
+        return DNGWriteError(path: path, "\(what): \(String(cString: strerror(code)))")
     }
 
     /// Sets every tag, in order.
@@ -57,21 +68,24 @@ final class TIFFWriteHandle {
     /// Writes already-encoded bytes as strip `index` of the current directory.
     func writeRawStrip(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(DNGWriteError) {
         rb_tiff_clear_error()
+        errno = 0
         let n = TIFFWriteRawStrip(tif, index, UnsafeMutableRawPointer(mutating: data.baseAddress), tmsize_t(data.count))
-        if n != tmsize_t(data.count) { throw fail("cannot write strip \(index)") }
+        if n != tmsize_t(data.count) { throw writeFailure("cannot write strip \(index)", errno: errno) }
     }
 
     /// Writes already-encoded bytes as tile `index` of the current directory.
     func writeRawTile(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(DNGWriteError) {
         rb_tiff_clear_error()
+        errno = 0
         let n = TIFFWriteRawTile(tif, index, UnsafeMutableRawPointer(mutating: data.baseAddress), tmsize_t(data.count))
-        if n != tmsize_t(data.count) { throw fail("cannot write tile \(index)") }
+        if n != tmsize_t(data.count) { throw writeFailure("cannot write tile \(index)", errno: errno) }
     }
 
     /// Ends the current image directory (IFD0 or a SubIFD) and starts a new one.
     func writeDirectory() throws(DNGWriteError) {
         rb_tiff_clear_error()
-        if TIFFWriteDirectory(tif) == 0 { throw fail("cannot write a directory") }
+        errno = 0
+        if TIFFWriteDirectory(tif) == 0 { throw writeFailure("cannot write a directory", errno: errno) }
     }
 
     /// Starts an EXIF directory; set its tags, then `writeCustomDirectory()`.
@@ -88,7 +102,8 @@ final class TIFFWriteHandle {
     func writeCustomDirectory() throws(DNGWriteError) -> UInt64 {
         var offset: UInt64 = 0
         rb_tiff_clear_error()
-        if TIFFWriteCustomDirectory(tif, &offset) == 0 { throw fail("cannot write a custom directory") }
+        errno = 0
+        if TIFFWriteCustomDirectory(tif, &offset) == 0 { throw writeFailure("cannot write a custom directory", errno: errno) }
         TIFFFreeDirectory(tif)
         return offset
     }

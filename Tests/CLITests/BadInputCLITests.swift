@@ -73,6 +73,51 @@ struct BadInputCLITests {
         #expect(result.stderr.contains("/proc/kodak-dc120.dng: cannot create a file in /proc"), "\(result.stderr)")
     }
 
+    /// A file-size limit (RLIMIT_FSIZE, with SIGXFSZ ignored) makes `write` fail the way a full disk does,
+    /// without privileges: the error names the final file and the system's reason, nothing is left behind.
+    @Test("a write that the system refuses part-way fails with its reason and leaves no file")
+    func fileSizeLimit() throws {
+        let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw")).path
+        let tmp = try TemporaryDirectory()
+        let script = "trap '' XFSZ; ulimit -f 2000; exec \"$0\" \"$@\""
+        let result = try ExternalTool("/bin/bash").run(["-c", script, CLI.executable.path, "convert", source,
+                                                        "-o", tmp.url.path], timeout: 120)
+        #expect(result.exitStatus == 1, "\(result)")
+        #expect(result.stderr == "error: \(tmp.url.path)/canon-powershot-g2.dng: cannot write strip 1: File too large\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).isEmpty)
+    }
+
+    /// Whether this process may mount a small tmpfs (root in a container or VM); the full-disk test needs one.
+    static let canMountTmpfs: Bool = {
+        guard let tmp = try? TemporaryDirectory(), let mount = try? ExternalTool("mount"),
+              let result = try? mount.run(["-t", "tmpfs", "-o", "size=64k", "tmpfs", tmp.url.path]), result.succeeded else {
+            return false
+        }
+        _ = try? ExternalTool("umount").run([tmp.url.path])
+        return true
+    }()
+
+    @Test("a full file system: ENOSPC named, the existing file kept, no temporary file left",
+          .enabled(if: canMountTmpfs))
+    func fullDisk() throws {
+        let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw")).path
+        let tmp = try TemporaryDirectory()
+        let disk = tmp.url.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = try ExternalTool("mount").run(["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk.path])
+        try #require(mounted.succeeded, "\(mounted)")
+        defer { _ = try? ExternalTool("umount").run([disk.path]) }
+        let existing = disk.appendingPathComponent("canon-powershot-g2.dng")
+        try Data("precious".utf8).write(to: existing)
+
+        let result = try CLI.run(["convert", source, "-o", disk.path, "--overwrite"])
+        #expect(result.exitStatus == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("error: \(existing.path): cannot write strip "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)")
+        #expect(try Data(contentsOf: existing) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["canon-powershot-g2.dng"])
+    }
+
     @Test("one bad file among good ones: the good ones are written, exit status 1")
     func partialFailure() throws {
         let good = try #require(TestPaths.sharedSample("kodak-dc120.kdc")).path

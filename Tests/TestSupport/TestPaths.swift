@@ -9,8 +9,10 @@ import Darwin
 ///
 /// - `packageRoot`: the folder holding `Package.swift`, found from this source file's path.
 /// - `sharedSamples`: real camera raws shared between projects, `$SHARED/samples-raw` when the `SHARED`
-///   environment variable is set (as `make` exports it; relative paths are taken from the package root),
-///   otherwise `packageRoot/../shared/samples-raw`.
+///   environment variable is set (as `make` exports it; relative paths are taken from the package root) and
+///   that folder exists,
+///   otherwise `packageRoot/../shared/samples-raw`, and when that does not exist the copy of the same files in
+///   `packageRoot/samples/raw`.
 /// - `samples`: the project's own small inputs, `packageRoot/samples`.
 public enum TestPaths {
     /// The package root, found from the path of the TestSupport source files.
@@ -34,10 +36,13 @@ public enum TestPaths {
         if let shared = ProcessInfo.processInfo.environment["SHARED"], !shared.isEmpty {
             let base = shared.hasPrefix("/") ? URL(fileURLWithPath: shared)
                 : packageRoot.appendingPathComponent(shared)
-            return base.appendingPathComponent("samples-raw").standardizedFileURL
+            let folder = base.appendingPathComponent("samples-raw").standardizedFileURL
+            if FileManager.default.fileExists(atPath: folder.path) { return folder }
         }
-        return packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/samples-raw").standardizedFileURL
+        let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples-raw")
+        if FileManager.default.fileExists(atPath: shared.path) { return shared.standardizedFileURL }
+        // A clone on its own: the same files, copied into the repository (their licences allow it).
+        return samples.appendingPathComponent("raw")
     }
 
     /// The project's own sample inputs.
