@@ -74,7 +74,8 @@ private struct Checker {
         return o ? nil : r
     }
 
-    static func ceilDiv(_ a: Int, _ b: Int) -> Int { (a + b - 1) / b }
+    /// `a / b` rounded up, for `a >= 0`, `b > 0`, without overflow.
+    static func ceilDiv(_ a: Int, _ b: Int) -> Int { a / b + (a % b == 0 ? 0 : 1) }
 
     // MARK: Checks
 
@@ -169,7 +170,10 @@ private struct Checker {
         if raw[T.imageWidth] != nil, width <= 0 { error(dir, "ImageWidth is \(width)") }
         if raw[T.imageLength] != nil, height <= 0 { error(dir, "ImageLength is \(height)") }
         let spp = ints(raw, T.samplesPerPixel)?.first ?? 1
-        if spp < 1 { error(dir, "SamplesPerPixel is \(spp)") }
+        if !(1...65535).contains(spp) { return error(dir, "SamplesPerPixel is \(spp), outside 1...65535") }
+        for (tag, value) in [(T.imageWidth, width), (T.imageLength, height)] where value > 0xFFFF_FFFF {
+            return error(dir, "\(Self.name(tag)) is \(value), larger than a TIFF LONG can hold")
+        }
         var bits: Int?
         if let bps = ints(raw, T.bitsPerSample), let first = bps.first {
             if Set(bps).count > 1 {
@@ -210,8 +214,9 @@ private struct Checker {
                 error(dir, "StripOffsets has \(offsets.count) values, expected \(expected) for ImageLength \(height) "
                       + "and RowsPerStrip \(rowsPerStrip)")
             }
-            guard let bits, uncompressedBits != nil, let rowBits = Self.mul(width * samplesPerRowUnit, bits) else { return }
-            let rowBytes = (rowBits + 7) / 8
+            guard let bits, uncompressedBits != nil, let samples = Self.mul(width, samplesPerRowUnit),
+                  let rowBits = Self.mul(samples, bits) else { return }
+            let rowBytes = Self.ceilDiv(rowBits, 8)
             var wrong = 0
             for (i, count) in counts.prefix(expected).enumerated() {
                 let rows = min(rowsPerStrip, height - (i % stripsPerPlane) * rowsPerStrip)
@@ -219,7 +224,7 @@ private struct Checker {
                 wrong += 1
                 if wrong <= detailLimit {
                     error(dir, "StripByteCounts[\(i)] is \(count), expected \(need) for \(rows) rows of "
-                          + "\(width * samplesPerRowUnit) \(bits)-bit samples")
+                          + "\(samples) \(bits)-bit samples")
                 }
             }
             if wrong > detailLimit { error(dir, "StripByteCounts: \(wrong - detailLimit) more strips have the wrong byte count") }
@@ -234,19 +239,22 @@ private struct Checker {
             }
             guard tw > 0, th > 0 else { return error(dir, "TileWidth \(tw) or TileLength \(th) is not positive") }
             let across = Self.ceilDiv(width, tw), down = Self.ceilDiv(height, th)
-            let expected = across * down * planesOfData
+            guard let expected = Self.mul(across, down).flatMap({ Self.mul($0, planesOfData) }) else {
+                return error(dir, "\(across)x\(down) tiles of \(tw)x\(th) are more than a file can hold")
+            }
             if offsets.count != expected {
                 error(dir, "TileOffsets has \(offsets.count) values, expected \(expected) (\(across)x\(down) tiles of "
                       + "\(tw)x\(th) for a \(width)x\(height) image)")
             }
-            guard let bits, uncompressedBits != nil, let rowBits = Self.mul(tw * samplesPerRowUnit, bits),
-                  let need = Self.mul((rowBits + 7) / 8, th) else { return }
+            guard let bits, uncompressedBits != nil, let samples = Self.mul(tw, samplesPerRowUnit),
+                  let rowBits = Self.mul(samples, bits),
+                  let need = Self.mul(Self.ceilDiv(rowBits, 8), th) else { return }
             var wrong = 0
             for (i, count) in counts.prefix(expected).enumerated() where count != need {
                 wrong += 1
                 if wrong <= detailLimit {
                     error(dir, "TileByteCounts[\(i)] is \(count), expected \(need) for \(th) rows of "
-                          + "\(tw * samplesPerRowUnit) \(bits)-bit samples")
+                          + "\(samples) \(bits)-bit samples")
                 }
             }
             if wrong > detailLimit { error(dir, "TileByteCounts: \(wrong - detailLimit) more tiles have the wrong byte count") }
@@ -285,10 +293,12 @@ private struct Checker {
             error(dir, "CFAPattern has \(pattern.count) values, expected \(dim[0] * dim[1]) for a "
                   + "\(dim[0])x\(dim[1]) CFARepeatPatternDim")
         }
-        for (i, value) in pattern.enumerated() where value < 0 || value >= planeColors.count {
+        let outside = pattern.enumerated().filter { $0.element < 0 || $0.element >= planeColors.count }
+        for (i, value) in outside.prefix(detailLimit) {
             error(dir, "CFAPattern[\(i)] is \(value), but CFAPlaneColor has only \(planeColors.count) colours "
                   + "(values 0...\(planeColors.count - 1))")
         }
+        if outside.count > detailLimit { error(dir, "CFAPattern: \(outside.count - detailLimit) more values are out of range") }
         return planeColors.count
     }
 
@@ -394,7 +404,7 @@ private struct Checker {
             if neutral.count != planes {
                 error(dir.path, "AsShotNeutral has \(neutral.count) values, expected \(planes) (one per colour plane)")
             }
-            for (i, value) in neutral.enumerated() where value <= 0 {
+            for (i, value) in neutral.enumerated().filter({ $0.element <= 0 }).prefix(detailLimit) {
                 error(dir.path, "AsShotNeutral[\(i)] is \(value), must be positive")
             }
             if home(T.asShotWhiteXY) != nil {

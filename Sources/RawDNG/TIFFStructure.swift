@@ -222,6 +222,8 @@ private struct Parser {
     var directories: [TIFFDirectory] = []
     var problems: [String] = []
     var visited: Set<Int> = []
+    /// Entry problems reported one by one per directory; the rest are counted.
+    static let issuesPerDirectory = 8
 
     init(bytes: [UInt8], order: TIFFStructure.ByteOrder) {
         self.bytes = bytes
@@ -234,7 +236,7 @@ private struct Parser {
     mutating func parseChain(firstOffset: Int) throws(TIFFStructureError) {
         var offset = firstOffset
         var index = 0
-        while offset != 0 {
+        repeat { // IFD0 is always read: an offset of 0 there is an error, not an empty chain
             let path = "IFD\(index)"
             guard directories.count < TIFFStructure.maximumDirectories else {
                 problems.append("\(path): not read, more than \(TIFFStructure.maximumDirectories) directories")
@@ -243,7 +245,7 @@ private struct Parser {
             guard let dir = try walk(offset: offset, path: path, depth: 0, isFirst: index == 0) else { return }
             offset = dir.nextOffset
             index += 1
-        }
+        } while offset != 0
     }
 
     /// Reads the directory at `offset` and everything it points to; nil when it was skipped.
@@ -275,7 +277,8 @@ private struct Parser {
                 }
                 continue
             }
-            for (i, childOffset) in offsets.enumerated() where childOffset != 0 {
+            // SubIFDs may list several directories; EXIF, GPS and Interop point to one.
+            for (i, childOffset) in offsets.prefix(tag == TIFFTag.subIFDs ? offsets.count : 1).enumerated() where childOffset != 0 {
                 let childPath = tag == TIFFTag.subIFDs ? "\(path).\(name)\(i)" : "\(path).\(name)"
                 try walk(offset: childOffset, path: childPath, depth: depth + 1, isFirst: false)
             }
@@ -309,8 +312,14 @@ private struct Parser {
         }
         var entries: [TIFFEntry] = []
         entries.reserveCapacity(count)
+        var issues: [String] = []
         for index in 0..<count {
-            if let entry = readEntry(at: offset + 2 + 12 * index, index: index, path: path) { entries.append(entry) }
+            if let entry = readEntry(at: offset + 2 + 12 * index, index: index, issues: &issues) { entries.append(entry) }
+        }
+        // A garbage directory can have thousands of bad entries: report a few and count the rest.
+        problems += issues.prefix(Self.issuesPerDirectory).map { "\(path): \($0)" }
+        if issues.count > Self.issuesPerDirectory {
+            problems.append("\(path): \(issues.count - Self.issuesPerDirectory) more entries with unknown types or values past the end of the file")
         }
         var next = 0
         let nextPosition = offset + 2 + 12 * declared
@@ -325,12 +334,12 @@ private struct Parser {
     }
 
     /// Reads the 12-byte entry at `position` and copies its value (bounded); nil for an unknown field type.
-    mutating func readEntry(at position: Int, index: Int, path: String) -> TIFFEntry? {
+    func readEntry(at position: Int, index: Int, issues: inout [String]) -> TIFFEntry? {
         let tag = order.uint16(bytes, at: position)
         let code = order.uint16(bytes, at: position + 2)
         let count = Int(order.uint32(bytes, at: position + 4))
         guard let type = TIFFFieldType(rawValue: code) else {
-            problems.append("\(path): entry \(index) (\(TIFFTag.name(for: tag))) has unknown field type \(code); skipped")
+            issues.append("entry \(index) (\(TIFFTag.name(for: tag))) has unknown field type \(code); skipped")
             return nil
         }
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.size)
@@ -342,8 +351,8 @@ private struct Parser {
         let valueOffset = Int(order.uint32(bytes, at: position + 8))
         let (end, endOverflow) = valueOffset.addingReportingOverflow(byteCount)
         guard !overflow, !endOverflow, end <= size else {
-            problems.append("\(path): \(TIFFTag.name(for: tag)) value (\(count) \(type) at offset \(valueOffset)) "
-                            + "extends past the end of the file (\(size) bytes)")
+            issues.append("\(TIFFTag.name(for: tag)) value (\(count) \(type) at offset \(valueOffset)) "
+                          + "extends past the end of the file (\(size) bytes)")
             return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: valueOffset,
                              rawValue: [], valueAvailable: false, byteOrder: order)
         }
