@@ -17,6 +17,17 @@ public final class PixelStorage: @unchecked Sendable {
         self.count = count
     }
 
+    /// Allocates `count` samples without zero-filling them and lets `fill` write them, for callers that
+    /// overwrite the whole buffer at once (a copy from a decoder): this saves touching the memory twice.
+    /// `fill` must write every one of the `count` samples.
+    public init(unsafeUninitializedCount count: Int, fill: (UnsafeMutablePointer<UInt16>) -> Void) {
+        precondition(count >= 0, "negative sample count")
+        baseAddress = .allocate(capacity: max(count, 1))
+        if count == 0 { baseAddress.initialize(to: 0) }
+        self.count = count
+        fill(baseAddress)
+    }
+
     /// Allocates storage holding a copy of `samples`.
     public convenience init(copying samples: some Collection<UInt16>) {
         self.init(count: samples.count)

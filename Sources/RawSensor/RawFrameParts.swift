@@ -65,8 +65,9 @@ extension RawFrameParts {
             throw RawReadError(path: path, kind: .invalidValue, detail: "visible area: \(error.reason)")
         }
 
-        let storage = PixelStorage(count: rawWidth * rawHeight)
-        Self.copyRows(from: raw, pitchBytes: pitchBytes, width: rawWidth, height: rawHeight, to: storage.baseAddress)
+        let storage = PixelStorage(unsafeUninitializedCount: rawWidth * rawHeight) { destination in
+            Self.copyRows(from: raw, pitchBytes: pitchBytes, width: rawWidth, height: rawHeight, to: destination)
+        }
 
         let cfa = try Self.cfaLayout(handle, path: path)
         width = rawWidth

@@ -15,9 +15,12 @@ struct TIFFRawFacts {
     /// Reads the TIFF structure of a file whose first bytes are `head`; nil for files that are not TIFF-based
     /// or whose first directory cannot be read (LibRaw then decides what the file is).
     static func inspect(path: String, head: [UInt8]) -> TIFFRawFacts? {
-        guard head.count >= 8, (head[0] == 0x49 && head[1] == 0x49) || (head[0] == 0x4D && head[1] == 0x4D) else {
-            return nil
-        }
+        // TIFF (42), Panasonic RW2 ("IIU"), Olympus ORF ("IIRO", "IIRS", "MMOR"); a Canon CRW also starts
+        // with "II" but is no TIFF, and is not read twice.
+        guard head.count >= 8 else { return nil }
+        let little = head[0] == 0x49 && head[1] == 0x49, big = head[0] == 0x4D && head[1] == 0x4D
+        let magic = little ? Int(head[2]) | Int(head[3]) << 8 : Int(head[2]) << 8 | Int(head[3])
+        guard little || big, [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
         guard let structure = try? TIFFStructure.read(path: path) else { return nil }
         return TIFFRawFacts(structure: structure)
     }

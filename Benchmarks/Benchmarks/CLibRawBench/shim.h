@@ -1,0 +1,2 @@
+// LibRaw's C API, for the benchmarks' baseline (libraw.h hides its C++ behind __cplusplus).
+#include <libraw/libraw.h>
