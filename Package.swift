@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]
 )
