@@ -27,11 +27,13 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"])]),
         // The only hand-written C: typed, non-variadic wrappers (libtiff fields, libjpeg error handling).
         .target(name: "CShims", dependencies: ["CTIFF", "CJPEG"]),
 
         .target(name: "RawCore"),
-        .target(name: "RawDNG", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG"]),
+        .target(name: "RawDNG", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG", "CPNG"]),
         .target(name: "RawSensor", dependencies: ["RawCore", "RawDNG", "CLibRaw"]),
         .target(name: "RawBurst", dependencies: ["RawCore", "RawDNG", "RawSensor"]),
         .executableTarget(name: "rawburst", dependencies: [
