@@ -1,5 +1,5 @@
 /// Where the lens is focused.
-public enum FocusDistance: Sendable, Hashable, CustomStringConvertible {
+public enum FocusDistance: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A distance in metres, greater than zero.
     case metres(Double)
     /// Focused at infinity.

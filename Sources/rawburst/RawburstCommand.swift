@@ -12,6 +12,6 @@ struct RawburstCommand: ParsableCommand {
         file unless --overwrite is given. Commands that report accept --json for scripts.
         """,
         version: RawBurstVersion.string,
-        subcommands: [ConvertCommand.self, InspectCommand.self]
+        subcommands: [ConvertCommand.self, InspectCommand.self, CaptureCommand.self, SensorsCommand.self]
     )
 }

@@ -40,6 +40,23 @@ int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_by
                         unsigned char **out, unsigned long *out_len,
                         char *errbuf, size_t errbuf_len);
 
+/* Decodes a baseline or progressive JPEG held in memory into 8-bit interleaved RGB, top row first
+   (greyscale and YCbCr are converted to RGB; CMYK is refused). On success returns 1 and sets *out
+   (width*height*3 bytes, free with free()), *width, *height and *components (the file's component count).
+   On failure, or when libjpeg warned about corrupt or truncated data, returns 0 and writes a one-line
+   message into errbuf. Never prints and never exits the process. */
+int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
+                        unsigned char **out, int *width, int *height, int *components,
+                        char *errbuf, size_t errbuf_len);
+
+/* Typed, non-variadic TIFFGetFieldDefaulted for single-valued tags; return 1 when the value is known. */
+static inline int rb_tiff_get_uint16(TIFF *tif, uint32_t tag, uint16_t *value) {
+    return TIFFGetFieldDefaulted(tif, tag, value);
+}
+static inline int rb_tiff_get_uint32(TIFF *tif, uint32_t tag, uint32_t *value) {
+    return TIFFGetFieldDefaulted(tif, tag, value);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,16 @@
+/// A scene could not be made. The description is one line.
+public enum SceneError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No scene has this name; `known` lists the names that exist.
+    case unknownScene(name: String, known: [String])
+    /// `image:PATH` named a file that cannot be read as an image; `reason` says why.
+    case unreadableImage(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unknownScene(name, known):
+            return "unknown scene '\(name)' (known: \(known.joined(separator: ", ")))"
+        case let .unreadableImage(path, reason):
+            return "image:\(path): cannot read \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import RawCore
+
+/// A physically modelled camera: scene radiance → lens (field of view, fisheye projection, fall-off,
+/// thin-lens defocus) → exposure (shutter, aperture, ISO against the scene's illuminance) → the camera's
+/// own spectral response through its colour filter array → shot noise, read noise, black offset, ADC
+/// rounding and clipping. Deterministic for a seed: frame n of a seed has the same bytes on every run.
+///
+/// What does not change between frames is computed once: the scene as the sensor sees it (per lens) and
+/// the defocused optical image (per focus distance and aperture). A frame then costs one pass that scales
+/// the optical image by the exposure and draws the noise.
+public final class SimulatedSensor: FrameSource {
+    /// The sensor profile.
+    public let profile: SensorProfile
+    /// The scene in front of the camera.
+    public let scene: any Scene
+    /// Seed of the noise.
+    public let seed: UInt64
+    /// The spectral model behind the colour response and the DNG colour matrices.
+    let model: SpectralCameraModel
+    /// Colour matrices of this sensor (ColorMatrix/ForwardMatrix for A and D65).
+    public let calibration: ColorCalibration
+
+    private var pacer: FramePacer
+    private var settings = CaptureSettings()
+    private var resolved: Resolved?
+    private var planes: [String: ScenePlane] = [:]
+    private var optical: (key: OpticalKey, plane: FloatPlane)?
+    private var sequence: UInt64 = 0
+    /// Noise on (default) or off (noise-free frames for tests and metering).
+    public var addsNoise = true
+
+    /// The settings applied to the frames that follow (automatic ones resolved).
+    public var appliedSettings: AppliedSettings? { resolved?.applied }
+
+    /// Creates a sensor for `profile` looking at `scene`.
+    public init(profile: SensorProfile, scene: any Scene, seed: UInt64 = 0, clock: FrameClock = .freeRunning)
+        throws(InvalidValueError) {
+        try profile.validate()
+        self.profile = profile
+        self.scene = scene
+        self.seed = seed
+        model = SpectralCameraModel(sensitivity: profile.sensitivity)
+        calibration = try model.calibration()
+        pacer = FramePacer(clock: clock)
+    }
+
+    public var capabilities: SourceCapabilities { profile.capabilities }
+    public var samplesPerFrame: Int { profile.width * profile.height }
+
+    public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        let valid = try settings.validated(for: capabilities)
+        let previous = resolved
+        self.settings = valid
+        resolved = nil
+        // Locks keep what the previous settings found.
+        if let previous, valid.autoExposureLock, valid.iso == nil || valid.shutter == nil {
+            self.settings.iso = valid.iso ?? previous.applied.iso
+            self.settings.shutter = valid.shutter ?? previous.applied.shutter
+        }
+        if let previous, valid.autoFocusLock, valid.focus == nil {
+            self.settings.focus = previous.applied.focus
+        }
+        _ = resolve()
+    }
+
+    public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
+        guard storage.count >= samplesPerFrame else {
+            throw FrameSourceError("frame buffer holds \(storage.count) samples; \(profile.name) needs \(samplesPerFrame)")
+        }
+        let timing = pacer.waitForNextFrame()
+        let r = resolve()
+        let plane = opticalImage(r)
+        let noise = r.exposure.noise(iso: r.applied.iso, shutter: r.applied.shutter, aperture: r.applied.aperture,
+                                     noisy: addsNoise)
+        noise.synthesize(plane.values, count: samplesPerFrame, into: storage.baseAddress,
+                         seed: Self.frameSeed(seed, sequence))
+        let number = sequence
+        sequence += 1
+        let image: RawImage
+        do {
+            image = try makeImage(storage: storage, resolved: r, sequenceNumber: number)
+        } catch {
+            throw FrameSourceError("\(profile.name): \(error)")
+        }
+        return CapturedFrame(image: image, settings: r.applied, sequenceNumber: number,
+                             monotonicNanoseconds: timing.monotonicNanoseconds, latenessNanoseconds: timing.latenessNanoseconds,
+                             sensorName: profile.name)
+    }
+
+    /// The noise seed of frame `number`: a SplitMix64 step of the sensor seed and the frame number.
+    static func frameSeed(_ seed: UInt64, _ number: UInt64) -> UInt64 {
+        var z = seed &+ (number &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    // MARK: - Resolving settings
+
+    struct OpticalKey: Hashable {
+        let lens: String
+        let focus: Double
+        let aperture: Double
+    }
+
+    struct Resolved {
+        let lens: LensProfile
+        let plane: ScenePlane
+        let exposure: ExposureModel
+        let applied: AppliedSettings
+    }
+
+    /// The scene plane for `lens`, built on first use.
+    func scenePlane(for lens: LensProfile) -> ScenePlane {
+        if let plane = planes[lens.name] { return plane }
+        let plane = ScenePlane(scene: scene, profile: profile, lens: lens, model: model)
+        planes[lens.name] = plane
+        return plane
+    }
+
+    /// Resolves automatic settings (AF, AE, AWB) for the current settings, once.
+    private func resolve() -> Resolved {
+        if let resolved { return resolved }
+        let s = settings
+        let lens = (s.lens.flatMap { profile.lens(named: $0) }) ?? profile.lenses[0]
+        let plane = scenePlane(for: lens)
+        let aperture = s.aperture ?? lens.widestAperture
+        var automatic: [String] = []
+        let focus: FocusDistance
+        if let fixed = s.focus {
+            focus = fixed
+        } else {
+            let af = AutoFocus(profile: profile, lens: lens, aperture: aperture).run(plane: plane, point: s.focusPoint)
+            focus = af.focus.isInfinite ? .infinity : .metres(af.focus)
+            automatic.append("focus")
+        }
+        let exposure = ExposureModel(profile: profile, lens: lens, illuminance: scene.illuminance)
+        let metered = ExposureMeter.meter(plane.response, mode: s.metering)
+        let ae = AutoExposure(model: exposure).solve(meteredResponse: metered, aperture: aperture, iso: s.iso,
+                                                     shutter: s.shutter, compensation: s.exposureCompensation)
+        if s.iso == nil { automatic.append("iso") }
+        if s.shutter == nil { automatic.append("shutter") }
+        let neutral: [Double]
+        switch s.whiteBalance {
+        case .auto:
+            neutral = Self.greyWorldNeutral(plane.response, cfa: profile.cfaLayout)
+            automatic.append("white balance")
+        case .preset(let preset):
+            neutral = neutralFor(kelvin: preset.kelvin, tint: preset.tint)
+        case .kelvin(let k, let tint):
+            neutral = neutralFor(kelvin: k, tint: tint)
+        }
+        let applied = AppliedSettings(iso: ae.iso, shutter: ae.shutter, aperture: aperture, focus: focus,
+                                      exposureCompensation: s.exposureCompensation, lens: lens.name,
+                                      focalLength: lens.focalLength, whiteBalance: s.whiteBalance,
+                                      asShotNeutral: neutral, automatic: automatic,
+                                      meteredEV100: s.iso == nil || s.shutter == nil ? ae.ev100 : nil)
+        let r = Resolved(lens: lens, plane: plane, exposure: exposure, applied: applied)
+        resolved = r
+        return r
+    }
+
+    /// The camera neutral for light of `kelvin` with a tint (+ magenta, − green).
+    func neutralFor(kelvin: Double, tint: Double) -> [Double] {
+        var n = model.neutral(illuminant: StandardIlluminant.forKelvin(kelvin))
+        // A magenta tint setting assumes greener light: the camera's green is relatively stronger.
+        n[1] *= pow(2, tint / 100)
+        let top = n.max() ?? 1
+        return n.map { $0 / top }
+    }
+
+    /// Grey-world white balance: mean of each colour over unclipped pixels, largest component 1.
+    static func greyWorldNeutral(_ plane: FloatPlane, cfa: CFALayout) -> [Double] {
+        var sums = [0.0, 0.0, 0.0], counts = [0.0, 0.0, 0.0]
+        let channel: [Int] = (0..<4).map { i in
+            switch cfa.color(row: i / 2, column: i % 2) { case .red: 0; case .blue: 2; default: 1 }
+        }
+        var row = 0
+        while row < plane.height {
+            var column = 0
+            while column < plane.width {
+                let c = channel[(row & 1) * 2 + (column & 1)]
+                sums[c] += Double(plane[row, column])
+                counts[c] += 1
+                column += column & 1 == 0 ? 1 : 7
+            }
+            row += row & 1 == 0 ? 1 : 7
+        }
+        let means = (0..<3).map { sums[$0] / max(counts[$0], 1) }
+        let top = max(means.max() ?? 1, 1e-12)
+        return means.map { max($0 / top, 1e-3) }
+    }
+
+    /// The defocused optical image for the resolved settings (cached per lens, focus and aperture).
+    private func opticalImage(_ r: Resolved) -> FloatPlane {
+        let key = OpticalKey(lens: r.lens.name, focus: r.applied.focus.metresValue, aperture: r.applied.aperture)
+        if let optical, optical.key == key { return optical.plane }
+        let blur = DefocusBlur(focusMetres: key.focus, fNumber: key.aperture, focalLength: r.lens.focalLength,
+                               pixelPitch: profile.pixelPitchMicrons)
+        let out = optical?.plane ?? FloatPlane(width: profile.width, height: profile.height)
+        blur.apply(source: r.plane.response, depth: r.plane.depth, rows: 0..<profile.height, columns: 0..<profile.width,
+                   into: out)
+        optical = (key, out)
+        return out
+    }
+
+    /// The RawImage over the caller's storage, with metadata and calibration.
+    private func makeImage(storage: PixelStorage, resolved r: Resolved, sequenceNumber: UInt64) throws -> RawImage {
+        let black = Double(profile.blackLevel)
+        let frame = try RawFrame(width: profile.width, height: profile.height, storage: storage, cfa: profile.cfaLayout,
+                                 blackLevels: try BlackLevels(rows: 2, columns: 2, values: [black, black, black, black]),
+                                 whiteLevel: UInt32(profile.whiteLevel), bitsPerSample: profile.bitsPerSample)
+        var metadata = try FrameMetadata(make: profile.make, model: profile.model, serialNumber: "SIM-\(profile.name)",
+                                     lens: "\(profile.name) \(r.lens.name) \(r.lens.focalLength) mm f/\(r.lens.widestAperture)")
+        metadata.captureTime = CaptureTime.now()
+        metadata.sequenceNumber = sequenceNumber
+        try metadata.setISO(r.applied.iso)
+        try metadata.setExposureTime(r.applied.shutter)
+        try metadata.setFNumber(r.applied.aperture)
+        try metadata.setFocalLength(r.lens.focalLength)
+        metadata.focusDistance = r.applied.focus
+        let c = calibration
+        let withNeutral = try ColorCalibration(colorMatrix1: c.colorMatrix1, illuminant1: c.illuminant1,
+                                               colorMatrix2: c.colorMatrix2, illuminant2: c.illuminant2,
+                                               forwardMatrix1: c.forwardMatrix1, forwardMatrix2: c.forwardMatrix2,
+                                               asShotNeutral: r.applied.asShotNeutral, baselineExposure: c.baselineExposure)
+        return RawImage(frame: frame, metadata: metadata, calibration: withNeutral)
+    }
+}

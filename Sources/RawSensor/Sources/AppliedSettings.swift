@@ -1,0 +1,44 @@
+import RawCore
+
+/// The settings a frame was actually taken with, automatic ones resolved.
+public struct AppliedSettings: Sendable, Hashable, Codable {
+    /// ISO speed.
+    public var iso: Double
+    /// Exposure time in seconds.
+    public var shutter: Double
+    /// f-number.
+    public var aperture: Double
+    /// Focus distance.
+    public var focus: FocusDistance
+    /// Exposure compensation asked for (EV).
+    public var exposureCompensation: Double
+    /// Lens name.
+    public var lens: String
+    /// Focal length in millimetres.
+    public var focalLength: Double
+    /// White balance as asked for.
+    public var whiteBalance: WhiteBalanceSetting
+    /// The camera neutral recorded as AsShotNeutral.
+    public var asShotNeutral: [Double]
+    /// Which controls were automatic ("iso", "shutter", "focus", "white balance").
+    public var automatic: [String]
+    /// The metered brightness of the scene in EV at ISO 100 (EV100), when auto exposure ran.
+    public var meteredEV100: Double?
+
+    /// Creates a record.
+    public init(iso: Double, shutter: Double, aperture: Double, focus: FocusDistance, exposureCompensation: Double,
+                lens: String, focalLength: Double, whiteBalance: WhiteBalanceSetting, asShotNeutral: [Double],
+                automatic: [String], meteredEV100: Double?) {
+        self.iso = iso
+        self.shutter = shutter
+        self.aperture = aperture
+        self.focus = focus
+        self.exposureCompensation = exposureCompensation
+        self.lens = lens
+        self.focalLength = focalLength
+        self.whiteBalance = whiteBalance
+        self.asShotNeutral = asShotNeutral
+        self.automatic = automatic
+        self.meteredEV100 = meteredEV100
+    }
+}

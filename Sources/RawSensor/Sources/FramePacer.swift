@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system's monotonic clock (`CLOCK_MONOTONIC`): never jumps with wall-clock changes, so frame
+/// timestamps and schedules can be compared and subtracted safely.
+public enum MonotonicClock {
+    /// Nanoseconds of `CLOCK_MONOTONIC` (since an unspecified point, usually boot).
+    public static func nanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Sleeps until `CLOCK_MONOTONIC` reaches `deadline` (absolute; restarted after signals). Returns at once
+    /// when the deadline has passed.
+    public static func sleep(until deadline: UInt64) {
+        var ts = timespec()
+        ts.tv_sec = time_t(deadline / 1_000_000_000)
+        ts.tv_nsec = Int(deadline % 1_000_000_000)
+        #if canImport(Darwin)
+        // Darwin has no clock_nanosleep: sleep the remaining time relatively.
+        while true {
+            let now = nanoseconds()
+            guard now < deadline else { return }
+            let remaining = deadline - now
+            var rel = timespec(tv_sec: time_t(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+            _ = nanosleep(&rel, nil)
+        }
+        #else
+        // clock_nanosleep returns the error number itself (not through errno); EINTR means a signal came first.
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        #endif
+    }
+}
+
+/// Start-to-start frame scheduling for a `FrameClock`, shared by every source (simulated sensor, file
+/// replay, dual sources).
+///
+/// With `.realTime(fps:)` the first call starts the schedule; frame n is due at start + n / fps. A call
+/// made before its frame is due sleeps until then (`clock_nanosleep` on an absolute `CLOCK_MONOTONIC`
+/// deadline, so sleeping does not drift). A call made after the due time does not sleep and reports how
+/// late it is; the schedule is never shifted and no frame slot is skipped to catch up, so a slow consumer
+/// shows up as growing lateness rather than as hidden gaps. With `.freeRunning` nothing sleeps and
+/// lateness is always 0.
+public struct FramePacer: Sendable {
+    /// The clock being followed.
+    public let clock: FrameClock
+    /// Monotonic time of frame 0, set by the first `waitForNextFrame`.
+    public private(set) var startNanoseconds: UInt64?
+    /// Number of frames scheduled so far.
+    public private(set) var frameIndex: UInt64 = 0
+    /// Interval between frame starts in nanoseconds (nil when free-running or the rate is not positive).
+    public let intervalNanoseconds: Double?
+
+    /// Creates a pacer; the schedule starts at the first `waitForNextFrame`.
+    public init(clock: FrameClock) {
+        self.clock = clock
+        if case .realTime(let fps) = clock, fps.isFinite, fps > 0 {
+            intervalNanoseconds = 1e9 / fps
+        } else {
+            intervalNanoseconds = nil
+        }
+    }
+
+    /// Waits until the next frame is due and returns the frame's start time and how late it started.
+    public mutating func waitForNextFrame() -> (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64) {
+        let index = frameIndex
+        frameIndex += 1
+        guard let interval = intervalNanoseconds else {
+            let now = MonotonicClock.nanoseconds()
+            if startNanoseconds == nil { startNanoseconds = now }
+            return (now, 0)
+        }
+        guard let start = startNanoseconds else {
+            let now = MonotonicClock.nanoseconds()
+            startNanoseconds = now
+            return (now, 0)
+        }
+        let due = start &+ UInt64((Double(index) * interval).rounded())
+        var now = MonotonicClock.nanoseconds()
+        if now < due {
+            MonotonicClock.sleep(until: due)
+            now = MonotonicClock.nanoseconds()
+            // Woken on time (the kernel's timer slack is tens of microseconds): the frame starts when due.
+            return (now, 0)
+        }
+        return (now, now - due)
+    }
+
+    /// Starts the schedule again from the next call (frame indices restart at 0).
+    public mutating func reset() {
+        startNanoseconds = nil
+        frameIndex = 0
+    }
+}

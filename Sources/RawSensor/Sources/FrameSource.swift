@@ -1,0 +1,64 @@
+import RawCore
+
+/// Anything that delivers raw frames: the simulated sensor, replayed raw files, and later real cameras
+/// (V4L2 raw Bayer, gphoto2; docs/frame-sources.md says how).
+///
+/// A source never allocates a frame buffer per frame: the caller (the capture engine's frame pool) owns the
+/// buffers and hands one in for each frame; the source fills it and describes what it filled. Sources are
+/// used from one thread at a time (the capture engine's sensor thread); `configure` and `nextFrame` are
+/// never called concurrently.
+public protocol FrameSource: AnyObject {
+    /// What the source can do: geometry, bit depth, CFA, rates, exposure ranges, lenses.
+    var capabilities: SourceCapabilities { get }
+    /// Number of 16-bit samples a buffer passed to `nextFrame` must hold.
+    var samplesPerFrame: Int { get }
+    /// Applies capture settings (validated against the capabilities) to the frames that follow.
+    func configure(_ settings: CaptureSettings) throws(CaptureSettingsError)
+    /// Fills `storage` (at least `samplesPerFrame` samples) with the next frame and returns its description.
+    func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame
+}
+
+/// How a source paces its frames.
+public enum FrameClock: Sendable, Hashable {
+    /// As fast as frames can be made; timestamps are still taken from the clock (tests, offline work).
+    case freeRunning
+    /// Start-to-start scheduling at `fps`: frame n is due at start + n / fps; lateness is measured.
+    case realTime(fps: Double)
+}
+
+/// One frame as a source delivered it.
+public struct CapturedFrame: Sendable {
+    /// The raw frame over the caller's storage.
+    public let image: RawImage
+    /// Settings actually used (automatic ones resolved to values).
+    public let settings: AppliedSettings
+    /// Sequence number, from 0 for the first frame a source delivers; never reused.
+    public let sequenceNumber: UInt64
+    /// Monotonic clock time (`CLOCK_MONOTONIC`, nanoseconds) when the exposure started.
+    public let monotonicNanoseconds: UInt64
+    /// How late the frame started against its schedule, in nanoseconds (0 when free-running or on time).
+    public let latenessNanoseconds: UInt64
+    /// Name of the sensor that made it (e.g. "phone-wide"), for multi-sensor captures.
+    public let sensorName: String
+
+    /// Creates a frame description.
+    public init(image: RawImage, settings: AppliedSettings, sequenceNumber: UInt64, monotonicNanoseconds: UInt64,
+                latenessNanoseconds: UInt64, sensorName: String) {
+        self.image = image
+        self.settings = settings
+        self.sequenceNumber = sequenceNumber
+        self.monotonicNanoseconds = monotonicNanoseconds
+        self.latenessNanoseconds = latenessNanoseconds
+        self.sensorName = sensorName
+    }
+}
+
+/// A source could not deliver a frame.
+public struct FrameSourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in one line.
+    public let message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,63 @@
+/// The white balance a capture records (DNG AsShotNeutral). Raw data is never changed by it; developers use it.
+public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Estimated from the frame (grey world over unclipped pixels).
+    case auto
+    /// A named light.
+    case preset(WhiteBalancePreset)
+    /// A colour temperature in kelvin (2000...12000) and a green (−) / magenta (+) tint (−100...100).
+    case kelvin(Double, tint: Double)
+
+    /// Checks the temperature and tint ranges.
+    public func validate() throws(CaptureSettingsError) {
+        if case .kelvin(let k, let tint) = self {
+            guard k.isFinite, (2000...12000).contains(k) else {
+                throw CaptureSettingsError(setting: "white balance", "\(k) K is outside 2000...12000 K")
+            }
+            guard tint.isFinite, (-100...100).contains(tint) else {
+                throw CaptureSettingsError(setting: "white balance", "tint \(tint) is outside −100...100")
+            }
+        }
+    }
+
+    /// Parses `auto`, a preset name, `5600K`, `5600K+10`, `5600K-15`.
+    public static func parse(_ text: String) -> WhiteBalanceSetting? {
+        let t = text.lowercased()
+        if t == "auto" { return .auto }
+        if let preset = WhiteBalancePreset(rawValue: t) { return .preset(preset) }
+        guard let k = t.firstIndex(of: "k"), let kelvin = Double(t[..<k]) else { return nil }
+        let rest = t[t.index(after: k)...]
+        if rest.isEmpty { return .kelvin(kelvin, tint: 0) }
+        guard let tint = Double(rest.hasPrefix("+") ? String(rest.dropFirst()) : String(rest)) else { return nil }
+        return .kelvin(kelvin, tint: tint)
+    }
+
+    /// `auto`, `daylight`, `5600K+10`.
+    public var description: String {
+        switch self {
+        case .auto: "auto"
+        case .preset(let p): p.rawValue
+        case .kelvin(let k, let tint):
+            "\(Int(k.rounded()))K" + (tint == 0 ? "" : (tint > 0 ? "+" : "") + String(Int(tint.rounded())))
+        }
+    }
+}
+
+/// White balance presets: each a colour temperature and a tint, as cameras define them.
+public enum WhiteBalancePreset: String, Sendable, Hashable, Codable, CaseIterable {
+    case daylight, cloudy, shade, tungsten, fluorescent, flash
+
+    /// Correlated colour temperature in kelvin.
+    public var kelvin: Double {
+        switch self {
+        case .daylight: 5500
+        case .cloudy: 6500
+        case .shade: 7500
+        case .tungsten: 2850
+        case .fluorescent: 4000
+        case .flash: 5900
+        }
+    }
+
+    /// Green (−) / magenta (+) tint: fluorescent tubes are greenish, so the preset adds magenta.
+    public var tint: Double { self == .fluorescent ? 10 : 0 }
+}
