@@ -7,9 +7,8 @@ import Foundation
 ///
 /// `samples` holds `width * height * 3` values, RGB interleaved, top row first, always on the full 0...65535
 /// scale: an 8-bit code value `v` is stored as `v * 257` (exactly `v / 255` of full scale), a 16-bit value as it is.
-/// `encoding` says what the values mean: `.sRGB` for code values as stored in the file (JPEG, 8-bit PNG,
-/// TIFF, all taken as sRGB-encoded), `.linear` for linear light (16-bit PNG, which libpng linearises itself
-/// according to the file's gAMA/sRGB chunks, taking untagged files as sRGB).
+/// `encoding` says what the values mean: `.sRGB` for code values as stored in the file (JPEG, PNG, TIFF are all
+/// taken as sRGB-encoded), `.linear` for linear light (only a PNG whose gAMA chunk says gamma 1.0).
 public struct DecodedImage: Sendable, Hashable {
     /// The file formats ``ImageFileReader`` reads.
     public enum Format: String, Sendable, Hashable {
@@ -100,8 +99,9 @@ public struct ImageReadError: Error, Sendable, Hashable, CustomStringConvertible
 /// Reads PNG, JPEG and TIFF files into ``DecodedImage``s. Libraries never print; their messages come back
 /// in ``ImageReadError``s.
 ///
-/// - PNG: libpng's simplified API. 8-bit files (any colour type, palette and tRNS included) come out as
-///   sRGB-encoded 8-bit RGB; 16-bit files as linear 16-bit RGB. Alpha is removed by compositing on black.
+/// - PNG: libpng's simplified API, with the file's colour-space chunks (gAMA, sRGB, iCCP, cHRM, cICP) removed
+///   first so that libpng passes the samples through unchanged at 8 or 16 bits (any colour type, palette and
+///   tRNS included); they are sRGB-encoded unless gAMA declared 1.0. Alpha is removed by compositing on black.
 /// - JPEG: libjpeg-turbo through a setjmp-safe C shim; greyscale and YCbCr come out as RGB; warnings about
 ///   corrupt or truncated data are errors.
 /// - TIFF: libtiff. Stripped, contiguous, unsigned 16-bit RGB or grey files (first directory, top-left
@@ -184,10 +184,53 @@ public enum ImageFileReader {
         }
     }
 
+    /// The PNG's bytes without the chunks that would make libpng convert the samples (gAMA, sRGB, iCCP, cHRM,
+    /// cICP), and whether a gAMA chunk declared linear data (gamma 1.0).
+    ///
+    /// libpng's simplified API converts 16-bit data to linear through an 11-bit-indexed gamma table
+    /// (errors up to 1 % of full scale); without these chunks it passes 16-bit samples through untouched.
+    static func pngWithoutColourChunks(_ data: Data) -> (bytes: [UInt8], linear: Bool) {
+        let bytes = [UInt8](data)
+        var out = Array(bytes.prefix(8))
+        out.reserveCapacity(bytes.count)
+        var linear = false
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let end = offset + 12 + length
+            guard length >= 0, end <= bytes.count, type != "IDAT" else { break }
+            if type == "gAMA", length == 4 {
+                let gamma = Int(bytes[offset + 8]) << 24 | Int(bytes[offset + 9]) << 16 | Int(bytes[offset + 10]) << 8
+                    | Int(bytes[offset + 11])
+                linear = gamma == 100_000
+            }
+            if !["gAMA", "sRGB", "iCCP", "cHRM", "cICP"].contains(type) {
+                out.append(contentsOf: bytes[offset..<end])
+            }
+            offset = end
+        }
+        out.append(contentsOf: bytes[min(offset, bytes.count)...])
+        return (out, linear)
+    }
+
     private static func readPNG(path: String) throws(ImageReadError) -> DecodedImage {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ImageReadError(path: path, kind: .unreadable, "cannot read: \(error.localizedDescription)")
+        }
+        let (bytes, linear) = pngWithoutColourChunks(data)
+        // libpng reads from this memory between begin and finish: keep it at one address for the whole read.
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        defer { memory.deallocate() }
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        let begun = png_image_begin_read_from_memory(&image, memory.baseAddress, bytes.count)
+        guard begun != 0 else {
             let text = pngMessage(&image)
             png_image_free(&image)
             throw ImageReadError(path: path, kind: .corrupt, "corrupt PNG: \(text)")
@@ -205,26 +248,27 @@ public enum ImageFileReader {
             throw error
         }
         let count = width * height * 3
+        let encoding: DecodedImage.Encoding = linear ? .linear : .sRGB
         if sixteen {
+            // Untagged 16-bit data counts as linear for libpng, so the samples come through unchanged.
             image.format = png_uint_32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLOR)
-            image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB) // untagged 16-bit files are sRGB-encoded
             var samples = [UInt16](repeating: 0, count: count)
             let ok = samples.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
             guard ok != 0 else {
                 throw ImageReadError(path: path, kind: .corrupt, "corrupt or truncated PNG: \(pngMessage(&image))")
             }
             return DecodedImage(format: .png, width: width, height: height, channels: channels, bitDepth: 16,
-                                encoding: .linear, samples: samples)
+                                encoding: encoding, samples: samples)
         }
         image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR)
-        var bytes = [UInt8](repeating: 0, count: count) // zero: alpha composites onto black
-        let ok = bytes.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        var eight = [UInt8](repeating: 0, count: count) // zero: alpha composites onto black
+        let ok = eight.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
         guard ok != 0 else {
             throw ImageReadError(path: path, kind: .corrupt, "corrupt or truncated PNG: \(pngMessage(&image))")
         }
-        let samples = bytes.withUnsafeBufferPointer { widen($0, count: count) }
+        let samples = eight.withUnsafeBufferPointer { widen($0, count: count) }
         return DecodedImage(format: .png, width: width, height: height, channels: channels, bitDepth: 8,
-                            encoding: .sRGB, samples: samples)
+                            encoding: encoding, samples: samples)
     }
 
     // MARK: - JPEG

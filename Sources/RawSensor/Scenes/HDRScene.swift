@@ -79,7 +79,7 @@ public struct HDRScene: Scene {
                               depth: Self.shelterDistance)
         }
         // Fields: depth from 50 m at the horizon to 5 m at the bottom of the frame (and nearer below it).
-        let below = max(y - horizon, 0) / (0.75 - horizon)
+        let below = min(max(y - horizon, 0) / (0.75 - horizon), 1.5) // nearest ground 1.6 m, far below the frame
         let depth = Float(50 * pow(0.1, below))
         // Bands that run towards the camera, with a little ripple.
         let band = Int(((x * (1.5 - 0.8 * below)) * 4 + 0.3 * sin(9 * y)).rounded(.down)) & 3

@@ -8,8 +8,8 @@ import RawDNG
 /// from libpng) and become reflectances 0...1. The image is scaled, aspect preserved, to the largest size that
 /// fits the reference frame (2 × 1.5) and centred; when its aspect is not 4:3, the bands beside it
 /// (above and below a wider image, left and right of a taller one) are mid grey (0.18), and continue beyond the
-/// frame. Along the other axis, beyond the image's edges, the edge pixels continue (clamp to edge). Between
-/// pixel centres the value is interpolated bilinearly in linear light.
+/// frame. Elsewhere beyond the image's edges (everywhere outside a 4:3 image) the edge pixels continue (clamp to
+/// edge). Between pixel centres the value is interpolated bilinearly in linear light.
 public struct ImageScene: Scene {
     public let name: String
     public let illuminantKelvin: Double
@@ -35,8 +35,10 @@ public struct ImageScene: Scene {
     private let linear: [Float]
     /// Pixels per reference-plane unit.
     private let pixelsPerUnit: Double
-    /// True when the image fills the frame's width (grey bands above and below), false when it fills its height.
-    private let fillsWidth: Bool
+    /// Grey bands above and below (the image is wider than 4:3).
+    private let bandsAboveAndBelow: Bool
+    /// Grey bands left and right (the image is narrower than 4:3).
+    private let bandsBeside: Bool
     private let depth: Float
     private let letterbox: ScenePoint
 
@@ -79,8 +81,9 @@ public struct ImageScene: Scene {
             linear = (0...65535).map { Float(ColorSpaceMath.srgbDecode(Double($0) / 65535)) }
         }
         let w = Double(width), h = Double(height)
-        fillsWidth = w / h >= 2 / 1.5
-        pixelsPerUnit = fillsWidth ? w / 2 : h / 1.5
+        bandsAboveAndBelow = width * 3 > height * 4
+        bandsBeside = width * 3 < height * 4
+        pixelsPerUnit = width * 3 >= height * 4 ? w / 2 : h / 1.5
         let halfWidth = w / pixelsPerUnit / 2, halfHeight = h / pixelsPerUnit / 2
         imageRect = (-halfWidth, -halfHeight, halfWidth, halfHeight)
         self.depth = Float(subjectDistance)
@@ -88,11 +91,8 @@ public struct ImageScene: Scene {
     }
 
     public func sample(x: Double, y: Double) -> ScenePoint {
-        if fillsWidth {
-            if y < imageRect.y0 || y >= imageRect.y1 { return letterbox }
-        } else if x < imageRect.x0 || x >= imageRect.x1 {
-            return letterbox
-        }
+        if bandsAboveAndBelow, y < imageRect.y0 || y >= imageRect.y1 { return letterbox }
+        if bandsBeside, x < imageRect.x0 || x >= imageRect.x1 { return letterbox }
         // Continuous pixel coordinates with pixel centres at integers + 0.5.
         let px = (x - imageRect.x0) * pixelsPerUnit - 0.5
         let py = (y - imageRect.y0) * pixelsPerUnit - 0.5

@@ -10,6 +10,7 @@ public enum SceneError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unknownScene(name, known):
             return "unknown scene '\(name)' (known: \(known.joined(separator: ", ")))"
         case let .unreadableImage(path, reason):
+            if path.isEmpty { return "image:: \(reason)" }
             return "image:\(path): cannot read \(path): \(reason)"
         }
     }

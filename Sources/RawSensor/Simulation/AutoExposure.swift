@@ -24,14 +24,28 @@ struct AutoExposure: Sendable {
         let ev100: Double
     }
 
-    func solve(meteredResponse: Double, aperture: Double, iso fixedISO: Double?, shutter fixedShutter: Double?,
+    /// Solves the exposure for `plane` metered with `mode`. The meter sees the signal as the frame will
+    /// record it, clipped at the white level, so bright areas that clip cannot pull the result off target.
+    func solve(plane: FloatPlane, mode: MeteringMode, aperture: Double, iso fixedISO: Double?, shutter fixedShutter: Double?,
                compensation: Double) -> Result {
         let profile = model.profile
         let range = Double(profile.whiteLevel - profile.blackLevel)
         let target = Self.targetFraction * range * pow(2, compensation)
+        // DN above black per unit response: linear first, then (when clipping lowers the reading) bisection
+        // in log space up to 6 EV more.
+        let linear = ExposureMeter.meter(plane, mode: mode)
+        var scale = target / max(linear, 1e-30)
+        if ExposureMeter.meter(plane, mode: mode, scale: scale, clip: range) < target * 0.995 {
+            var lo = log2(scale), hi = lo + 6
+            for _ in 0..<24 {
+                let mid = (lo + hi) / 2
+                if ExposureMeter.meter(plane, mode: mode, scale: pow(2, mid), clip: range) < target { lo = mid } else { hi = mid }
+            }
+            scale = pow(2, (lo + hi) / 2)
+        }
         // DN above black per (unit response · second · ISO).
         let perSecondISO = model.dnPerUnit(iso: 1, shutter: 1, aperture: aperture)
-        let needed = target / max(meteredResponse * perSecondISO, 1e-30) // = shutter × ISO
+        let needed = scale / perSecondISO // = shutter × ISO
         let isoRange = profile.baseISO...profile.maximumISO
         let shutterRange = profile.shortestShutter...profile.longestShutter
         func clamp(_ v: Double, _ r: ClosedRange<Double>) -> Double { min(max(v, r.lowerBound), r.upperBound) }
@@ -58,7 +72,8 @@ struct AutoExposure: Sendable {
         }
         let evError = log2(shutter * iso / needed)
         // The scene's EV100 at this metering: the exposure that would hit the target without compensation.
-        let ev100 = ExposureModel.ev100(iso: 100, shutter: needed * pow(2, -compensation) / 100, aperture: aperture)
+        let plain = target * pow(2, -compensation) / max(linear, 1e-30) / perSecondISO
+        let ev100 = ExposureModel.ev100(iso: 100, shutter: plain / 100, aperture: aperture)
         return Result(iso: iso, shutter: shutter, evError: evError, ev100: ev100)
     }
 }

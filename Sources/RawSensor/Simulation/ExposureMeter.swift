@@ -5,40 +5,42 @@ import Foundation
 /// The same code serves the simulated sensor's auto exposure and (later) the analysis of any frame. Samples
 /// are whole 2x2 CFA blocks (so every colour counts), taken every 8 pixels.
 enum ExposureMeter {
-    /// Mean response of the zone or weighting `mode` selects.
-    static func meter(_ plane: FloatPlane, mode: MeteringMode) -> Double {
+    /// Mean response of the zone or weighting `mode` selects, each sample first scaled by `scale` and
+    /// clipped at `clip` (so that a meter looking at a frame sees what the frame records).
+    static func meter(_ plane: FloatPlane, mode: MeteringMode, scale: Double = 1, clip: Double = .infinity) -> Double {
         switch mode {
         case .matrix:
             // Evaluative: the log-average of the nine zones, so one bright zone does not dominate.
-            let zones = (0..<9).map { max(zoneMean(plane, zone: $0), 1e-9) }
+            let zones = (0..<9).map { max(zoneMean(plane, zone: $0, scale: scale, clip: clip), 1e-9) }
             return exp(zones.map { log($0) }.reduce(0, +) / 9)
         case .centreWeighted:
-            return weightedMean(plane) { x, y in
+            return weightedMean(plane, scale: scale, clip: clip) { x, y in
                 let dx = x - 0.5, dy = y - 0.5
                 return exp(-(dx * dx + dy * dy) / (2 * 0.2 * 0.2))
             }
         case .spot(let point):
             let radius = 0.02
             let aspect = Double(plane.height) / Double(plane.width)
-            return weightedMean(plane, step: 2) { x, y in
+            return weightedMean(plane, step: 2, scale: scale, clip: clip) { x, y in
                 let dx = x - point.x, dy = (y - point.y) * aspect
                 return dx * dx + dy * dy <= radius * radius ? 1 : 0
             }
         case .zone(let index):
-            return zoneMean(plane, zone: index)
+            return zoneMean(plane, zone: index, scale: scale, clip: clip)
         }
     }
 
     /// Mean of zone `zone` (0...8, row by row) of the 3x3 grid.
-    static func zoneMean(_ plane: FloatPlane, zone: Int) -> Double {
+    static func zoneMean(_ plane: FloatPlane, zone: Int, scale: Double = 1, clip: Double = .infinity) -> Double {
         let zx = zone % 3, zy = zone / 3
-        return weightedMean(plane) { x, y in
+        return weightedMean(plane, scale: scale, clip: clip) { x, y in
             Int(min(2, x * 3)) == zx && Int(min(2, y * 3)) == zy ? 1 : 0
         }
     }
 
     /// Weighted mean over 2x2 blocks every `step` blocks; `weight` gets normalised block centres (0...1).
-    static func weightedMean(_ plane: FloatPlane, step: Int = 4, weight: (Double, Double) -> Double) -> Double {
+    static func weightedMean(_ plane: FloatPlane, step: Int = 4, scale: Double = 1, clip: Double = .infinity,
+                             weight: (Double, Double) -> Double) -> Double {
         var sum = 0.0, total = 0.0
         let w = plane.width, h = plane.height
         var row = 0
@@ -50,7 +52,8 @@ enum ExposureMeter {
                 let wt = weight(x, y)
                 if wt > 0 {
                     let p = plane.values + row * w + column
-                    let block = Double(p[0]) + Double(p[1]) + Double(p[w]) + Double(p[w + 1])
+                    let block = min(Double(p[0]) * scale, clip) + min(Double(p[1]) * scale, clip)
+                        + min(Double(p[w]) * scale, clip) + min(Double(p[w + 1]) * scale, clip)
                     sum += wt * block / 4
                     total += wt
                 }

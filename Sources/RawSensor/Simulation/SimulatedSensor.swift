@@ -136,9 +136,10 @@ public final class SimulatedSensor: FrameSource {
             automatic.append("focus")
         }
         let exposure = ExposureModel(profile: profile, lens: lens, illuminance: scene.illuminance)
-        let metered = ExposureMeter.meter(plane.response, mode: s.metering)
-        let ae = AutoExposure(model: exposure).solve(meteredResponse: metered, aperture: aperture, iso: s.iso,
-                                                     shutter: s.shutter, compensation: s.exposureCompensation)
+        // The meter sees the optical image at the focus just chosen, as the frame will record it.
+        let image = opticalImage(lens: lens, plane: plane, focus: focus.metresValue, aperture: aperture)
+        let ae = AutoExposure(model: exposure).solve(plane: image, mode: s.metering, aperture: aperture,
+                                                     iso: s.iso, shutter: s.shutter, compensation: s.exposureCompensation)
         if s.iso == nil { automatic.append("iso") }
         if s.shutter == nil { automatic.append("shutter") }
         let neutral: [Double]
@@ -194,12 +195,17 @@ public final class SimulatedSensor: FrameSource {
 
     /// The defocused optical image for the resolved settings (cached per lens, focus and aperture).
     private func opticalImage(_ r: Resolved) -> FloatPlane {
-        let key = OpticalKey(lens: r.lens.name, focus: r.applied.focus.metresValue, aperture: r.applied.aperture)
+        opticalImage(lens: r.lens, plane: r.plane, focus: r.applied.focus.metresValue, aperture: r.applied.aperture)
+    }
+
+    /// The scene plane of `lens` defocused for `focus` metres at `aperture` (the last one is cached).
+    private func opticalImage(lens: LensProfile, plane: ScenePlane, focus: Double, aperture: Double) -> FloatPlane {
+        let key = OpticalKey(lens: lens.name, focus: focus, aperture: aperture)
         if let optical, optical.key == key { return optical.plane }
-        let blur = DefocusBlur(focusMetres: key.focus, fNumber: key.aperture, focalLength: r.lens.focalLength,
+        let blur = DefocusBlur(focusMetres: focus, fNumber: aperture, focalLength: lens.focalLength,
                                pixelPitch: profile.pixelPitchMicrons)
         let out = optical?.plane ?? FloatPlane(width: profile.width, height: profile.height)
-        blur.apply(source: r.plane.response, depth: r.plane.depth, rows: 0..<profile.height, columns: 0..<profile.width,
+        blur.apply(source: plane.response, depth: plane.depth, rows: 0..<profile.height, columns: 0..<profile.width,
                    into: out)
         optical = (key, out)
         return out

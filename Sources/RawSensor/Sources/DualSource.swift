@@ -75,10 +75,10 @@ public final class DualSource {
             }
         }
         if let settingsA {
-            try named(sensorNames.a) { () throws(CaptureSettingsError) in _ = try settingsA.validated(for: a.capabilities) }
+            try named(sensorNames.a) { () throws(CaptureSettingsError) in try a.check(settingsA) }
         }
         if let settingsB {
-            try named(sensorNames.b) { () throws(CaptureSettingsError) in _ = try settingsB.validated(for: b.capabilities) }
+            try named(sensorNames.b) { () throws(CaptureSettingsError) in try b.check(settingsB) }
         }
         if let settingsA { try named(sensorNames.a) { () throws(CaptureSettingsError) in try a.configure(settingsA) } }
         if let settingsB { try named(sensorNames.b) { () throws(CaptureSettingsError) in try b.configure(settingsB) } }

@@ -12,10 +12,20 @@ public protocol FrameSource: AnyObject {
     var capabilities: SourceCapabilities { get }
     /// Number of 16-bit samples a buffer passed to `nextFrame` must hold.
     var samplesPerFrame: Int { get }
+    /// Checks `settings` as `configure` would, without applying them (so a pair of sources can be checked
+    /// before either changes). The default validates against `capabilities`.
+    func check(_ settings: CaptureSettings) throws(CaptureSettingsError)
     /// Applies capture settings (validated against the capabilities) to the frames that follow.
     func configure(_ settings: CaptureSettings) throws(CaptureSettingsError)
     /// Fills `storage` (at least `samplesPerFrame` samples) with the next frame and returns its description.
     func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame
+}
+
+extension FrameSource {
+    /// Validates `settings` against `capabilities`.
+    public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        _ = try settings.validated(for: capabilities)
+    }
 }
 
 /// How a source paces its frames.

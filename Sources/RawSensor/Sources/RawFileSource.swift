@@ -63,8 +63,8 @@ public final class RawFileSource: FrameSource {
             let image = try reader.read(path: path)
             if let first = images.first, let difference = Self.geometryDifference(first.frame, image.frame) {
                 throw RawReadError(path: path, kind: .invalidValue,
-                                   detail: "\(difference) differs from the first file's (\(firstPath)): "
-                                       + "all files of a replay must share one geometry")
+                                   detail: "\(difference) of the first file, \(firstPath) "
+                                       + "(all files of a replay must share one geometry)")
             }
             images.append(image)
         }
@@ -84,7 +84,14 @@ public final class RawFileSource: FrameSource {
 
     // MARK: - Settings
 
+    /// Applies `settings` after `check` accepts them.
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        try check(settings)
+        self.settings = try settings.validated(for: capabilities)
+    }
+
+    /// Accepts only settings the files were taken with (see the type's documentation).
+    public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         let metadata = images.map(\.metadata)
         func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
         func recorded(_ values: [Double?], _ describe: (Double) -> String) -> String {
@@ -141,7 +148,7 @@ public final class RawFileSource: FrameSource {
         }
         // Metering mode, focus point and the AE/AF locks have nothing to act on in a replay; the general checks
         // (focus point and spot inside the image, metering zone 0...8) still apply.
-        self.settings = try settings.validated(for: capabilities)
+        _ = try settings.validated(for: capabilities)
     }
 
     // MARK: - Frames
@@ -153,7 +160,9 @@ public final class RawFileSource: FrameSource {
                                    + "(\(images[0].frame.width)x\(images[0].frame.height))")
         }
         if nextIndex == images.count {
-            guard loop else { throw FrameSourceError("replay finished after \(sequence) frames") }
+            guard loop else {
+                throw FrameSourceError("replay finished after \(sequence) frame" + (sequence == 1 ? "" : "s"))
+            }
             nextIndex = 0
         }
         let source = images[nextIndex]
@@ -198,15 +207,20 @@ public final class RawFileSource: FrameSource {
 
     // MARK: - Descriptions
 
-    /// What differs between the geometry of `a` and `b`, or nil when they match.
-    private static func geometryDifference(_ a: RawFrame, _ b: RawFrame) -> String? {
-        if a.width != b.width || a.height != b.height {
-            return "its size \(b.width)x\(b.height) (first: \(a.width)x\(a.height))"
+    /// What differs between the geometry of `first` and `other` ("size 1968x1182 differs from 2376x1728"), or nil.
+    private static func geometryDifference(_ first: RawFrame, _ other: RawFrame) -> String? {
+        func differs(_ what: String, _ mine: String, _ theirs: String) -> String {
+            "\(what) \(mine) differs from \(theirs)"
         }
-        if a.activeArea != b.activeArea { return "its active area \(b.activeArea) (first: \(a.activeArea))" }
-        if a.cfa != b.cfa { return "its CFA pattern \(b.cfa) (first: \(a.cfa))" }
-        if a.bitsPerSample != b.bitsPerSample {
-            return "its bit depth \(b.bitsPerSample) (first: \(a.bitsPerSample))"
+        if first.width != other.width || first.height != other.height {
+            return differs("size", "\(other.width)x\(other.height)", "\(first.width)x\(first.height)")
+        }
+        if first.activeArea != other.activeArea {
+            return differs("active area", "\(other.activeArea)", "\(first.activeArea)")
+        }
+        if first.cfa != other.cfa { return differs("CFA pattern", "\(other.cfa)", "\(first.cfa)") }
+        if first.bitsPerSample != other.bitsPerSample {
+            return differs("bit depth", "\(other.bitsPerSample)", "\(first.bitsPerSample)")
         }
         return nil
     }

@@ -11,13 +11,16 @@ public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConver
     public func validate() throws(CaptureSettingsError) {
         if case .kelvin(let k, let tint) = self {
             guard k.isFinite, (2000...12000).contains(k) else {
-                throw CaptureSettingsError(setting: "white balance", "\(k) K is outside 2000...12000 K")
+                throw CaptureSettingsError(setting: "white balance", "\(Self.number(k)) K is outside 2000...12000 K")
             }
             guard tint.isFinite, (-100...100).contains(tint) else {
-                throw CaptureSettingsError(setting: "white balance", "tint \(tint) is outside −100...100")
+                throw CaptureSettingsError(setting: "white balance", "tint \(Self.number(tint)) is outside −100...100")
             }
         }
     }
+
+    /// A number without a needless ".0".
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 
     /// Parses `auto`, a preset name, `5600K`, `5600K+10`, `5600K-15`.
     public static func parse(_ text: String) -> WhiteBalanceSetting? {
