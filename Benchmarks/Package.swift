@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(name: "Convert", dependencies: benchmarkDependencies + ["CLibRawBench"],
                           path: "Benchmarks/Convert",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "Simulator", dependencies: benchmarkDependencies, path: "Benchmarks/Simulator",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

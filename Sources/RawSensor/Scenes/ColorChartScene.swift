@@ -109,27 +109,59 @@ public struct ColorChartScene: Scene {
         }
     }
 
+    /// Each patch's measurement rectangle as `profile` with `lens` frames the chart, normalised (0...1 across
+    /// and down), or nil for a patch not wholly inside the frame. For a fisheye the straight-sided box inside
+    /// the curved patch image is given.
+    public func patchRects(profile: SensorProfile, lens: LensProfile)
+        -> [(patch: ColorCheckerPatch, rect: (x0: Double, y0: Double, x1: Double, y1: Double)?)] {
+        let projection = LensProjection(width: profile.width, height: profile.height, lens: lens)
+        return ColorCheckerClassic.patches.map { patch in
+            let square = Self.patchSquare(row: patch.row, column: patch.column)
+            let inset = Self.measurementInset * Self.patchSide
+            let x0 = square.x0 + inset, x1 = square.x1 - inset, y0 = square.y0 + inset, y1 = square.y1 - inset
+            let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { projection.imagePoint(sceneX: $0.0, sceneY: $0.1) }
+            let u0 = max(corners[0].u, corners[2].u), u1 = min(corners[1].u, corners[3].u)
+            let v0 = max(corners[0].v, corners[1].v), v1 = min(corners[2].v, corners[3].v)
+            guard u0 >= 0, v0 >= 0, u1 <= 1, v1 <= 1, u1 > u0, v1 > v0 else { return (patch, nil) }
+            return (patch, (u0, v0, u1, v1))
+        }
+    }
+
     /// The chart as JSON (pretty-printed, keys sorted, ending in a newline): the scene's name, illuminant,
     /// illuminance, distance, wall and gap reflectances, the coordinate convention, and for every patch its
     /// number, name, row, column, measurement rectangle (normalised), reference Lab D50, linear sRGB and
     /// 8-bit sRGB (clipped to the gamut, rounded).
-    public func chartJSON() -> String {
-        let patches = patchRects.map { entry in
-            let p = entry.patch
+    ///
+    /// Without a profile the rectangles are those of the reference frame (``patchRects``); with one they are
+    /// where that camera and lens see the chart (``patchRects(profile:lens:)``), and a patch outside its frame
+    /// has no `rect`.
+    public func chartJSON(profile: SensorProfile? = nil, lens: LensProfile? = nil) -> String {
+        let rects: [(x0: Double, y0: Double, x1: Double, y1: Double)?]
+        let coordinates: String
+        var camera: String?
+        if let profile {
+            let lens = lens ?? profile.lenses[0]
+            rects = patchRects(profile: profile, lens: lens).map(\.rect)
+            coordinates = "rect: normalised image coordinates of this camera's frame, u across and v down, 0...1"
+            camera = "\(profile.name) \(lens.name)"
+        } else {
+            rects = patchRects.map { ($0.x0, $0.y0, $0.x1, $0.y1) }
+            coordinates = "rect: normalised image coordinates of the reference frame, "
+                + "u = (x + 1) / 2 across, v = (y + 0.75) / 1.5 down, 0...1"
+        }
+        let patches = zip(ColorCheckerClassic.patches, rects).map { p, rect in
             let rgb = p.linearSRGB
             let eight = [rgb.red, rgb.green, rgb.blue].map { Int((ColorSpaceMath.srgbEncode($0) * 255).rounded()) }
             return ChartFile.Patch(number: p.number, name: p.name, row: p.row, column: p.column,
-                                   rect: .init(x0: entry.x0, y0: entry.y0, x1: entry.x1, y1: entry.y1),
+                                   rect: rect.map { .init(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1) },
                                    labD50: .init(L: p.labD50.L, a: p.labD50.a, b: p.labD50.b),
                                    linearSRGB: [rgb.red, rgb.green, rgb.blue], sRGB8: eight)
         }
-        let file = ChartFile(scene: name, illuminantKelvin: illuminantKelvin,
+        let file = ChartFile(scene: name, camera: camera, illuminantKelvin: illuminantKelvin,
                              illuminant: illuminantKelvin == 6504 ? "D65" : "\(illuminantKelvin) K",
                              illuminanceLux: illuminance, distanceMetres: subjectDistance,
                              wallReflectance: Self.wallReflectance, gapReflectance: Self.gapReflectance,
-                             coordinates: "rect: normalised image coordinates of the reference frame, "
-                                 + "u = (x + 1) / 2 across, v = (y + 0.75) / 1.5 down, 0...1",
-                             reference: ColorCheckerClassic.reference, patches: patches)
+                             coordinates: coordinates, reference: ColorCheckerClassic.reference, patches: patches)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(file) else { return "{}\n" } // plain values: cannot fail
@@ -153,13 +185,14 @@ private struct ChartFile: Encodable {
         let name: String
         let row: Int
         let column: Int
-        let rect: Rect
+        let rect: Rect?
         let labD50: Lab
         let linearSRGB: [Double]
         let sRGB8: [Int]
     }
 
     let scene: String
+    let camera: String?
     let illuminantKelvin: Double
     let illuminant: String
     let illuminanceLux: Double

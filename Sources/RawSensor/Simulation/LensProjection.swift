@@ -36,6 +36,34 @@ struct LensProjection: Sendable {
         }
     }
 
+    /// Where the reference-plane point (`x`, `y`) lands in this lens's image, normalised (u across and v
+    /// down, 0...1 inside the frame; outside that range the point is out of the frame). The inverse of
+    /// ``sceneCoordinates(row:column:)``.
+    func imagePoint(sceneX x: Double, sceneY y: Double) -> (u: Double, v: Double) {
+        let tanReference = tan(Self.referenceHalfFieldOfView)
+        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
+        var xs: Double, ys: Double
+        switch lens.projection {
+        case .rectilinear:
+            let t = tan(halfField)
+            xs = x * tanReference / t
+            ys = y * tanReference / t
+        case .equisolid:
+            let rScene = (x * x + y * y).squareRoot()
+            if rScene < 1e-12 {
+                xs = 0
+                ys = 0
+            } else {
+                let phi = atan(rScene * tanReference)
+                let r = 2 * sin(phi / 2) / sin(halfField / 2)
+                xs = x / rScene * r
+                ys = y / rScene * r
+            }
+        }
+        let half = Double(width) / 2
+        return (0.5 + xs / 2, 0.5 + ys * half / Double(height))
+    }
+
     /// Relative illumination of pixel (`row`, `column`): 1 at the centre, 1 − vignetting at the corners,
     /// falling with the square of the distance from the centre.
     func illumination(row: Int, column: Int) -> Double {

@@ -26,6 +26,7 @@ public final class SimulatedSensor: FrameSource {
     private var resolved: Resolved?
     private var planes: [String: ScenePlane] = [:]
     private var optical: (key: OpticalKey, plane: FloatPlane)?
+    private var blurWorkspace: DefocusBlur.Workspace?
     private var sequence: UInt64 = 0
     /// Noise on (default) or off (noise-free frames for tests and metering).
     public var addsNoise = true
@@ -136,12 +137,19 @@ public final class SimulatedSensor: FrameSource {
             automatic.append("focus")
         }
         let exposure = ExposureModel(profile: profile, lens: lens, illuminance: scene.illuminance)
-        // The meter sees the optical image at the focus just chosen, as the frame will record it.
-        let image = opticalImage(lens: lens, plane: plane, focus: focus.metresValue, aperture: aperture)
-        let ae = AutoExposure(model: exposure).solve(plane: image, mode: s.metering, aperture: aperture,
-                                                     iso: s.iso, shutter: s.shutter, compensation: s.exposureCompensation)
-        if s.iso == nil { automatic.append("iso") }
-        if s.shutter == nil { automatic.append("shutter") }
+        let iso: Double, shutter: Double, ev100: Double?
+        if let fixedISO = s.iso, let fixedShutter = s.shutter {
+            (iso, shutter, ev100) = (fixedISO, fixedShutter, nil)
+        } else {
+            // The meter sees the optical image at the focus just chosen, as the frame will record it.
+            let image = opticalImage(lens: lens, plane: plane, focus: focus.metresValue, aperture: aperture)
+            let ae = AutoExposure(model: exposure).solve(plane: image, mode: s.metering, aperture: aperture,
+                                                         iso: s.iso, shutter: s.shutter,
+                                                         compensation: s.exposureCompensation)
+            (iso, shutter, ev100) = (ae.iso, ae.shutter, ae.ev100)
+            if s.iso == nil { automatic.append("iso") }
+            if s.shutter == nil { automatic.append("shutter") }
+        }
         let neutral: [Double]
         switch s.whiteBalance {
         case .auto:
@@ -152,11 +160,11 @@ public final class SimulatedSensor: FrameSource {
         case .kelvin(let k, let tint):
             neutral = neutralFor(kelvin: k, tint: tint)
         }
-        let applied = AppliedSettings(iso: ae.iso, shutter: ae.shutter, aperture: aperture, focus: focus,
+        let applied = AppliedSettings(iso: iso, shutter: shutter, aperture: aperture, focus: focus,
                                       exposureCompensation: s.exposureCompensation, lens: lens.name,
                                       focalLength: lens.focalLength, whiteBalance: s.whiteBalance,
                                       asShotNeutral: neutral, automatic: automatic,
-                                      meteredEV100: s.iso == nil || s.shutter == nil ? ae.ev100 : nil)
+                                      meteredEV100: ev100)
         let r = Resolved(lens: lens, plane: plane, exposure: exposure, applied: applied)
         resolved = r
         return r
@@ -205,8 +213,10 @@ public final class SimulatedSensor: FrameSource {
         let blur = DefocusBlur(focusMetres: focus, fNumber: aperture, focalLength: lens.focalLength,
                                pixelPitch: profile.pixelPitchMicrons)
         let out = optical?.plane ?? FloatPlane(width: profile.width, height: profile.height)
+        let workspace = blurWorkspace ?? DefocusBlur.Workspace(width: profile.width, height: profile.height)
+        blurWorkspace = workspace
         blur.apply(source: plane.response, depth: plane.depth, rows: 0..<profile.height, columns: 0..<profile.width,
-                   into: out)
+                   into: out, workspace: workspace)
         optical = (key, out)
         return out
     }
