@@ -58,8 +58,11 @@ private final class DelayedSource: FrameSource {
             #expect(timing.triggerNanoseconds == a.monotonicNanoseconds)
             #expect(timing.sourceSequenceNumberA == expected && timing.sourceSequenceNumberB == expected)
             #expect(timing.startNanosecondsA >= timing.triggerNanoseconds)
-            #expect(timing.startNanosecondsB >= timing.startNanosecondsA)
-            #expect(timing.finishedNanoseconds >= timing.startNanosecondsB)
+            #expect(timing.startNanosecondsB >= timing.triggerNanoseconds)
+            // Both sources start at the trigger, on two threads (up to thread wake-up on a busy machine).
+            let startGap = Int64(bitPattern: timing.startNanosecondsB &- timing.startNanosecondsA)
+            #expect(abs(startGap) < 20_000_000, "sources started \(startGap) ns apart")
+            #expect(timing.finishedNanoseconds >= max(timing.startNanosecondsA, timing.startNanosecondsB))
         }
         #expect(dual.pairsTriggered == 4)
     }
@@ -74,7 +77,7 @@ private final class DelayedSource: FrameSource {
             let delta = Int64(bitPattern: a.monotonicNanoseconds &- b.monotonicNanoseconds)
             #expect(abs(delta) < 1_000_000)
             let timing = try #require(dual.lastPairTiming)
-            #expect(timing.startNanosecondsB - timing.startNanosecondsA >= 15_000_000)
+            #expect(timing.startNanosecondsB - timing.startNanosecondsA >= 14_000_000)
         }
     }
 

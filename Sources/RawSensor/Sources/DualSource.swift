@@ -3,7 +3,8 @@ import RawCore
 /// Two frame sources triggered together on one clock, as a phone takes its wide and front (or wide and
 /// tele) cameras at once for a stacked or picture-in-picture composite.
 ///
-/// One `FramePacer` triggers both sources; each pair gets one pair sequence number (from 0) and one trigger
+/// One `FramePacer` triggers both sources, and both start their frames at once, each on its own thread (as
+/// two camera modules exposing together); each pair gets one pair sequence number (from 0) and one trigger
 /// time, and both frames of the pair carry them: `sequenceNumber`, `monotonicNanoseconds`, the metadata's
 /// sequence number and capture time are the same for the two frames by construction, however long each
 /// source takes to produce its frame. The sources themselves should be free-running (`.freeRunning`),
@@ -20,7 +21,7 @@ public final class DualSource {
         public let triggerNanoseconds: UInt64
         /// How late the trigger was against the schedule (ns).
         public let latenessNanoseconds: UInt64
-        /// When the first source started its frame (its own timestamp, ns).
+        /// When the first source started its frame (its own timestamp, ns; the two start together).
         public let startNanosecondsA: UInt64
         /// When the second source started its frame (its own timestamp, ns).
         public let startNanosecondsB: UInt64
@@ -100,17 +101,30 @@ public final class DualSource {
         let number = pairSequence
         pairSequence += 1
 
+        // Both sources start at the trigger, each on its own thread (a source is only ever used by one thread
+        // at a time; the two are different objects with different buffers).
+        let outcome = PairOutcome()
+        let work = UncheckedBox((a, b, bufferA, bufferB, outcome))
+        DispatchQueueBridge.concurrentPerform(iterations: 2) { side in
+            let (a, b, bufferA, bufferB, outcome) = work.value
+            do throws(FrameSourceError) {
+                if side == 0 { outcome.a = .success(try a.nextFrame(into: bufferA)) }
+                else { outcome.b = .success(try b.nextFrame(into: bufferB)) }
+            } catch {
+                if side == 0 { outcome.a = .failure(error) } else { outcome.b = .failure(error) }
+            }
+        }
         let frameA: CapturedFrame
         let frameB: CapturedFrame
-        do throws(FrameSourceError) {
-            frameA = try a.nextFrame(into: bufferA)
-        } catch {
-            throw FrameSourceError("\(sensorNames.a): \(error.message)")
+        switch outcome.a {
+        case .success(let frame)?: frameA = frame
+        case .failure(let error)?: throw FrameSourceError("\(sensorNames.a): \(error.message)")
+        case nil: throw FrameSourceError("\(sensorNames.a): no frame")
         }
-        do throws(FrameSourceError) {
-            frameB = try b.nextFrame(into: bufferB)
-        } catch {
-            throw FrameSourceError("\(sensorNames.b): \(error.message)")
+        switch outcome.b {
+        case .success(let frame)?: frameB = frame
+        case .failure(let error)?: throw FrameSourceError("\(sensorNames.b): \(error.message)")
+        case nil: throw FrameSourceError("\(sensorNames.b): no frame")
         }
         let finished = MonotonicClock.nanoseconds()
         lastPairTiming = PairTiming(pairSequenceNumber: number, triggerNanoseconds: trigger.monotonicNanoseconds,
@@ -122,6 +136,12 @@ public final class DualSource {
                                     finishedNanoseconds: finished)
         return (Self.retagged(frameA, name: sensorNames.a, number: number, trigger: trigger, captureTime: captureTime),
                 Self.retagged(frameB, name: sensorNames.b, number: number, trigger: trigger, captureTime: captureTime))
+    }
+
+    /// What the two threads of one pair produced (each writes only its own side).
+    private final class PairOutcome: @unchecked Sendable {
+        var a: Result<CapturedFrame, FrameSourceError>?
+        var b: Result<CapturedFrame, FrameSourceError>?
     }
 
     /// `frame` with the pair's sequence number, trigger time, lateness and capture time and the sensor name.
