@@ -91,6 +91,29 @@ public final class AtomicFile: @unchecked Sendable {
         }
     }
 
+    /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars).
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) {
+        let file = try AtomicFile(path: path, overwrite: overwrite)
+        let fd = open(file.temporaryPath, O_WRONLY | O_TRUNC)
+        guard fd >= 0 else { throw file.fail("cannot open the temporary file: \(FileError.errnoText())") }
+        var done = 0
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            while done < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError.errnoText()
+                    return
+                }
+                done += n
+            }
+        }
+        close(fd)
+        if let failure { throw file.fail("cannot write: \(failure)") }
+        try file.commit()
+    }
+
     /// Removes the temporary file; nothing appears under the final name.
     public func discard() {
         guard !finished else { return }
@@ -128,4 +151,9 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The text of the current `errno`.
     public static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// The C library's `write`, under a name the static `AtomicFile.write` does not shadow.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }

@@ -15,7 +15,14 @@ struct CaptureCommand: ParsableCommand {
         Scenes: colorchart, siemens-star, slanted-edge, grey-ramp, depth, hdr, or image:PATH (PNG, JPEG, TIFF).
         Sensors: see `rawburst sensors`.
 
-        Files: OUT/<sensor>-<sequence>.dng. Exit status: 0 all frames written, 1 a frame failed, 2 bad settings.
+        Lighting presets set ISO, exposure bias, white balance and metering together: cloudy, sunny,
+        floodlight, manual, or your own from --presets FILE (docs/lighting-presets.md). Options given
+        explicitly override the preset.
+
+        Files: OUT/<sensor>-<sequence>.dng; with the colorchart scene also OUT/<sensor>-colorchart.json, the
+        chart's reference values and each patch's rectangle in this camera's frame, for measuring.
+        Exit status: 0 all frames written, 1 a frame failed, 2 bad settings or files in the way
+        (nothing is captured then), 64 a malformed command line.
         """
     )
 
@@ -43,14 +50,24 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Autofocus point as x,y in 0...1 (default: 0.5,0.5).")
     var focusPoint: String?
 
-    @Option(name: .customLong("ev"), help: "Exposure compensation in EV, −3...+3 in 0.1 steps.")
-    var exposureCompensation: Double = 0
+    @Option(name: .customLong("ev"), help: "Exposure compensation in EV, −3...+3 in 0.1 steps (default 0).")
+    var exposureCompensation: Double?
 
-    @Option(help: "Metering: matrix, centre-weighted, spot:X,Y or zone:N (0...8).")
-    var metering = "matrix"
+    @Option(help: "Metering: matrix, centre-weighted, spot:X,Y or zone:N (0...8) (default matrix).")
+    var metering: String?
 
-    @Option(name: .customLong("wb"), help: "White balance: auto, daylight, cloudy, shade, tungsten, fluorescent, flash, or 5600K[+tint].")
-    var whiteBalance = "auto"
+    @Option(name: .customLong("wb"),
+            help: "White balance: auto, daylight, cloudy, shade, tungsten, fluorescent, flash, or 5600K[+tint] (default auto).")
+    var whiteBalance: String?
+
+    @Option(help: "Lighting preset: cloudy, sunny, floodlight, manual, or one from --presets.")
+    var preset: String?
+
+    @Option(help: "A JSON file of your own lighting presets (docs/lighting-presets.md).")
+    var presets: String?
+
+    @Option(help: "Frame rate of a real-time capture (frames spaced by 1/fps; default: as fast as frames are made).")
+    var fps: Double?
 
     @Option(help: "Noise seed: the same seed gives byte-identical frames.")
     var seed: UInt64 = 0
@@ -67,17 +84,31 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "Print a JSON report on standard output.")
     var json = false
 
-    func validate() throws {
+    /// Checks the counts and rates (as settings: exit status 2).
+    func checkCounts() throws {
         guard (1...100_000).contains(frames) else { throw ValidationError("--frames must be within 1...100000, not \(frames)") }
+        if let fps, !(fps > 0 && fps <= 1000) {
+            throw ValidationError("--fps must be within 0...1000 frames per second, not \(fps)")
+        }
     }
 
-    /// The settings the options describe; throws with the option named.
-    func captureSettings() throws -> CaptureSettings {
-        var s = CaptureSettings()
-        s.iso = iso
+    /// The lighting preset asked for, if any (user presets from --presets first read).
+    func lightingPreset() throws -> LightingPreset? {
+        let user = try presets.map { path throws(LightingPresetError) in try LightingPresetCatalog.load(userFile: path) } ?? []
+        guard let preset else {
+            if presets != nil { throw ValidationError("--presets needs --preset NAME to choose one of its presets") }
+            return nil
+        }
+        return try LightingPresetCatalog.preset(named: preset, userPresets: user)
+    }
+
+    /// The settings the options describe (over the preset's, when there is one); throws with the option named.
+    func captureSettings(preset: LightingPreset?) throws -> CaptureSettings {
+        var s = preset?.applied(to: CaptureSettings()) ?? CaptureSettings()
+        if let iso { s.iso = iso }
         s.aperture = aperture
         s.lens = lens
-        s.exposureCompensation = exposureCompensation
+        if let exposureCompensation { s.exposureCompensation = exposureCompensation }
         if let shutter {
             guard let seconds = ShutterSpeed.parse(shutter), seconds > 0 else {
                 throw ValidationError("--shutter: '\(shutter)' is not an exposure time (e.g. 1/100, 0.5, 2s)")
@@ -97,20 +128,31 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         if let focusPoint { s.focusPoint = try Self.point(focusPoint, option: "--focus-point") }
-        switch metering.lowercased() {
-        case "matrix": s.metering = .matrix
-        case "centre-weighted", "center-weighted": s.metering = .centreWeighted
-        case let m where m.hasPrefix("spot:"): s.metering = .spot(try Self.point(String(m.dropFirst(5)), option: "--metering spot"))
-        case let m where m.hasPrefix("zone:"):
-            guard let zone = Int(m.dropFirst(5)) else { throw ValidationError("--metering: '\(metering)' has no zone number") }
-            s.metering = .zone(zone)
-        default: throw ValidationError("--metering: '\(metering)' is not matrix, centre-weighted, spot:X,Y or zone:N")
+        if let metering {
+            switch metering.lowercased() {
+            case "matrix": s.metering = .matrix
+            case "centre-weighted", "center-weighted": s.metering = .centreWeighted
+            case let m where m.hasPrefix("spot:"):
+                s.metering = .spot(try Self.point(String(m.dropFirst(5)), option: "--metering spot"))
+            case let m where m.hasPrefix("zone:"):
+                guard let zone = Int(m.dropFirst(5)) else { throw ValidationError("--metering: '\(metering)' has no zone number") }
+                s.metering = .zone(zone)
+            default: throw ValidationError("--metering: '\(metering)' is not matrix, centre-weighted, spot:X,Y or zone:N")
+            }
         }
-        guard let wb = WhiteBalanceSetting.parse(whiteBalance) else {
-            throw ValidationError("--wb: '\(whiteBalance)' is not auto, a preset (daylight, cloudy, shade, tungsten, fluorescent, flash) or a temperature like 5600K+10")
+        if let whiteBalance {
+            guard let wb = WhiteBalanceSetting.parse(whiteBalance) else {
+                throw ValidationError("--wb: '\(whiteBalance)' is not auto, a preset (daylight, cloudy, shade, tungsten, "
+                                      + "fluorescent, flash) or a temperature like 5600K+10")
+            }
+            s.whiteBalance = wb
         }
-        s.whiteBalance = wb
         return s
+    }
+
+    /// The DNG file name of frame `number` of `sensor`.
+    static func fileName(_ sensor: String, _ number: Int) -> String {
+        "\(sensor)-\(String(format: "%04d", number)).dng"
     }
 
     static func point(_ text: String, option: String) throws -> NormalisedPoint {
@@ -124,11 +166,14 @@ struct CaptureCommand: ParsableCommand {
             Terminal.error("rawburst capture: unknown sensor '\(sensor)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
             throw ExitCode(2)
         }
-        let settings = try captureSettings()
         let source: SimulatedSensor
+        let sceneValue: any Scene
         do {
-            let sceneValue = try SceneCatalog.scene(named: scene)
-            source = try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed)
+            try checkCounts()
+            let settings = try captureSettings(preset: try lightingPreset())
+            sceneValue = try SceneCatalog.scene(named: scene)
+            source = try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed,
+                                         clock: fps.map { .realTime(fps: $0) } ?? .freeRunning)
             try source.configure(settings)
         } catch {
             Terminal.error("rawburst capture: \(error)")
@@ -146,6 +191,30 @@ struct CaptureCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        // Nothing already written is replaced without --overwrite: refuse before capturing anything.
+        if !overwrite {
+            var planned = (0..<frames).map { (output as NSString).appendingPathComponent(Self.fileName(profile.name, $0)) }
+            if sceneValue is ColorChartScene {
+                planned.append((output as NSString).appendingPathComponent("\(profile.name)-colorchart.json"))
+            }
+            if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
+                throw ExitCode(2)
+            }
+        }
+        var chartFile: String?
+        if let chart = sceneValue as? ColorChartScene, let applied = source.appliedSettings,
+           let lensProfile = profile.lens(named: applied.lens) {
+            let path = (output as NSString).appendingPathComponent("\(profile.name)-colorchart.json")
+            do {
+                try AtomicFile.write(Array(chart.chartJSON(profile: profile, lens: lensProfile).utf8), to: path,
+                                     overwrite: overwrite)
+                chartFile = path
+            } catch {
+                Terminal.error("rawburst capture: \(error)")
+                throw ExitCode(1)
+            }
+        }
         var options = DNGWriter.Options()
         options.overwrite = overwrite
         let writer = DNGWriter(options: options)
@@ -157,8 +226,7 @@ struct CaptureCommand: ParsableCommand {
             let started = Date()
             do {
                 let frame = try source.nextFrame(into: storage)
-                let path = (output as NSString).appendingPathComponent(
-                    "\(profile.name)-\(String(format: "%04d", Int(frame.sequenceNumber))).dng")
+                let path = (output as NSString).appendingPathComponent(Self.fileName(profile.name, Int(frame.sequenceNumber)))
                 let report = try writer.write(frame.image, to: path)
                 written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
                                                    seconds: Date().timeIntervalSince(started)))
@@ -171,13 +239,16 @@ struct CaptureCommand: ParsableCommand {
         }
         bar.finish()
         if json {
-            Terminal.printJSON(CaptureReport(sensor: profile.name, scene: scene, seed: seed, frames: written))
+            Terminal.printJSON(CaptureReport(sensor: profile.name, scene: scene, seed: seed, preset: preset,
+                                             fps: fps, chartFile: chartFile, frames: written))
         } else if let first = written.first {
             let s = first.settings
+            let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
             print("captured \(written.count) frame\(written.count == 1 ? "" : "s") with \(profile.name) of \(scene): "
-                  + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.describe(s.shutter)), f/\(s.aperture), focus \(s.focus), "
+                  + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
                   + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
             for f in written { print("  \(f.path)") }
+            if let chartFile { print("  \(chartFile) (patch rectangles and reference values)") }
         }
         if failed { throw ExitCode(1) }
     }
@@ -191,6 +262,7 @@ struct CaptureReport: Encodable {
         let bytes: Int
         let seconds: Double
         let monotonicNanoseconds: UInt64
+        let latenessMilliseconds: Double
         let settings: AppliedSettings
 
         init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
@@ -199,11 +271,15 @@ struct CaptureReport: Encodable {
             self.bytes = bytes
             self.seconds = (seconds * 1000).rounded() / 1000
             monotonicNanoseconds = frame.monotonicNanoseconds
+            latenessMilliseconds = (Double(frame.latenessNanoseconds) / 1e4).rounded() / 100
             settings = frame.settings
         }
     }
     let sensor: String
     let scene: String
     let seed: UInt64
+    let preset: String?
+    let fps: Double?
+    let chartFile: String?
     let frames: [Frame]
 }

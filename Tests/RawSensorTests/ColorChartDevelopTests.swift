@@ -60,7 +60,7 @@ struct ColorChartDevelopTests {
 
     @Test("the colour chart developed by dcraw is within mean ΔE2000 ≤ 3 of the ColorChecker reference",
           .enabled(if: ToolAvailability.has("dcraw")),
-          arguments: ["phone-wide", "mirrorless-24", "phone-front"])
+          arguments: ["phone-wide", "mirrorless-24", "phone-front", "phone-ultrawide"])
     func dcrawRendersTheChart(_ name: String) throws {
         // Each sensor at a small size with its field of view (the chart covers the same part of the frame),
         // without fall-off so every patch is lit alike.

@@ -85,4 +85,20 @@ struct SensorProfileTests {
         #expect(wide.illumination(row: 1512, column: 2016) > 0.999)
         #expect(abs(wide.illumination(row: 0, column: 0) - (1 - 0.35)) < 0.01)
     }
+
+    @Test("imagePoint inverts sceneCoordinates for every built-in lens, rectilinear and fisheye")
+    func projectionInverse() {
+        for profile in SensorProfile.builtIn {
+            for lens in profile.lenses {
+                let projection = LensProjection(width: profile.width, height: profile.height, lens: lens)
+                for (row, column) in [(0, 0), (profile.height / 2, profile.width / 2), (17, profile.width - 1),
+                                      (profile.height - 1, 5), (profile.height / 3, profile.width / 5)] {
+                    let scene = projection.sceneCoordinates(row: row, column: column)
+                    let image = projection.imagePoint(sceneX: scene.x, sceneY: scene.y)
+                    #expect(abs(image.u - (Double(column) + 0.5) / Double(profile.width)) < 1e-9, "\(profile.name) \(lens.name)")
+                    #expect(abs(image.v - (Double(row) + 0.5) / Double(profile.height)) < 1e-9, "\(profile.name) \(lens.name)")
+                }
+            }
+        }
+    }
 }

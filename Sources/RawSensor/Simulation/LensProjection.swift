@@ -55,7 +55,7 @@ struct LensProjection: Sendable {
                 ys = 0
             } else {
                 let phi = atan(rScene * tanReference)
-                let r = 2 * sin(phi / 2) / sin(halfField / 2)
+                let r = sin(phi / 2) / sin(halfField / 2)
                 xs = x / rScene * r
                 ys = y / rScene * r
             }

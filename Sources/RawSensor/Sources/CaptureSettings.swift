@@ -160,6 +160,14 @@ public enum ShutterSpeed {
         return String(seconds) + " s"
     }
 
+    /// A shutter time for people, rounded as a camera shows it: "1/773 s" below one second, "2.5 s" above.
+    public static func display(_ seconds: Double) -> String {
+        if seconds <= 0 || !seconds.isFinite { return describe(seconds) }
+        if seconds < 0.95 { return "1/\(Int((1 / seconds).rounded())) s" }
+        let tenths = (seconds * 10).rounded() / 10
+        return (tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)) + " s"
+    }
+
     /// Parses "1/250", "1/250s", "0.004", "2", "2s", "30 s".
     public static func parse(_ text: String) -> Double? {
         var t = text.replacingOccurrences(of: " ", with: "")
