@@ -26,3 +26,32 @@ public enum FocusDistance: Sendable, Hashable, Codable, CustomStringConvertible 
         }
     }
 }
+
+extension FocusDistance {
+    /// Decodes a number of metres or the string "infinity".
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let metres = try? c.decode(Double.self) {
+            guard metres.isFinite, metres > 0 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "focus distance \(metres) m must be positive"))
+            }
+            self = .metres(metres)
+            return
+        }
+        guard try c.decode(String.self) == "infinity" else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "focus distance must be metres or \"infinity\""))
+        }
+        self = .infinity
+    }
+
+    /// Encodes metres as a number, infinity as the string "infinity".
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .metres(let m): try c.encode(m)
+        case .infinity: try c.encode("infinity")
+        }
+    }
+}

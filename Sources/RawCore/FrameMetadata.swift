@@ -29,6 +29,16 @@ public struct FrameMetadata: Sendable, Hashable {
     public var orientation: Orientation
     /// Position fix, if any.
     public var gps: GPSFix?
+    /// Exposure compensation in EV (EXIF ExposureBiasValue).
+    public var exposureBias: Double?
+    /// How ISO and shutter were chosen (EXIF ExposureProgram).
+    public var exposureProgram: ExposureProgram?
+    /// How the scene was metered (EXIF MeteringMode).
+    public var meteringPattern: MeteringPattern?
+    /// True when the white balance was automatic, false when set (EXIF WhiteBalance).
+    public var whiteBalanceAutomatic: Bool?
+    /// The focal length giving the same field of view on a 36x24 mm frame (EXIF FocalLengthIn35mmFilm).
+    public var focalLengthIn35mmFilm: Double?
 
     /// Creates metadata; numeric exposure values must be positive and finite.
     public init(make: String? = nil, model: String? = nil, serialNumber: String? = nil, lens: String? = nil,

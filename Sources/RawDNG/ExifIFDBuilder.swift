@@ -20,6 +20,13 @@ enum ExifIFDBuilder {
             // EXIF: 0xFFFFFFFF/1 means infinity.
             out.append(.number(T.subjectDistance, distance == .infinity ? 4_294_967_295 : distance.metresValue))
         }
+        if let program = metadata.exposureProgram { out.append(.unsignedShort(T.exposureProgram, program.rawValue)) }
+        if let bias = metadata.exposureBias { out.append(.number(T.exposureBiasValue, bias)) }
+        if let pattern = metadata.meteringPattern { out.append(.unsignedShort(T.meteringMode, pattern.rawValue)) }
+        if let automatic = metadata.whiteBalanceAutomatic { out.append(.unsignedShort(T.whiteBalance, automatic ? 0 : 1)) }
+        if let equivalent = metadata.focalLengthIn35mmFilm, equivalent >= 1 {
+            out.append(.unsignedShort(T.focalLengthIn35mmFilm, UInt16(min(65535, equivalent.rounded()))))
+        }
         if let serial = metadata.serialNumber, !serial.isEmpty { out.append(.text(T.bodySerialNumber, serial)) }
         return out
     }

@@ -22,6 +22,7 @@ struct TagAssignment: Sendable, Hashable {
 
     static func number(_ tag: UInt32, _ v: Double) -> TagAssignment { TagAssignment(tag, .numbers([v])) }
     static func numbers(_ tag: UInt32, _ v: [Double]) -> TagAssignment { TagAssignment(tag, .numbers(v)) }
+    static func unsignedShort(_ tag: UInt32, _ v: UInt16) -> TagAssignment { TagAssignment(tag, .unsigned([UInt64(v)])) }
     static func text(_ tag: UInt32, _ v: String) -> TagAssignment { TagAssignment(tag, .text(v)) }
     static func bytes(_ tag: UInt32, _ v: [UInt8]) -> TagAssignment { TagAssignment(tag, .bytes(v)) }
 }
@@ -72,7 +73,12 @@ enum DNGTagNumber {
     // EXIF
     static let exposureTime: UInt32 = 33434
     static let fNumber: UInt32 = 33437
+    static let exposureProgram: UInt32 = 34850
     static let isoSpeedRatings: UInt32 = 34855
+    static let exposureBiasValue: UInt32 = 37380
+    static let meteringMode: UInt32 = 37383
+    static let whiteBalance: UInt32 = 41987
+    static let focalLengthIn35mmFilm: UInt32 = 41989
     static let exifVersion: UInt32 = 36864
     static let dateTimeOriginal: UInt32 = 36867
     static let offsetTimeOriginal: UInt32 = 36881

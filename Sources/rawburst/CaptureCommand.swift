@@ -50,7 +50,8 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Autofocus point as x,y in 0...1 (default: 0.5,0.5).")
     var focusPoint: String?
 
-    @Option(name: .customLong("ev"), help: "Exposure compensation in EV, −3...+3 in 0.1 steps (default 0).")
+    @Option(name: .customLong("ev"), parsing: .unconditional,
+            help: "Exposure compensation in EV, −3...+3 in 0.1 steps (default 0; --ev -0.7 works).")
     var exposureCompensation: Double?
 
     @Option(help: "Metering: matrix, centre-weighted, spot:X,Y or zone:N (0...8) (default matrix).")

@@ -146,7 +146,8 @@ public final class SimulatedSensor: FrameSource {
             let ae = AutoExposure(model: exposure).solve(plane: image, mode: s.metering, aperture: aperture,
                                                          iso: s.iso, shutter: s.shutter,
                                                          compensation: s.exposureCompensation)
-            (iso, shutter, ev100) = (ae.iso, ae.shutter, ae.ev100)
+            // Cameras set whole ISO numbers; the shutter solved for an automatic ISO keeps its exact value.
+            (iso, shutter, ev100) = (s.iso == nil ? ae.iso.rounded() : ae.iso, ae.shutter, ae.ev100)
             if s.iso == nil { automatic.append("iso") }
             if s.shutter == nil { automatic.append("shutter") }
         }
@@ -164,7 +165,7 @@ public final class SimulatedSensor: FrameSource {
                                       exposureCompensation: s.exposureCompensation, lens: lens.name,
                                       focalLength: lens.focalLength, whiteBalance: s.whiteBalance,
                                       asShotNeutral: neutral, automatic: automatic,
-                                      meteredEV100: ev100)
+                                      metering: s.metering, meteredEV100: ev100)
         let r = Resolved(lens: lens, plane: plane, exposure: exposure, applied: applied)
         resolved = r
         return r
@@ -236,6 +237,25 @@ public final class SimulatedSensor: FrameSource {
         try metadata.setFNumber(r.applied.aperture)
         try metadata.setFocalLength(r.lens.focalLength)
         metadata.focusDistance = r.applied.focus
+        metadata.exposureBias = r.applied.exposureCompensation
+        let automatic = Set(r.applied.automatic)
+        switch (automatic.contains("iso"), automatic.contains("shutter")) {
+        case (true, true): metadata.exposureProgram = .normal
+        case (false, true): metadata.exposureProgram = .aperturePriority
+        case (true, false): metadata.exposureProgram = .shutterPriority
+        case (false, false): metadata.exposureProgram = .manual
+        }
+        switch r.applied.metering {
+        case .matrix: metadata.meteringPattern = .pattern
+        case .centreWeighted: metadata.meteringPattern = .centreWeighted
+        case .spot: metadata.meteringPattern = .spot
+        case .zone: metadata.meteringPattern = .partial
+        }
+        metadata.whiteBalanceAutomatic = automatic.contains("white balance")
+        // 35 mm equivalent: the same diagonal field of view on a 36x24 mm frame (diagonal 43.27 mm).
+        let diagonal = profile.pixelPitchMicrons / 1000
+            * (Double(profile.width * profile.width + profile.height * profile.height)).squareRoot()
+        metadata.focalLengthIn35mmFilm = r.lens.focalLength * 43.27 / diagonal
         let c = calibration
         let withNeutral = try ColorCalibration(colorMatrix1: c.colorMatrix1, illuminant1: c.illuminant1,
                                                colorMatrix2: c.colorMatrix2, illuminant2: c.illuminant2,

@@ -22,13 +22,15 @@ public struct AppliedSettings: Sendable, Hashable, Codable {
     public var asShotNeutral: [Double]
     /// Which controls were automatic ("iso", "shutter", "focus", "white balance").
     public var automatic: [String]
+    /// How the frame was metered (when auto exposure ran; otherwise the mode that was set).
+    public var metering: MeteringMode
     /// The metered brightness of the scene in EV at ISO 100 (EV100), when auto exposure ran.
     public var meteredEV100: Double?
 
     /// Creates a record.
     public init(iso: Double, shutter: Double, aperture: Double, focus: FocusDistance, exposureCompensation: Double,
                 lens: String, focalLength: Double, whiteBalance: WhiteBalanceSetting, asShotNeutral: [Double],
-                automatic: [String], meteredEV100: Double?) {
+                automatic: [String], metering: MeteringMode = .matrix, meteredEV100: Double?) {
         self.iso = iso
         self.shutter = shutter
         self.aperture = aperture
@@ -39,6 +41,7 @@ public struct AppliedSettings: Sendable, Hashable, Codable {
         self.whiteBalance = whiteBalance
         self.asShotNeutral = asShotNeutral
         self.automatic = automatic
+        self.metering = metering
         self.meteredEV100 = meteredEV100
     }
 }

@@ -133,6 +133,24 @@ public enum MeteringMode: Sendable, Hashable, Codable {
     case zone(Int)
 }
 
+extension MeteringMode {
+    /// Decodes `matrix`, `centre-weighted`, `spot:X,Y` or `zone:N`.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = LightingPresetCodec.parseMetering(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "\"\(text)\" is not a metering mode"))
+        }
+        self = value
+    }
+
+    /// Encodes the string form (`LightingPresetCodec.meteringText`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(LightingPresetCodec.meteringText(self))
+    }
+}
+
 /// A setting that cannot be applied, named, with the reason in one line.
 public struct CaptureSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The setting ("ISO", "shutter", ...).

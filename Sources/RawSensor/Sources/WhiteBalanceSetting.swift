@@ -40,8 +40,26 @@ public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConver
         case .auto: "auto"
         case .preset(let p): p.rawValue
         case .kelvin(let k, let tint):
-            "\(Int(k.rounded()))K" + (tint == 0 ? "" : (tint > 0 ? "+" : "") + String(Int(tint.rounded())))
+            "\(Self.number(k))K" + (tint == 0 ? "" : (tint > 0 ? "+" : "") + Self.number(tint))
         }
+    }
+}
+
+extension WhiteBalanceSetting {
+    /// Decodes the string forms ``parse(_:)`` accepts ("auto", "daylight", "5600K+10").
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self.parse(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "\"\(text)\" is not a white balance"))
+        }
+        self = value
+    }
+
+    /// Encodes the string form (``description``).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
     }
 }
 
