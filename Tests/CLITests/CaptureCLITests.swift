@@ -1,0 +1,161 @@
+import Foundation
+import RawBurst
+import Testing
+import TestSupport
+
+/// `rawburst capture` and `rawburst sensors` end to end: files, tags read back by exiftool and LibRaw, the
+/// colour chart's measuring file, and bad settings refused before anything is written.
+@Suite("rawburst capture")
+struct CaptureCLITests {
+    /// Decodes the `--json` report of a command.
+    static func report(_ result: ProcessResult) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(result.stdout.utf8))
+    }
+
+    @Test("every setting given: DNGs whose tags say exactly what was asked, valid for exiftool and LibRaw",
+          .enabled(if: ToolAvailability.has("exiftool", "raw-identify")))
+    func manualCapture() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst").path
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "colorchart", "--iso", "100",
+                                  "--shutter", "1/100", "--aperture", "2.2", "--focus", "1.5m", "--wb", "daylight",
+                                  "--ev", "-0.7", "--seed", "7", "--frames", "2", "-o", out, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(files == ["phone-front-0000.dng", "phone-front-0001.dng", "phone-front-colorchart.json"])
+        let report = try Self.report(result)
+        #expect(report["frames"]?.array?.count == 2)
+        #expect(report["frames"]?[0]?["settings"]?["automatic"]?.array?.isEmpty == true)
+        #expect(report["frames"]?[1]?["sequenceNumber"]?.double == 1)
+
+        for name in files where name.hasSuffix(".dng") {
+            let path = (out as NSString).appendingPathComponent(name)
+            #expect(try ExifTool.validate(path) == [], "\(name)")
+            // Tag names without their group ("ExifIFD:ISO" → "ISO"); the raw image's (SubIFD) values win over
+            // the thumbnail's (IFD0).
+            var tags: [String: JSONValue] = [:]
+            for (key, value) in try ExifTool.tags(of: path) {
+                let name = String(key.split(separator: ":").last ?? "")
+                if tags[name] == nil || key.hasPrefix("SubIFD:") { tags[name] = value }
+            }
+            #expect(tags["Model"]?.string == "Simulated phone-front")
+            #expect(tags["ImageWidth"]?.double == 3088 && tags["ImageHeight"]?.double == 2320)
+            #expect(tags["CFAPattern2"]?.string == "1 2 0 1") // GBRG
+            #expect(tags["BlackLevel"]?.string == "64 64 64 64" && tags["WhiteLevel"]?.double == 1023)
+            #expect(tags["ISO"]?.double == 100)
+            #expect(tags["ExposureTime"]?.double == 0.01)
+            #expect(tags["FNumber"]?.double == 2.2)
+            #expect(tags["SubjectDistance"]?.double == 1.5)
+            #expect(tags["ExposureCompensation"]?.double == -0.7)
+            #expect(tags["ExposureProgram"]?.double == 1) // manual
+            #expect(tags["WhiteBalance"]?.double == 1) // manual
+            #expect(tags["CalibrationIlluminant1"]?.double == 17 && tags["CalibrationIlluminant2"]?.double == 21)
+            for matrix in ["ColorMatrix1", "ColorMatrix2", "ForwardMatrix1", "ForwardMatrix2"] {
+                #expect(tags[matrix]?.string?.split(separator: " ").count == 9, "\(matrix)")
+            }
+            #expect(tags["ColorMatrix1"] != tags["ColorMatrix2"])
+            #expect(tags["AsShotNeutral"]?.string?.split(separator: " ").count == 3)
+            let libraw = try RawIdentify.identify(path)
+            #expect(libraw.output.contains("Simulated phone-front"), "\(libraw.output)")
+        }
+        // The chart file: 24 patches, all inside this camera's frame, with reference values.
+        let chartData = try Data(contentsOf: URL(fileURLWithPath: (out as NSString).appendingPathComponent("phone-front-colorchart.json")))
+        let chart = try JSONDecoder().decode(JSONValue.self, from: chartData)
+        let patches = try #require(chart["patches"]?.array)
+        #expect(patches.count == 24)
+        #expect(patches.allSatisfy { $0["rect"]?["x0"]?.double != nil && $0["labD50"]?["L"]?.double != nil })
+        #expect(chart["camera"]?.string == "phone-front front")
+    }
+
+    @Test("no settings: auto exposure, autofocus and auto white balance resolve every control")
+    func automaticCapture() throws {
+        let tmp = try TemporaryDirectory()
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "depth", "-o", tmp.url.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let settings = try #require(try Self.report(result)["frames"]?[0]?["settings"])
+        #expect(Set(settings["automatic"]?.array?.compactMap(\.string) ?? []) == ["focus", "iso", "shutter", "white balance"])
+        #expect(settings["meteredEV100"]?.double != nil)
+        #expect((settings["focus"]?.double ?? 0) > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path) == ["phone-front-0000.dng"])
+    }
+
+    @Test("impossible settings: one line naming the setting, exit status 2, nothing created",
+          arguments: [
+            (["--iso", "10"], "ISO: 10 is outside 50...6400"),
+            (["--shutter", "1/9000"], "shutter: 1/9000 s is outside"),
+            (["--shutter", "fast"], "--shutter: 'fast' is not an exposure time"),
+            (["--ev", "0.25"], "0.1 EV steps"),
+            (["--ev", "4"], "exposure compensation"),
+            (["--aperture", "1.2"], "aperture: f/1.2 is outside"),
+            (["--focus", "0.01m"], "focus"),
+            (["--wb", "900K"], "white balance: 900 K is outside 2000...12000 K"),
+            (["--wb", "purple"], "--wb: 'purple' is not auto"),
+            (["--metering", "zone:9"], "zone"),
+            (["--sensor", "phone-back"], "unknown sensor 'phone-back'"),
+            (["--scene", "moon"], "moon"),
+            (["--scene", "image:/nonexistent.png"], "/nonexistent.png"),
+            (["--lens", "fisheye"], "fisheye"),
+            (["--preset", "dusk"], "unknown lighting preset 'dusk'"),
+            (["--frames", "0"], "--frames must be within 1...100000"),
+          ])
+    func impossibleSettings(_ arguments: [String], _ message: String) throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("never").path
+        let result = try CLI.run(["capture"] + arguments + ["-o", out])
+        #expect(result.exitStatus == 2, "\(arguments): \(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("files already there are kept: refused before capturing without --overwrite, replaced with it")
+    func existingFilesAreKept() throws {
+        let tmp = try TemporaryDirectory()
+        let dng = tmp.url.appendingPathComponent("phone-front-0001.dng")
+        try Data("keep me".utf8).write(to: dng)
+        let refused = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "2",
+                                   "-o", tmp.url.path])
+        #expect(refused.exitStatus == 2)
+        #expect(refused.stderr.contains("phone-front-0001.dng: already exists (use --overwrite to replace it)"))
+        #expect(try Data(contentsOf: dng) == Data("keep me".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path) == ["phone-front-0001.dng"])
+        let replaced = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "2",
+                                    "-o", tmp.url.path, "--overwrite"])
+        #expect(replaced.exitStatus == 0, "\(replaced)")
+        #expect(try Data(contentsOf: dng).count > 1_000_000)
+    }
+
+    @Test("a lighting preset sets ISO, bias, white balance and metering; explicit options win; user presets load")
+    func presets() throws {
+        let tmp = try TemporaryDirectory()
+        let floodlight = try CLI.run(["capture", "--sensor", "phone-front", "--preset", "floodlight", "--wb", "5000K",
+                                      "-o", tmp.url.appendingPathComponent("a").path, "--json"])
+        #expect(floodlight.exitStatus == 0, "\(floodlight)")
+        let s = try #require(try Self.report(floodlight)["frames"]?[0]?["settings"])
+        #expect(s["iso"]?.double == 800 && s["exposureCompensation"]?.double == -0.7)
+        #expect(s["metering"]?.string == "centre-weighted" && s["whiteBalance"]?.string == "5000K")
+        let file = tmp.url.appendingPathComponent("mine.json")
+        try Data(#"[{"name": "dusk", "iso": 1600, "evBias": 0.3, "whiteBalance": "tungsten", "metering": "zone:4"}]"#.utf8)
+            .write(to: file)
+        let dusk = try CLI.run(["capture", "--sensor", "phone-front", "--presets", file.path, "--preset", "dusk",
+                                "-o", tmp.url.appendingPathComponent("b").path, "--json"])
+        #expect(dusk.exitStatus == 0, "\(dusk)")
+        let d = try #require(try Self.report(dusk)["frames"]?[0]?["settings"])
+        #expect(d["iso"]?.double == 1600 && d["exposureCompensation"]?.double == 0.3)
+        #expect(d["metering"]?.string == "zone:4" && d["whiteBalance"]?.string == "tungsten")
+    }
+
+    @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
+    func sensorsJSON() throws {
+        let result = try CLI.run(["sensors", "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let list = try #require(try Self.report(result).array)
+        let names = list.compactMap { $0["profile"]?["name"]?.string }
+        #expect(names == ["phone-wide", "phone-ultrawide", "phone-tele", "phone-front", "mirrorless-24"])
+        #expect(Set(list.compactMap { $0["profile"]?["cfa"]?.string }).count == 4)
+        #expect(list.allSatisfy { ($0["profile"]?["lenses"]?.array?.count ?? 0) >= 1 })
+        #expect(list.allSatisfy { $0["colorMatrix2"]?.array?.count == 9 })
+        let plain = try CLI.run(["sensors"])
+        #expect(plain.exitStatus == 0 && plain.stdout.contains("mirrorless-24"))
+    }
+}
