@@ -29,6 +29,9 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Sensor profile (rawburst sensors lists them).")
     var sensor = "phone-wide"
 
+    @Option(name: .customLong("profile"), help: "A sensor profile JSON file (the form of profiles/*.json) instead of --sensor.")
+    var profileFile: String?
+
     @Option(help: "Lens of the profile (default: its first).")
     var lens: String?
 
@@ -151,6 +154,24 @@ struct CaptureCommand: ParsableCommand {
         return s
     }
 
+    /// A profile from a JSON file, validated; errors are one line.
+    static func loadProfile(_ path: String) throws -> SensorProfile {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ValidationError(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        }
+        let profile: SensorProfile
+        do { profile = try JSONDecoder().decode(SensorProfile.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
+            throw ValidationError("not a sensor profile: field '\(key.stringValue)' is missing")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw ValidationError("not a sensor profile: field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
+        } catch {
+            throw ValidationError("not a sensor profile (not valid JSON of the form of profiles/*.json)")
+        }
+        try profile.validate()
+        return profile
+    }
+
     /// The DNG file name of frame `number` of `sensor`.
     static func fileName(_ sensor: String, _ number: Int) -> String {
         "\(sensor)-\(String(format: "%04d", number)).dng"
@@ -163,7 +184,17 @@ struct CaptureCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let profile = SensorProfile.builtIn(named: sensor) else {
+        let profile: SensorProfile
+        if let profileFile {
+            do {
+                profile = try Self.loadProfile(profileFile)
+            } catch {
+                Terminal.error("rawburst capture: \(profileFile): \(error)")
+                throw ExitCode(2)
+            }
+        } else if let builtIn = SensorProfile.builtIn(named: sensor) {
+            profile = builtIn
+        } else {
             Terminal.error("rawburst capture: unknown sensor '\(sensor)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
             throw ExitCode(2)
         }

@@ -145,6 +145,30 @@ struct CaptureCLITests {
         #expect(d["metering"]?.string == "zone:4" && d["whiteBalance"]?.string == "tungsten")
     }
 
+    @Test("--profile FILE: a profile of your own is used; a bad one is refused naming the field")
+    func profileFile() throws {
+        let tmp = try TemporaryDirectory()
+        let builtIn = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("profiles/phone-wide.json"))
+        var text = String(decoding: builtIn, as: UTF8.self)
+        text = text.replacingOccurrences(of: #""name" : "phone-wide""#, with: #""name" : "my-cam""#)
+            .replacingOccurrences(of: #""width" : 4032"#, with: #""width" : 800"#)
+            .replacingOccurrences(of: #""height" : 3024"#, with: #""height" : 600"#)
+        let good = tmp.url.appendingPathComponent("my-cam.json")
+        try Data(text.utf8).write(to: good)
+        let out = tmp.url.appendingPathComponent("out")
+        let result = try CLI.run(["capture", "--profile", good.path, "--scene", "grey-ramp", "-o", out.path])
+        #expect(result.exitStatus == 0, "\(result)")
+        let dng = out.appendingPathComponent("my-cam-0000.dng")
+        #expect(FileManager.default.fileExists(atPath: dng.path))
+        let bad = tmp.url.appendingPathComponent("bad.json")
+        try Data(text.replacingOccurrences(of: #""readNoiseElectrons" : 2,"#, with: #""readNoiseElectrons" : -2,"#).utf8)
+            .write(to: bad)
+        let refused = try CLI.run(["capture", "--profile", bad.path, "-o", tmp.url.appendingPathComponent("never").path])
+        #expect(refused.exitStatus == 2)
+        #expect(refused.stderr.contains("bad.json: invalid profile my-cam: readNoiseElectrons"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("never").path))
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
