@@ -53,6 +53,9 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Autofocus point as x,y in 0...1 (default: 0.5,0.5).")
     var focusPoint: String?
 
+    @Option(help: "Autofocus on zone N (0...8, row by row) of the 3x3 grid instead of a point.")
+    var focusZone: Int?
+
     @Option(name: .customLong("ev"), parsing: .unconditional,
             help: "Exposure compensation in EV, −3...+3 in 0.1 steps (default 0; --ev -0.7 works).")
     var exposureCompensation: Double?
@@ -132,6 +135,7 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         if let focusPoint { s.focusPoint = try Self.point(focusPoint, option: "--focus-point") }
+        s.focusZone = focusZone
         if let metering {
             switch metering.lowercased() {
             case "matrix": s.metering = .matrix

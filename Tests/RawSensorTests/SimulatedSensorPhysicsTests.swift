@@ -149,7 +149,8 @@ struct SimulatedSensorPhysicsTests {
             let plane = FloatPlane(width: frame.width, height: frame.height)
             for i in 0..<plane.count { plane.values[i] = Float(frame.storage.baseAddress[i]) }
             let side = 300
-            let score = AutoFocus.contrast(plane, x0: (frame.width - side) / 2 & ~1, y0: (frame.height - side) / 2 & ~1, side: side)
+            let score = AutoFocus.contrast(plane, x0: (frame.width - side) / 2 & ~1, y0: (frame.height - side) / 2 & ~1,
+                                           width: side, height: side)
             scores.append((abs(1 / focus - 1 / subject), score))
         }
         let sorted = scores.sorted { $0.error < $1.error }
@@ -185,6 +186,26 @@ struct SimulatedSensorPhysicsTests {
             #expect(applied.automatic.contains("focus"))
         }
         #expect(tested >= 3, "at least three cards in view")
+    }
+
+    @Test("zone autofocus focuses on what fills the zone: the Siemens star in the centre and in a corner zone",
+          arguments: [4, 0])
+    func zoneAutofocus(zone: Int) throws {
+        let profile = TestProfiles.fullFrame(lens: 1)
+        let scene = SiemensStarScene()
+        let sensor = try SimulatedSensor(profile: profile, scene: scene, seed: 4)
+        try sensor.configure(CaptureSettings(iso: 100, shutter: 1.0 / 200, focusZone: zone))
+        let applied = try #require(sensor.appliedSettings)
+        let lens = profile.lenses[0]
+        let f = lens.focalLength / 1000, n = applied.aperture, c = 2 * profile.pixelPitchMicrons * 1e-6
+        let hyperfocal = f * f / (n * c) + f
+        let s = scene.subjectDistance
+        let near = s * (hyperfocal - f) / (hyperfocal + s - 2 * f)
+        let far = s < hyperfocal - f ? s * (hyperfocal - f) / (hyperfocal - s) : .infinity
+        let found = applied.focus.metresValue
+        #expect(found >= near && found <= far, "zone \(zone): focused at \(found) m, depth of field \(near)...\(far) m")
+        #expect(applied.automatic.contains("focus"))
+        #expect(throws: CaptureSettingsError.self) { try sensor.configure(CaptureSettings(focusZone: 9)) }
     }
 
     @Test("auto exposure places the metered area within 0.2 EV of its target", arguments: [-1.0, 0, 1.3])

@@ -18,20 +18,35 @@ struct AutoFocus: Sendable {
         let sweep: [(dioptres: Double, contrast: Double)]
     }
 
+    /// Focuses on a square 8 % of the frame width around `point`.
     func run(plane: ScenePlane, point: NormalisedPoint) -> Result {
         let side = max(32, Int(Double(profile.width) * 0.08)) & ~1
-        let margin = 96
         let cx = Int(point.x * Double(profile.width)) & ~1, cy = Int(point.y * Double(profile.height)) & ~1
-        let inner = (x0: max(0, min(profile.width - side, cx - side / 2)) & ~1,
-                     y0: max(0, min(profile.height - side, cy - side / 2)) & ~1)
-        let columns = max(0, inner.x0 - margin)..<min(profile.width, inner.x0 + side + margin)
-        let rows = max(0, inner.y0 - margin)..<min(profile.height, inner.y0 + side + margin)
+        let x0 = max(0, min(profile.width - side, cx - side / 2)) & ~1
+        let y0 = max(0, min(profile.height - side, cy - side / 2)) & ~1
+        return run(plane: plane, area: (x0, y0, side, side))
+    }
+
+    /// Focuses on zone `zone` (0...8, row by row) of the 3x3 grid.
+    func run(plane: ScenePlane, zone: Int) -> Result {
+        let x0 = (profile.width * (zone % 3) / 3) & ~1, x1 = (profile.width * (zone % 3 + 1) / 3) & ~1
+        let y0 = (profile.height * (zone / 3) / 3) & ~1, y1 = (profile.height * (zone / 3 + 1) / 3) & ~1
+        return run(plane: plane, area: (x0, y0, x1 - x0, y1 - y0))
+    }
+
+    /// Focuses on the rectangle `area` (even origin, pixels).
+    func run(plane: ScenePlane, area: (x0: Int, y0: Int, width: Int, height: Int)) -> Result {
+        let margin = 96
+        let inner = (x0: area.x0, y0: area.y0)
+        let columns = max(0, inner.x0 - margin)..<min(profile.width, inner.x0 + area.width + margin)
+        let rows = max(0, inner.y0 - margin)..<min(profile.height, inner.y0 + area.height + margin)
         let output = FloatPlane(width: columns.count, height: rows.count)
         func contrast(dioptres: Double) -> Double {
             let blur = DefocusBlur(focusMetres: dioptres <= 0 ? .infinity : 1 / dioptres, fNumber: aperture,
                                    focalLength: lens.focalLength, pixelPitch: profile.pixelPitchMicrons)
             blur.apply(source: plane.response, depth: plane.depth, rows: rows, columns: columns, into: output)
-            return Self.contrast(output, x0: inner.x0 - columns.lowerBound, y0: inner.y0 - rows.lowerBound, side: side)
+            return Self.contrast(output, x0: inner.x0 - columns.lowerBound, y0: inner.y0 - rows.lowerBound,
+                                 width: area.width, height: area.height)
         }
         let nearest = 1 / lens.minimumFocusDistance
         let steps = 48
@@ -58,14 +73,14 @@ struct AutoFocus: Sendable {
         return Result(focus: dioptres <= 1e-9 ? .infinity : 1 / dioptres, sweep: sweep)
     }
 
-    /// Contrast of the square at (`x0`, `y0`) of side `side` in `plane`.
-    static func contrast(_ plane: FloatPlane, x0: Int, y0: Int, side: Int) -> Double {
+    /// Contrast of the rectangle at (`x0`, `y0`) of `width` x `height` in `plane`.
+    static func contrast(_ plane: FloatPlane, x0: Int, y0: Int, width: Int, height: Int) -> Double {
         var sum = 0.0, squares = 0.0, n = 0.0
         let w = plane.width
-        for y in y0..<(y0 + side - 2) {
+        for y in y0..<(y0 + height - 2) {
             let row = plane.values + y * w
             let below = plane.values + (y + 2) * w
-            for x in x0..<(x0 + side - 2) {
+            for x in x0..<(x0 + width - 2) {
                 let v = Double(row[x])
                 let dx = v - Double(row[x + 2]), dy = v - Double(below[x])
                 squares += dx * dx + dy * dy

@@ -132,7 +132,8 @@ public final class SimulatedSensor: FrameSource {
         if let fixed = s.focus {
             focus = fixed
         } else {
-            let af = AutoFocus(profile: profile, lens: lens, aperture: aperture).run(plane: plane, point: s.focusPoint)
+            let autofocus = AutoFocus(profile: profile, lens: lens, aperture: aperture)
+            let af = s.focusZone.map { autofocus.run(plane: plane, zone: $0) } ?? autofocus.run(plane: plane, point: s.focusPoint)
             focus = af.focus.isInfinite ? .infinity : .metres(af.focus)
             automatic.append("focus")
         }

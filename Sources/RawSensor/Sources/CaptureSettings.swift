@@ -18,8 +18,11 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
     public var exposureCompensation: Double
     /// How auto exposure measures the scene.
     public var metering: MeteringMode
-    /// Where autofocus looks, in normalised image coordinates (0...1; default the centre).
+    /// Where autofocus looks, in normalised image coordinates (0...1; default the centre): a square 8 % of
+    /// the frame's width around it.
     public var focusPoint: NormalisedPoint
+    /// When set, autofocus looks at this zone of the 3x3 grid (0...8, row by row) instead of `focusPoint`.
+    public var focusZone: Int?
     /// White balance recorded as AsShotNeutral (the raw data is never changed by it).
     public var whiteBalance: WhiteBalanceSetting
     /// Lens name, or nil for the source's first lens.
@@ -33,7 +36,7 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
     public init(iso: Double? = nil, shutter: Double? = nil, aperture: Double? = nil, focus: FocusDistance? = nil,
                 exposureCompensation: Double = 0, metering: MeteringMode = .matrix,
                 focusPoint: NormalisedPoint = .centre, whiteBalance: WhiteBalanceSetting = .auto, lens: String? = nil,
-                autoExposureLock: Bool = false, autoFocusLock: Bool = false) {
+                autoExposureLock: Bool = false, autoFocusLock: Bool = false, focusZone: Int? = nil) {
         self.iso = iso
         self.shutter = shutter
         self.aperture = aperture
@@ -41,6 +44,7 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
         self.exposureCompensation = exposureCompensation
         self.metering = metering
         self.focusPoint = focusPoint
+        self.focusZone = focusZone
         self.whiteBalance = whiteBalance
         self.lens = lens
         self.autoExposureLock = autoExposureLock
@@ -92,6 +96,9 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
         }
         try focusPoint.validate(setting: "focus point")
         if case .spot(let point) = metering { try point.validate(setting: "spot metering point") }
+        if let zone = focusZone, !(0..<9).contains(zone) {
+            throw CaptureSettingsError(setting: "focus zone", "\(zone) is not a zone of the 3x3 grid (0...8)")
+        }
         if case .zone(let index) = metering, !(0..<9).contains(index) {
             throw CaptureSettingsError(setting: "metering zone", "\(index) is not a zone of the 3x3 grid (0...8)")
         }
