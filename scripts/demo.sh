@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The demo behind `make demo`: converts a real camera raw to DNG with the release build of rawburst,
-# then inspects the DNG it wrote.
+# The demo behind `make demo`: takes frames with the simulated sensor (a colour chart and a depth scene,
+# written as DNGs), converts a real camera raw to DNG, and inspects what was written, all with the release
+# build of rawburst.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
 # absent, the copy in samples/raw/, else the first raw found in samples/. Output: demo-out/ (overwritten on each run).
@@ -34,7 +35,7 @@ if [[ ! -f $input ]]; then
     fi
 fi
 
-for sub in convert inspect; do
+for sub in capture convert inspect; do
     # A real subcommand answers --help with a usage text (swift-argument-parser prints "USAGE:").
     if ! "$RAWBURST" "$sub" --help 2>&1 | grep -qi 'usage'; then
         echo "demo: this build of rawburst ($RAWBURST) has no '$sub' command yet" >&2
@@ -43,6 +44,16 @@ for sub in convert inspect; do
 done
 
 mkdir -p "$DEMO_OUT"
+echo "== rawburst capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o $DEMO_OUT/capture --overwrite"
+"$RAWBURST" capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o "$DEMO_OUT/capture" --overwrite
+echo
+echo "== rawburst capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny -o $DEMO_OUT/capture --overwrite"
+"$RAWBURST" capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny \
+    -o "$DEMO_OUT/capture" --overwrite
+echo
+echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"
+"$RAWBURST" inspect "$DEMO_OUT/capture/phone-wide-0000.dng"
+echo
 echo "== rawburst convert $input -o $DEMO_OUT/ --overwrite"
 "$RAWBURST" convert "$input" -o "$DEMO_OUT/" --overwrite
 
@@ -63,7 +74,8 @@ echo "== rawburst inspect $dng"
 
 echo
 echo "== demo output"
-echo "input:  $input"
-echo "DNG:    $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
-echo "folder: $(cd "$DEMO_OUT" && pwd)"
-ls -l "$DEMO_OUT"
+echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
+echo "input:    $input"
+echo "DNG:      $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
+echo "folder:   $(cd "$DEMO_OUT" && pwd)"
+ls -l "$DEMO_OUT" "$DEMO_OUT/capture"
