@@ -1,3 +1,5 @@
+import Foundation
+
 /// Thin-lens defocus: every point is spread over its circle of confusion, whose diameter grows with the
 /// distance between the point and the plane of focus.
 ///
@@ -87,21 +89,19 @@ struct DefocusBlur: Sendable {
                 }
             }
         }
-        // Vertical pass: blocks of sub-columns, gathered row by row so memory is read in order.
+        // Vertical pass: blocks of neighbouring pixel columns (both colour phases, so each cache line is read
+        // and written by one task only). A block is copied out row by row (reading memory in order), each of
+        // its columns is filtered over the rows of one colour phase as a contiguous line, and copied back.
         let block = 32
-        let columnsPerPhase = (w + 1) / 2
-        let blocks = (columnsPerPhase + block - 1) / block
-        parallelChunks(blocks * 2) { task in
-            let phaseX = task % 2, b = task / 2
-            let firstColumn = b * block
-            let count = min(block, (w - phaseX + 1) / 2 - firstColumn)
-            guard count > 0 else { return }
-            // The block's sub-columns are copied out row by row (reading memory in order), filtered as
-            // contiguous lines, and copied back.
-            let length = h / 2 + 1
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: count * length)
-            let widthValues = UnsafeMutablePointer<Float>.allocate(capacity: count * length)
-            let results = UnsafeMutablePointer<Float>.allocate(capacity: count * length)
+        let blocks = (w + block - 1) / block
+        // One task per core, each with its scratch allocated once (fresh memory for every block would cost
+        // a page fault and a page clearing per 4 KiB), taking every `tasks`-th block.
+        let tasks = min(blocks, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let length = h / 2 + 1
+        parallelChunks(tasks) { task in
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
+            let widthValues = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
+            let results = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
             let prefix = UnsafeMutablePointer<Double>.allocate(capacity: length + 1)
             defer {
                 values.deallocate()
@@ -109,24 +109,27 @@ struct DefocusBlur: Sendable {
                 results.deallocate()
                 prefix.deallocate()
             }
-            let firstX = phaseX + 2 * firstColumn
-            for phaseY in 0..<2 {
-                let n = (h - phaseY + 1) / 2
-                for i in 0..<n {
-                    let row = (phaseY + 2 * i) * w + firstX
-                    let horizontalRow = hor.value + row, widthRow = hw.value + row
-                    for k in 0..<count {
-                        values[k * length + i] = horizontalRow[2 * k]
-                        widthValues[k * length + i] = widthRow[2 * k]
+            for b in stride(from: task, to: blocks, by: tasks) {
+                let firstX = b * block
+                let count = min(block, w - firstX)
+                for phaseY in 0..<2 {
+                    let n = (h - phaseY + 1) / 2
+                    for i in 0..<n {
+                        let row = (phaseY + 2 * i) * w + firstX
+                        let horizontalRow = hor.value + row, widthRow = hw.value + row
+                        for k in 0..<count {
+                            values[k * length + i] = horizontalRow[k]
+                            widthValues[k * length + i] = widthRow[k]
+                        }
                     }
-                }
-                for k in 0..<count {
-                    Self.boxLine(values: values + k * length, widths: widthValues + k * length,
-                                 result: results + k * length, prefix: prefix, count: n)
-                }
-                for i in 0..<n {
-                    let target = out.value + (phaseY + 2 * i) * w + firstX
-                    for k in 0..<count { target[2 * k] = results[k * length + i] }
+                    for k in 0..<count {
+                        Self.boxLine(values: values + k * length, widths: widthValues + k * length,
+                                     result: results + k * length, prefix: prefix, count: n)
+                    }
+                    for i in 0..<n {
+                        let target = out.value + (phaseY + 2 * i) * w + firstX
+                        for k in 0..<count { target[k] = results[k * length + i] }
+                    }
                 }
             }
         }

@@ -1,4 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A width x height plane of `Float` values owned by one object (scene responses, depths, blurred signal).
+///
+/// Planes of 4 MiB and more are aligned to 2 MiB and asked to live in transparent huge pages: the defocus
+/// blur walks them down columns, touching a new 4 KiB page on every row, and huge pages save most of the
+/// TLB misses that costs (the kernel may decline; the plane works either way).
 ///
 /// Not synchronised: the simulator fills a plane (possibly from several threads, each writing its own rows)
 /// before anyone reads it.
@@ -11,11 +21,22 @@ final class FloatPlane: @unchecked Sendable {
     init(width: Int, height: Int, repeating value: Float = 0) {
         self.width = width
         self.height = height
-        values = .allocate(capacity: max(1, width * height))
-        values.initialize(repeating: value, count: max(1, width * height))
+        let count = max(1, width * height)
+        let bytes = count * MemoryLayout<Float>.stride
+        let hugePage = 2 << 20
+        var memory: UnsafeMutableRawPointer?
+        if bytes >= 2 * hugePage, posix_memalign(&memory, hugePage, bytes) == 0, let memory {
+            #if os(Linux)
+            _ = madvise(memory, bytes, MADV_HUGEPAGE)
+            #endif
+            values = memory.bindMemory(to: Float.self, capacity: count)
+        } else {
+            values = UnsafeMutableRawPointer(malloc(bytes)!).bindMemory(to: Float.self, capacity: count)
+        }
+        values.initialize(repeating: value, count: count)
     }
 
-    deinit { values.deallocate() }
+    deinit { free(values) }
 
     subscript(row: Int, column: Int) -> Float {
         get { values[row * width + column] }

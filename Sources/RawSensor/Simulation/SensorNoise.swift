@@ -28,33 +28,50 @@ struct SensorNoise: Sendable {
     func synthesize(_ signal: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<UInt16>, seed: UInt64) {
         let k = electronsPerUnit, g = gain, b = black, top = white, r2 = readVariance
         if !noisy {
-            for i in 0..<count {
-                let dn = min(max(b + g * (signal[i] * k), 0), top)
-                output[i] = UInt16(dn + 0.5)
-            }
+            for i in 0..<count { output[i] = Self.roundedDN(b + g * (signal[i] * k), top: top) }
             return
         }
         Self.normalTable.withUnsafeBufferPointer { table in
+            let deviates = table.baseAddress!
             var state = seed | 1
-            var i = 0
-            while i < count {
+            // One generator step gives four 16-bit table indices: four samples per step, then the tail.
+            @inline(__always) func next() -> UInt64 {
                 state ^= state << 13
                 state ^= state >> 7
                 state ^= state << 17
-                let bits = state &* 0x2545_F491_4F6C_DD1D
-                let end = min(i + 4, count)
-                var shift: UInt64 = 0
-                while i < end {
-                    let z = table[Int(truncatingIfNeeded: (bits >> shift) & 0xFFFF)]
-                    let m = signal[i] * k
-                    let electrons = m + (m + r2).squareRoot() * z
-                    let dn = min(max(b + g * electrons, 0), top)
-                    output[i] = UInt16(dn + 0.5)
-                    shift += 16
-                    i += 1
+                return state &* 0x2545_F491_4F6C_DD1D
+            }
+            @inline(__always) func sample(_ i: Int, _ index: UInt64) {
+                let z = deviates[Int(truncatingIfNeeded: index & 0xFFFF)]
+                let m = signal[i] * k
+                output[i] = Self.roundedDN(b + g * (m + (m + r2).squareRoot() * z), top: top)
+            }
+            let whole = count / 4
+            for group in 0..<whole {
+                let bits = next(), i = group * 4
+                sample(i, bits)
+                sample(i + 1, bits >> 16)
+                sample(i + 2, bits >> 32)
+                sample(i + 3, bits >> 48)
+            }
+            if whole * 4 < count {
+                var bits = next()
+                for i in (whole * 4)..<count {
+                    sample(i, bits)
+                    bits >>= 16
                 }
             }
         }
+    }
+
+    /// `value` clipped to 0...`top` (at most 65535) and rounded to the nearest whole DN (ties to even).
+    ///
+    /// Adding 1.5 × 2²³ leaves the rounded integer in the low mantissa bits of the sum, so the conversion is
+    /// plain bit operations, which vectorise (a checked `UInt16(_: Float)` does not). NaN becomes 0.
+    @inline(__always)
+    static func roundedDN(_ value: Float, top: Float) -> UInt16 {
+        let clipped = min(max(value, 0), top)
+        return UInt16(truncatingIfNeeded: (clipped + 12_582_912).bitPattern)
     }
 
     /// The quantile function of the standard normal distribution (Acklam's rational approximation with one
