@@ -21,8 +21,13 @@ struct SensorNoise: Sendable {
     /// Whether noise is added (false for the noise-free images metering and tests use).
     let noisy: Bool
 
-    /// The normal deviates: the inverse normal CDF at the centres of 65 536 equal-probability bins.
-    static let normalTable: [Float] = (0..<65_536).map { Float(inverseNormal((Double($0) + 0.5) / 65_536)) }
+    /// The normal deviates: the inverse normal CDF at the centres of 65 536 equal-probability bins (tails to
+    /// ±4.3 σ), scaled to a variance of exactly 1 (the bins' centres alone fall slightly short).
+    static let normalTable: [Float] = {
+        let raw = (0..<65_536).map { inverseNormal((Double($0) + 0.5) / 65_536) }
+        let variance = raw.reduce(0) { $0 + $1 * $1 } / 65_536
+        return raw.map { Float($0 / variance.squareRoot()) }
+    }()
 
     /// Writes `count` samples of `signal` (scene-plane units) into `output` as DN.
     func synthesize(_ signal: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<UInt16>, seed: UInt64) {
