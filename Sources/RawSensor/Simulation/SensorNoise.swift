@@ -75,7 +75,10 @@ struct SensorNoise: Sendable {
     /// plain bit operations, which vectorise (a checked `UInt16(_: Float)` does not). NaN becomes 0.
     @inline(__always)
     static func roundedDN(_ value: Float, top: Float) -> UInt16 {
-        let clipped = min(max(value, 0), top)
+        // Written as comparisons and selects (which become maxss/minss) rather than `min`/`max`, whose NaN
+        // rules cost compares and branches on every sample.
+        let floor: Float = value > 0 ? value : 0
+        let clipped: Float = floor < top ? floor : top
         return UInt16(truncatingIfNeeded: (clipped + 12_582_912).bitPattern)
     }
 
