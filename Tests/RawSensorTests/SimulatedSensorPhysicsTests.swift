@@ -208,6 +208,28 @@ struct SimulatedSensorPhysicsTests {
         #expect(throws: CaptureSettingsError.self) { try sensor.configure(CaptureSettings(focusZone: 9)) }
     }
 
+    @Test("AE lock and AF lock keep what the previous settings found; without them the new settings change it")
+    func locks() throws {
+        let profile = TestProfiles.fullFrame(lens: 0)
+        let scene = DepthScene()
+        let sensor = try SimulatedSensor(profile: profile, scene: scene, seed: 6)
+        let near = try #require(TestProfiles.imagePoint(x: -0.55, y: 0, profile: profile))
+        let far = try #require(TestProfiles.imagePoint(x: 0.55, y: 0, profile: profile))
+        try sensor.configure(CaptureSettings(metering: .matrix, focusPoint: near))
+        let first = try #require(sensor.appliedSettings)
+        // New metering and focus point, locked: exposure and focus stay.
+        try sensor.configure(CaptureSettings(metering: .spot(far), focusPoint: far, autoExposureLock: true, autoFocusLock: true))
+        let locked = try #require(sensor.appliedSettings)
+        #expect(locked.iso == first.iso && locked.shutter == first.shutter)
+        #expect(locked.focus == first.focus)
+        // The same settings unlocked: both change.
+        try sensor.configure(CaptureSettings(metering: .spot(far), focusPoint: far))
+        let unlocked = try #require(sensor.appliedSettings)
+        #expect(unlocked.focus != first.focus, "focus \(unlocked.focus) vs \(first.focus)")
+        #expect(abs(log2(unlocked.iso * unlocked.shutter / (first.iso * first.shutter))) > 0.05,
+                "exposure \(unlocked.iso) \(unlocked.shutter) vs \(first.iso) \(first.shutter)")
+    }
+
     @Test("auto exposure places the metered area within 0.2 EV of its target", arguments: [-1.0, 0, 1.3])
     func autoExposureHitsTarget(compensation: Double) throws {
         let profile = TestProfiles.small(vignetting: 0.35)
