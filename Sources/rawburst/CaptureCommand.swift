@@ -6,23 +6,27 @@ import RawBurst
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
-        abstract: "Take frames with the simulated sensor and write them as DNG.",
+        abstract: "Take frames with the simulated sensor (or replayed raw files) and write them as DNG.",
         discussion: """
-        Every setting is optional: without --iso/--shutter auto exposure meters the scene, without --focus
-        contrast-detect autofocus focuses on --focus-point, without --wb the white balance is estimated from the
-        frame. Settings out of the sensor's range are refused before anything is captured.
+        Every setting is optional: without --iso/--shutter auto exposure meters the scene, without --focus \
+        contrast-detect autofocus focuses on --focus-point (or --focus-zone), without --wb the white balance is \
+        estimated from the frame. Settings out of the sensor's range are refused before anything is captured.
 
-        Scenes: colorchart, siemens-star, slanted-edge, grey-ramp, depth, hdr, or image:PATH (PNG, JPEG, TIFF).
-        Sensors: see `rawburst sensors`.
+        Scenes: colorchart, siemens-star, slanted-edge, grey-ramp, depth, hdr, or image:PATH (PNG, JPEG, TIFF). \
+        Sensors: see `rawburst sensors`, or bring your own with --profile FILE.
 
-        Lighting presets set ISO, exposure bias, white balance and metering together: cloudy, sunny,
-        floodlight, manual, or your own from --presets FILE (docs/lighting-presets.md). Options given
-        explicitly override the preset.
+        Lighting presets set ISO, exposure bias, white balance and metering together: cloudy, sunny, floodlight, \
+        manual, or your own from --presets FILE (docs/lighting-presets.md). Options given explicitly override the \
+        preset.
 
-        Files: OUT/<sensor>-<sequence>.dng; with the colorchart scene also OUT/<sensor>-colorchart.json, the
-        chart's reference values and each patch's rectangle in this camera's frame, for measuring.
-        Exit status: 0 all frames written, 1 a frame failed, 2 bad settings or files in the way
-        (nothing is captured then), 64 a malformed command line.
+        --replay PATH replays raw files (a folder: its files) as the sensor instead, at --fps, looping.
+
+        Files: OUT/<sensor>-<sequence>.dng (replay-<sequence>.dng for --replay); with the colorchart scene also \
+        OUT/<sensor>-colorchart.json, the chart's reference values and each patch's rectangle in this camera's \
+        frame, for measuring. Nothing is replaced without --overwrite.
+
+        Exit status: 0 all frames written, 1 a frame failed, 2 bad settings or files in the way (nothing is \
+        captured then), 64 a malformed command line. Details: docs/capture.md.
         """
     )
 
@@ -31,6 +35,11 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(name: .customLong("profile"), help: "A sensor profile JSON file (the form of profiles/*.json) instead of --sensor.")
     var profileFile: String?
+
+    @Option(help: ArgumentHelp("Replay raw files (any LibRaw reads; a folder means its files) as the sensor, instead of "
+                               + "simulating one; repeatable. Settings must match the files (automatic is fine).",
+                               valueName: "path"))
+    var replay: [String] = []
 
     @Option(help: "Lens of the profile (default: its first).")
     var lens: String?
@@ -188,33 +197,15 @@ struct CaptureCommand: ParsableCommand {
     }
 
     func run() throws {
-        let profile: SensorProfile
-        if let profileFile {
-            do {
-                profile = try Self.loadProfile(profileFile)
-            } catch {
-                Terminal.error("rawburst capture: \(profileFile): \(error)")
-                throw ExitCode(2)
-            }
-        } else if let builtIn = SensorProfile.builtIn(named: sensor) {
-            profile = builtIn
-        } else {
-            Terminal.error("rawburst capture: unknown sensor '\(sensor)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
-            throw ExitCode(2)
-        }
-        let source: SimulatedSensor
-        let sceneValue: any Scene
+        let setup: CaptureSetup
         do {
             try checkCounts()
-            let settings = try captureSettings(preset: try lightingPreset())
-            sceneValue = try SceneCatalog.scene(named: scene)
-            source = try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed,
-                                         clock: fps.map { .realTime(fps: $0) } ?? .freeRunning)
-            try source.configure(settings)
+            setup = try makeSetup(settings: try captureSettings(preset: try lightingPreset()))
         } catch {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
         }
+        let source = setup.source, name = setup.name
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -229,9 +220,9 @@ struct CaptureCommand: ParsableCommand {
         }
         // Nothing already written is replaced without --overwrite: refuse before capturing anything.
         if !overwrite {
-            var planned = (0..<frames).map { (output as NSString).appendingPathComponent(Self.fileName(profile.name, $0)) }
-            if sceneValue is ColorChartScene {
-                planned.append((output as NSString).appendingPathComponent("\(profile.name)-colorchart.json"))
+            var planned = (0..<frames).map { (output as NSString).appendingPathComponent(Self.fileName(name, $0)) }
+            if setup.chart != nil {
+                planned.append((output as NSString).appendingPathComponent("\(name)-colorchart.json"))
             }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
@@ -239,11 +230,10 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         var chartFile: String?
-        if let chart = sceneValue as? ColorChartScene, let applied = source.appliedSettings,
-           let lensProfile = profile.lens(named: applied.lens) {
-            let path = (output as NSString).appendingPathComponent("\(profile.name)-colorchart.json")
+        if let chart = setup.chart {
+            let path = (output as NSString).appendingPathComponent("\(name)-colorchart.json")
             do {
-                try AtomicFile.write(Array(chart.chartJSON(profile: profile, lens: lensProfile).utf8), to: path,
+                try AtomicFile.write(Array(chart.scene.chartJSON(profile: chart.profile, lens: chart.lens).utf8), to: path,
                                      overwrite: overwrite)
                 chartFile = path
             } catch {
@@ -262,7 +252,7 @@ struct CaptureCommand: ParsableCommand {
             let started = Date()
             do {
                 let frame = try source.nextFrame(into: storage)
-                let path = (output as NSString).appendingPathComponent(Self.fileName(profile.name, Int(frame.sequenceNumber)))
+                let path = (output as NSString).appendingPathComponent(Self.fileName(name, Int(frame.sequenceNumber)))
                 let report = try writer.write(frame.image, to: path)
                 written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
                                                    seconds: Date().timeIntervalSince(started)))
@@ -275,12 +265,16 @@ struct CaptureCommand: ParsableCommand {
         }
         bar.finish()
         if json {
-            Terminal.printJSON(CaptureReport(sensor: profile.name, scene: scene, seed: seed, preset: preset,
+            Terminal.printJSON(CaptureReport(sensor: name, scene: setup.replayedFiles == nil ? scene : nil,
+                                             replayedFiles: setup.replayedFiles, seed: seed, preset: preset,
                                              fps: fps, chartFile: chartFile, frames: written))
+        } else if let files = setup.replayedFiles {
+            print("replayed \(written.count) frame\(written.count == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")")
+            for f in written { print("  \(f.path)") }
         } else if let first = written.first {
             let s = first.settings
             let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
-            print("captured \(written.count) frame\(written.count == 1 ? "" : "s") with \(profile.name) of \(scene): "
+            print("captured \(written.count) frame\(written.count == 1 ? "" : "s") with \(name) of \(scene): "
                   + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
                   + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
             for f in written { print("  \(f.path)") }
@@ -288,34 +282,4 @@ struct CaptureCommand: ParsableCommand {
         }
         if failed { throw ExitCode(1) }
     }
-}
-
-/// The `--json` report of `capture`.
-struct CaptureReport: Encodable {
-    struct Frame: Encodable {
-        let sequenceNumber: UInt64
-        let path: String
-        let bytes: Int
-        let seconds: Double
-        let monotonicNanoseconds: UInt64
-        let latenessMilliseconds: Double
-        let settings: AppliedSettings
-
-        init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
-            sequenceNumber = frame.sequenceNumber
-            self.path = path
-            self.bytes = bytes
-            self.seconds = (seconds * 1000).rounded() / 1000
-            monotonicNanoseconds = frame.monotonicNanoseconds
-            latenessMilliseconds = (Double(frame.latenessNanoseconds) / 1e4).rounded() / 100
-            settings = frame.settings
-        }
-    }
-    let sensor: String
-    let scene: String
-    let seed: UInt64
-    let preset: String?
-    let fps: Double?
-    let chartFile: String?
-    let frames: [Frame]
 }

@@ -169,6 +169,36 @@ struct CaptureCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("never").path))
     }
 
+    @Test("--replay: raw files replayed as the sensor at --fps, written as DNGs with the same raw data")
+    func replay() throws {
+        let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw"))
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("replay")
+        let result = try CLI.run(["capture", "--replay", source.path, "--frames", "3", "--fps", "4", "-o", out.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let report = try Self.report(result)
+        #expect(report["replayedFiles"]?.int == 1 && report["sensor"]?.string == "replay")
+        let frames = try #require(report["frames"]?.array)
+        #expect(frames.map { $0["sequenceNumber"]?.int } == [0, 1, 2])
+        let stamps = frames.compactMap { $0["monotonicNanoseconds"]?.double }
+        // Start to start, 250 ms apart: frame n is never early, and when it is late its lateness says so.
+        let lateness = frames.compactMap { $0["latenessMilliseconds"]?.double }
+        #expect(stamps.count == 3 && lateness.count == 3)
+        for n in 1..<min(stamps.count, lateness.count) {
+            let due = stamps[0] + Double(n) * 250e6
+            #expect(stamps[n] >= due - 1e6, "frame \(n) early: \(stamps)")
+            #expect(abs((stamps[n] - due) / 1e6 - lateness[n]) < 2, "frame \(n): \(stamps), lateness \(lateness)")
+        }
+        let original = try RawFileReader().read(path: source.path).frame.activeSamples()
+        for n in 0..<3 {
+            let dng = out.appendingPathComponent(String(format: "replay-%04d.dng", n))
+            #expect(try RawFileReader().read(path: dng.path).frame.activeSamples() == original, "frame \(n)")
+        }
+        let refused = try CLI.run(["capture", "--replay", source.path, "--iso", "800", "-o", tmp.url.appendingPathComponent("no").path])
+        #expect(refused.exitStatus == 2)
+        #expect(refused.stderr.contains("a replay cannot change ISO (asked for ISO 800; the files were taken at ISO 50)"))
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
