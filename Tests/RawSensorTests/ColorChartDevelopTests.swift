@@ -7,7 +7,7 @@ import TestSupport
 
 /// The simulated colour chart, written as a DNG and developed by dcraw (which knows nothing of our model),
 /// lands on the published ColorChecker values: the profile's colour matrices describe the simulated response.
-@Suite("Colour chart through dcraw")
+@Suite("Colour chart through dcraw and darktable")
 struct ColorChartDevelopTests {
     /// Mean of each channel of a 16-bit RGB image over the normalised rectangle.
     static func mean(_ image: DecodedImage, _ rect: (x0: Double, y0: Double, x1: Double, y1: Double)) -> [Double] {
@@ -16,7 +16,7 @@ struct ColorChartDevelopTests {
         var sums = [0.0, 0.0, 0.0]
         for row in r0..<r1 {
             for column in c0..<c1 {
-                let i = (row * image.width + column) * image.channels
+                let i = (row * image.width + column) * 3 // samples are RGB whatever the file held
                 for c in 0..<3 { sums[c] += Double(image.samples[i + c]) }
             }
         }
@@ -94,5 +94,46 @@ struct ColorChartDevelopTests {
         print("phone-wide camera RGB as sRGB: mean ΔE2000 \(String(format: "%.2f", mean))")
         // White balance alone keeps the greys neutral.
         #expect(raw[18..<24].allSatisfy { $0 < 3 }, "greys: \(raw[18..<24].map { String(format: "%.2f", $0) })")
+    }
+
+    @Test("darktable renders the chart with neutral greys and each colour patch at its hue",
+          .enabled(if: ToolAvailability.has("darktable-cli")))
+    func darktableRendersTheChart() throws {
+        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
+        profile.width = 800
+        profile.height = 600
+        profile.pixelPitchMicrons *= 4032.0 / 800
+        profile.lenses[0].vignetting = 0
+        let tmp = try TemporaryDirectory()
+        let chart = ColorChartScene()
+        let sensor = try SimulatedSensor(profile: profile, scene: chart, seed: 5)
+        try sensor.configure(CaptureSettings(iso: 100, focus: .metres(1.5), whiteBalance: .kelvin(6504, tint: 0)))
+        let frame = try sensor.nextFrame(into: PixelStorage(count: sensor.samplesPerFrame))
+        let dng = tmp.url.appendingPathComponent("chart.dng").path
+        _ = try DNGWriter().write(frame.image, to: dng)
+        let png = tmp.url.appendingPathComponent("chart.png")
+        let result = try Darktable.export(dng, to: png)
+        #expect(result.succeeded, "darktable: \(result.log)")
+        let image = try ImageFileReader.read(path: png.path)
+        let rects = chart.patchRects(profile: profile, lens: profile.lenses[0])
+        // darktable's default look changes tone and saturation, not hue: compare hue angles and neutrality.
+        var report: [String] = []
+        for (patch, entry) in zip(ColorCheckerClassic.patches, rects) {
+            let values = Self.mean(image, try #require(entry.rect)).map { $0 / 65535 }
+            let linear = image.encoding == .sRGB ? values.map { ColorSpaceMath.srgbDecode($0) } : values
+            let lab = ColorSpaceMath.labD50(fromLinearSRGB: linear[0], linear[1], linear[2])
+            let chroma = (lab.a * lab.a + lab.b * lab.b).squareRoot()
+            let reference = patch.labD50
+            let referenceChroma = (reference.a * reference.a + reference.b * reference.b).squareRoot()
+            if patch.number >= 19 {
+                #expect(chroma < 6, "\(patch.name): a* \(lab.a), b* \(lab.b)")
+            } else if referenceChroma > 25 {
+                var difference = (atan2(lab.b, lab.a) - atan2(reference.b, reference.a)) * 180 / .pi
+                difference = (difference + 540).truncatingRemainder(dividingBy: 360) - 180
+                #expect(abs(difference) < 10, "\(patch.name): hue off by \(difference)°")
+                report.append("\(patch.number):\(Int(difference.rounded()))°")
+            }
+        }
+        print("darktable hue differences: \(report.joined(separator: " "))")
     }
 }
