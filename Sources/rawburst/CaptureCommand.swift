@@ -30,11 +30,13 @@ struct CaptureCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Sensor profile (rawburst sensors lists them).")
-    var sensor = "phone-wide"
+    @Option(name: .customLong("sensor"),
+            help: "Sensor profile (rawburst sensors lists them; default phone-wide). Give two for two sensors triggered together.")
+    var sensors: [String] = []
 
-    @Option(name: .customLong("profile"), help: "A sensor profile JSON file (the form of profiles/*.json) instead of --sensor.")
-    var profileFile: String?
+    @Option(name: .customLong("profile"),
+            help: "A sensor profile JSON file (the form of profiles/*.json), instead of or beside --sensor.")
+    var profileFiles: [String] = []
 
     @Option(help: ArgumentHelp("Replay raw files (any LibRaw reads; a folder means its files) as the sensor, instead of "
                                + "simulating one; repeatable. Settings must match the files (automatic is fine).",
@@ -205,7 +207,6 @@ struct CaptureCommand: ParsableCommand {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
         }
-        let source = setup.source, name = setup.name
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -218,24 +219,27 @@ struct CaptureCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        func file(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
         // Nothing already written is replaced without --overwrite: refuse before capturing anything.
         if !overwrite {
-            var planned = (0..<frames).map { (output as NSString).appendingPathComponent(Self.fileName(name, $0)) }
-            if setup.chart != nil {
-                planned.append((output as NSString).appendingPathComponent("\(name)-colorchart.json"))
+            var planned: [String] = []
+            for camera in setup.cameras {
+                planned += (0..<frames).map { file(Self.fileName(camera.name, $0)) }
+                if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
                 throw ExitCode(2)
             }
         }
-        var chartFile: String?
-        if let chart = setup.chart {
-            let path = (output as NSString).appendingPathComponent("\(name)-colorchart.json")
+        var chartFiles: [String] = []
+        for camera in setup.cameras {
+            guard let chart = camera.chart else { continue }
+            let path = file("\(camera.name)-colorchart.json")
             do {
                 try AtomicFile.write(Array(chart.scene.chartJSON(profile: chart.profile, lens: chart.lens).utf8), to: path,
                                      overwrite: overwrite)
-                chartFile = path
+                chartFiles.append(path)
             } catch {
                 Terminal.error("rawburst capture: \(error)")
                 throw ExitCode(1)
@@ -244,18 +248,19 @@ struct CaptureCommand: ParsableCommand {
         var options = DNGWriter.Options()
         options.overwrite = overwrite
         let writer = DNGWriter(options: options)
-        let storage = PixelStorage(count: source.samplesPerFrame)
+        let storages = setup.cameras.map { PixelStorage(count: $0.samplesPerFrame) }
         var written: [CaptureReport.Frame] = []
         var failed = false
         let bar = ProgressBar(total: frames, enabled: Terminal.stderrIsTerminal && !json && frames > 1)
         for index in 0..<frames {
             let started = Date()
             do {
-                let frame = try source.nextFrame(into: storage)
-                let path = (output as NSString).appendingPathComponent(Self.fileName(name, Int(frame.sequenceNumber)))
-                let report = try writer.write(frame.image, to: path)
-                written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
-                                                   seconds: Date().timeIntervalSince(started)))
+                for frame in try setup.next(storages) {
+                    let path = file(Self.fileName(frame.sensorName, Int(frame.sequenceNumber)))
+                    let report = try writer.write(frame.image, to: path)
+                    written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
+                                                       seconds: Date().timeIntervalSince(started)))
+                }
             } catch {
                 failed = true
                 bar.finish()
@@ -265,20 +270,24 @@ struct CaptureCommand: ParsableCommand {
         }
         bar.finish()
         if json {
-            Terminal.printJSON(CaptureReport(sensor: name, scene: setup.replayedFiles == nil ? scene : nil,
+            Terminal.printJSON(CaptureReport(sensors: setup.cameras.map(\.name),
+                                             scene: setup.replayedFiles == nil ? scene : nil,
                                              replayedFiles: setup.replayedFiles, seed: seed, preset: preset,
-                                             fps: fps, chartFile: chartFile, frames: written))
+                                             fps: fps, chartFiles: chartFiles, frames: written))
         } else if let files = setup.replayedFiles {
             print("replayed \(written.count) frame\(written.count == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")")
             for f in written { print("  \(f.path)") }
-        } else if let first = written.first {
-            let s = first.settings
-            let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
-            print("captured \(written.count) frame\(written.count == 1 ? "" : "s") with \(name) of \(scene): "
-                  + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
-                  + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
-            for f in written { print("  \(f.path)") }
-            if let chartFile { print("  \(chartFile) (patch rectangles and reference values)") }
+        } else {
+            for camera in setup.cameras {
+                let mine = written.filter { $0.sensor == camera.name }
+                guard let s = mine.first?.settings else { continue }
+                let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
+                print("captured \(mine.count) frame\(mine.count == 1 ? "" : "s") with \(camera.name) of \(scene): "
+                      + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
+                      + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
+                for f in mine { print("  \(f.path)") }
+            }
+            for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
         }
         if failed { throw ExitCode(1) }
     }

