@@ -51,6 +51,9 @@ echo "== rawburst capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth 
 "$RAWBURST" capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny \
     -o "$DEMO_OUT/capture" --overwrite
 echo
+echo "== rawburst capture --sensor phone-wide --sensor phone-front --scene hdr --frames 2 --fps 5 -o $DEMO_OUT/pair --overwrite"
+"$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene hdr --frames 2 --fps 5 -o "$DEMO_OUT/pair" --overwrite
+echo
 echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"
 "$RAWBURST" inspect "$DEMO_OUT/capture/phone-wide-0000.dng"
 echo
@@ -75,7 +78,8 @@ echo "== rawburst inspect $dng"
 echo
 echo "== demo output"
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
+echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together)"
 echo "input:    $input"
 echo "DNG:      $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
 echo "folder:   $(cd "$DEMO_OUT" && pwd)"
-ls -l "$DEMO_OUT" "$DEMO_OUT/capture"
+ls -l "$DEMO_OUT" "$DEMO_OUT/capture" "$DEMO_OUT/pair"
