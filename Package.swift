@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "RawCore"),
         .target(name: "RawDNG", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG", "CPNG"]),
         .target(name: "RawSensor", dependencies: ["RawCore", "RawDNG", "CLibRaw"]),
-        .target(name: "RawBurst", dependencies: ["RawCore", "RawDNG", "RawSensor"]),
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawDNG", "RawSensor"]),
+        .target(name: "RawBurst", dependencies: ["RawCore", "RawDNG", "RawSensor", "RawCapture"]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -45,6 +46,7 @@ let package = Package(
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
+        .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSensor", "RawCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

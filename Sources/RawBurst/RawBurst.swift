@@ -2,3 +2,4 @@
 @_exported import RawCore
 @_exported import RawDNG
 @_exported import RawSensor
+@_exported import RawCapture
