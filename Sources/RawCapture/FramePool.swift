@@ -226,8 +226,9 @@ public struct FramePoolError: Error, Sendable, Hashable, CustomStringConvertible
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 
-    /// `512 MiB`, `23.3 MiB`.
+    /// `512 MiB`, `23.3 MiB`, `150 KiB` (below 1 MiB).
     static func mebibytes(_ bytes: Int) -> String {
+        if bytes < 1_048_576 { return "\(Int((Double(bytes) / 1024).rounded())) KiB" }
         let value = Double(bytes) / 1_048_576
         return value == value.rounded() ? "\(Int(value)) MiB" : String(format: "%.1f MiB", value)
     }

@@ -1,0 +1,209 @@
+import Foundation
+import RawCore
+import RawDNG
+import RawSensor
+
+/// One burst: a sensor thread pulling frames from a `FrameSource` into a `FramePool`, and writer threads
+/// encoding full slots to DNG files, with a declared overflow policy and every frame accounted for in a
+/// `BurstLedger`.
+///
+/// The calling thread is the sensor thread (`run()` blocks until the burst ends); the writers are dedicated
+/// threads, so blocking file I/O never runs on Swift's cooperative pool. When the pool is full, the policy
+/// decides: `block` waits for a writer, `drop-newest` and `stop` let the source make the frame into a spare
+/// buffer (so its clock and sequence numbers go on as a real sensor's would) and count it as dropped,
+/// `drop-oldest` takes back the oldest frame no writer has started.
+public final class BurstSession: @unchecked Sendable {
+    /// What to capture and how.
+    public struct Configuration: Sendable {
+        /// Number of frames the sensor produces (1...1 000 000).
+        public var frames: Int
+        /// What happens when every slot is taken.
+        public var overflow: OverflowPolicy
+        /// Writer threads (1...64).
+        public var writers: Int
+        /// Bytes for the pool's slots and the spare buffer (the rest of the burst's memory is not yet counted).
+        public var memoryBudget: Int
+        /// The folder the DNGs go to (must exist).
+        public var outputDirectory: String
+        /// DNG writer options (overwrite, preview).
+        public var dngOptions: DNGWriter.Options
+
+        /// A configuration with `writers` defaulting to the number of cores.
+        public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 512 << 20,
+                    outputDirectory: String, dngOptions: DNGWriter.Options = DNGWriter.Options()) {
+            self.frames = frames
+            self.overflow = overflow
+            self.writers = writers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+            self.memoryBudget = memoryBudget
+            self.outputDirectory = outputDirectory
+            self.dngOptions = dngOptions
+        }
+    }
+
+    /// What became of one written frame.
+    public struct FrameRecord: Sendable, Hashable {
+        /// Its sequence number.
+        public let sequenceNumber: UInt64
+        /// The sensor it came from.
+        public let sensor: String
+        /// When its exposure started (`CLOCK_MONOTONIC`, ns) and how late against the schedule (ns).
+        public let monotonicNanoseconds: UInt64
+        public let latenessNanoseconds: UInt64
+        /// Full slots waiting for a writer when it was queued (itself included).
+        public let queueDepth: Int
+        /// The DNG and its size.
+        public let path: String
+        public let bytes: Int
+        /// Time from taking the slot to the file being durable, in seconds.
+        public let encodeSeconds: Double
+    }
+
+    /// The outcome of a burst.
+    public struct Report: Sendable {
+        /// Every frame accounted for.
+        public let ledger: BurstLedger
+        /// The frames written, in the order they became durable.
+        public let frames: [FrameRecord]
+        /// Write errors, one line each, with the frame's sequence number.
+        public let errors: [String]
+        /// The pool's slots, high-water mark and reclaims.
+        public let pool: FramePool<Pending>.Statistics
+        /// Wall-clock duration of the burst in seconds.
+        public let seconds: Double
+        /// True when the burst ended early under the `stop` policy or on a sensor error.
+        public let stoppedEarly: Bool
+        /// The invariant check: empty when every produced frame is written or dropped, exactly once.
+        public var problems: [String] { ledger.problems() }
+    }
+
+    /// A full slot's frame on its way to a writer.
+    public struct Pending: Sendable {
+        let frame: CapturedFrame
+        let queueDepth: Int
+    }
+
+    /// The source.
+    public let source: any FrameSource
+    /// The configuration.
+    public let configuration: Configuration
+    /// The pool (sized from the budget at init).
+    public let pool: FramePool<Pending>
+
+    /// Called by a writer before it writes a frame (tests use it to simulate a slow or stalling disk).
+    public var beforeWrite: (@Sendable (UInt64) -> Void)?
+
+    private let spare: PixelStorage
+    private let lock = NSLock()
+    private var ledger = BurstLedger()
+    private var records: [FrameRecord] = []
+    private var errors: [String] = []
+
+    /// Sizes the pool from the budget: one spare frame for frames that find no slot, the rest slots.
+    public init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
+        guard (1...1_000_000).contains(configuration.frames) else {
+            throw FramePoolError("frames must be within 1...1000000, not \(configuration.frames)")
+        }
+        guard (1...64).contains(configuration.writers) else {
+            throw FramePoolError("writers must be within 1...64, not \(configuration.writers)")
+        }
+        let samples = source.samplesPerFrame
+        self.source = source
+        self.configuration = configuration
+        pool = try FramePool(samplesPerSlot: samples, budgetBytes: configuration.memoryBudget,
+                             reservedBytes: samples * MemoryLayout<UInt16>.stride)
+        spare = PixelStorage(count: samples)
+    }
+
+    /// Runs the burst on the calling thread (the sensor thread) and returns when every frame is written or
+    /// dropped.
+    public func run() -> Report {
+        let started = Date()
+        let writerGroup = DispatchGroup()
+        for _ in 0..<configuration.writers {
+            writerGroup.enter()
+            let thread = Thread { [self] in
+                writeLoop()
+                writerGroup.leave()
+            }
+            thread.name = "rawburst-writer"
+            thread.start()
+        }
+        var stoppedEarly = false
+        for _ in 0..<configuration.frames {
+            var slot: FramePool<Pending>.Slot?
+            switch configuration.overflow {
+            case .block:
+                slot = pool.acquire(waiting: true)
+            case .dropNewest, .stop:
+                slot = pool.tryAcquire()
+            case .dropOldest:
+                slot = pool.tryAcquire()
+                if slot == nil, let (reclaimed, dropped) = pool.reclaimOldestFull() {
+                    record { $0.recordDropped(dropped.frame.sequenceNumber, reason: .replacedByNewer) }
+                    slot = reclaimed
+                }
+            }
+            let storage = slot?.storage ?? spare
+            let frame: CapturedFrame
+            do {
+                frame = try source.nextFrame(into: storage)
+            } catch {
+                if let slot { pool.abandon(slot) }
+                lock.withLock { errors.append("sensor: \(error)") }
+                stoppedEarly = true
+                break
+            }
+            record { $0.recordProduced(frame.sequenceNumber) }
+            guard let slot else {
+                // No slot: the frame was made into the spare buffer and is dropped.
+                let stop = configuration.overflow == .stop
+                record { $0.recordDropped(frame.sequenceNumber, reason: stop ? .burstStopped : .poolFull) }
+                if stop {
+                    stoppedEarly = true
+                    break
+                }
+                continue
+            }
+            pool.markFull(slot, payload: Pending(frame: frame, queueDepth: pool.statistics.queued + 1))
+        }
+        pool.close()
+        writerGroup.wait()
+        let (finalLedger, finalRecords, finalErrors) = lock.withLock { (ledger, records, errors) }
+        return Report(ledger: finalLedger, frames: finalRecords, errors: finalErrors, pool: pool.statistics,
+                      seconds: Date().timeIntervalSince(started), stoppedEarly: stoppedEarly)
+    }
+
+    /// One writer: takes full slots until the pool is closed and drained.
+    private func writeLoop() {
+        let writer = DNGWriter(options: configuration.dngOptions)
+        while let (slot, pending) = pool.nextFull() {
+            let frame = pending.frame
+            let taken = Date()
+            beforeWrite?(frame.sequenceNumber)
+            let name = "\(frame.sensorName)-\(String(format: "%04d", Int(frame.sequenceNumber))).dng"
+            let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
+            do {
+                let written = try writer.write(frame.image, to: path)
+                let entry = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
+                                        monotonicNanoseconds: frame.monotonicNanoseconds,
+                                        latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,
+                                        path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken))
+                lock.withLock {
+                    ledger.recordWritten(frame.sequenceNumber)
+                    records.append(entry)
+                }
+            } catch {
+                lock.withLock {
+                    ledger.recordDropped(frame.sequenceNumber, reason: .writeFailed)
+                    errors.append("frame \(frame.sequenceNumber): \(error)")
+                }
+            }
+            pool.release(slot)
+        }
+    }
+
+    /// Changes the ledger under the lock.
+    private func record(_ change: (inout BurstLedger) -> Void) {
+        lock.withLock { change(&ledger) }
+    }
+}
