@@ -27,16 +27,20 @@ public final class BurstSession: @unchecked Sendable {
         public var outputDirectory: String
         /// DNG writer options (overwrite, preview).
         public var dngOptions: DNGWriter.Options
+        /// How files are named (default `%s-%4q`, e.g. `phone-wide-0042.dng`).
+        public var nameTemplate: FilenameTemplate
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 512 << 20,
-                    outputDirectory: String, dngOptions: DNGWriter.Options = DNGWriter.Options()) {
+                    outputDirectory: String, dngOptions: DNGWriter.Options = DNGWriter.Options(),
+                    nameTemplate: FilenameTemplate = .standard) {
             self.frames = frames
             self.overflow = overflow
             self.writers = writers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
             self.memoryBudget = memoryBudget
             self.outputDirectory = outputDirectory
             self.dngOptions = dngOptions
+            self.nameTemplate = nameTemplate
         }
     }
 
@@ -56,6 +60,8 @@ public final class BurstSession: @unchecked Sendable {
         public let bytes: Int
         /// Time from taking the slot to the file being durable, in seconds.
         public let encodeSeconds: Double
+        /// The settings the frame was taken with.
+        public let settings: AppliedSettings
     }
 
     /// The outcome of a burst.
@@ -97,6 +103,7 @@ public final class BurstSession: @unchecked Sendable {
     private var ledger = BurstLedger()
     private var records: [FrameRecord] = []
     private var errors: [String] = []
+    private var counters: [String: Int] = [:]
 
     /// Sizes the pool from the budget: one spare frame for frames that find no slot, the rest slots.
     public init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
@@ -180,14 +187,20 @@ public final class BurstSession: @unchecked Sendable {
             let frame = pending.frame
             let taken = Date()
             beforeWrite?(frame.sequenceNumber)
-            let name = "\(frame.sensorName)-\(String(format: "%04d", Int(frame.sequenceNumber))).dng"
+            let counter = lock.withLock { () -> Int in
+                counters[frame.sensorName, default: 0] += 1
+                return counters[frame.sensorName]!
+            }
+            let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
+                                                       counter: counter, captureTime: frame.image.metadata.captureTime)
             let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
             do {
                 let written = try writer.write(frame.image, to: path)
                 let entry = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
                                         monotonicNanoseconds: frame.monotonicNanoseconds,
                                         latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,
-                                        path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken))
+                                        path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
+                                        settings: frame.settings)
                 lock.withLock {
                     ledger.recordWritten(frame.sequenceNumber)
                     records.append(entry)
