@@ -97,6 +97,20 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Called by a writer before it writes a frame (tests use it to simulate a slow or stalling disk).
     public var beforeWrite: (@Sendable (UInt64) -> Void)?
+    /// Called after each frame is written or dropped, with the counts so far (for a live status line).
+    public var onProgress: (@Sendable (Progress) -> Void)?
+
+    /// Counts for a status line.
+    public struct Progress: Sendable {
+        /// Frames produced, written and dropped so far.
+        public let produced: Int
+        public let written: Int
+        public let dropped: Int
+        /// Full slots waiting for a writer.
+        public let queued: Int
+        /// Bytes written so far.
+        public let bytes: Int
+    }
 
     private let spare: PixelStorage
     private let lock = NSLock()
@@ -104,15 +118,23 @@ public final class BurstSession: @unchecked Sendable {
     private var records: [FrameRecord] = []
     private var errors: [String] = []
     private var counters: [String: Int] = [:]
+    private var bytesWritten = 0
 
-    /// Sizes the pool from the budget: one spare frame for frames that find no slot, the rest slots.
-    public init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
+    /// Checks that `configuration` can run with frames of `samplesPerFrame` samples, allocating nothing.
+    public static func check(_ configuration: Configuration, samplesPerFrame: Int) throws(FramePoolError) {
         guard (1...1_000_000).contains(configuration.frames) else {
             throw FramePoolError("frames must be within 1...1000000, not \(configuration.frames)")
         }
         guard (1...64).contains(configuration.writers) else {
             throw FramePoolError("writers must be within 1...64, not \(configuration.writers)")
         }
+        _ = try FramePool<Pending>.slotCount(samplesPerSlot: samplesPerFrame, budgetBytes: configuration.memoryBudget,
+                                              reservedBytes: samplesPerFrame * MemoryLayout<UInt16>.stride)
+    }
+
+    /// Sizes the pool from the budget: one spare frame for frames that find no slot, the rest slots.
+    public init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
+        try Self.check(configuration, samplesPerFrame: source.samplesPerFrame)
         let samples = source.samplesPerFrame
         self.source = source
         self.configuration = configuration
@@ -165,6 +187,7 @@ public final class BurstSession: @unchecked Sendable {
                 // No slot: the frame was made into the spare buffer and is dropped.
                 let stop = configuration.overflow == .stop
                 record { $0.recordDropped(frame.sequenceNumber, reason: stop ? .burstStopped : .poolFull) }
+                reportProgress()
                 if stop {
                     stoppedEarly = true
                     break
@@ -204,6 +227,7 @@ public final class BurstSession: @unchecked Sendable {
                 lock.withLock {
                     ledger.recordWritten(frame.sequenceNumber)
                     records.append(entry)
+                    bytesWritten += written.bytes
                 }
             } catch {
                 lock.withLock {
@@ -212,7 +236,19 @@ public final class BurstSession: @unchecked Sendable {
                 }
             }
             pool.release(slot)
+            reportProgress()
         }
+    }
+
+    /// Tells `onProgress` the counts now.
+    private func reportProgress() {
+        guard let onProgress else { return }
+        let queued = pool.statistics.queued
+        let progress = lock.withLock {
+            Progress(produced: ledger.produced.count, written: ledger.written.count, dropped: ledger.drops.count,
+                     queued: queued, bytes: bytesWritten)
+        }
+        onProgress(progress)
     }
 
     /// Changes the ledger under the lock.

@@ -86,16 +86,24 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     /// Creates as many slots of `samplesPerSlot` samples as fit in `budgetBytes` after `reservedBytes`
     /// (what the rest of the burst needs: encoders' working memory and so on).
     public convenience init(samplesPerSlot: Int, budgetBytes: Int, reservedBytes: Int = 0) throws(FramePoolError) {
+        try self.init(samplesPerSlot: samplesPerSlot,
+                      slotCount: Self.slotCount(samplesPerSlot: samplesPerSlot, budgetBytes: budgetBytes,
+                                                reservedBytes: reservedBytes))
+    }
+
+    /// How many slots of `samplesPerSlot` samples fit in `budgetBytes` after `reservedBytes`, without
+    /// allocating anything; throws, with the sizes, when fewer than 2 fit.
+    public static func slotCount(samplesPerSlot: Int, budgetBytes: Int, reservedBytes: Int = 0) throws(FramePoolError) -> Int {
         let slotBytes = samplesPerSlot * MemoryLayout<UInt16>.stride
         let available = budgetBytes - reservedBytes
         let count = slotBytes > 0 && available > 0 ? available / slotBytes : 0
         guard count >= 2 else {
             throw FramePoolError("a memory budget of \(FramePoolError.mebibytes(budgetBytes))"
-                + (reservedBytes > 0 ? " less \(FramePoolError.mebibytes(reservedBytes)) for the rest of the burst" : "")
+                + (reservedBytes > 0 ? " less \(FramePoolError.mebibytes(reservedBytes)) reserved" : "")
                 + " holds \(count) frame\(count == 1 ? "" : "s") of \(FramePoolError.mebibytes(slotBytes)); at least 2 are needed "
                 + "(\(FramePoolError.mebibytes(2 * slotBytes + reservedBytes)))")
         }
-        try self.init(samplesPerSlot: samplesPerSlot, slotCount: count)
+        return count
     }
 
     // MARK: - The sensor side

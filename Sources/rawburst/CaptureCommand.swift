@@ -25,8 +25,12 @@ struct CaptureCommand: ParsableCommand {
         OUT/<sensor>-colorchart.json, the chart's reference values and each patch's rectangle in this camera's \
         frame, for measuring. Nothing is replaced without --overwrite.
 
-        Exit status: 0 all frames written, 1 a frame failed, 2 bad settings or files in the way (nothing is \
-        captured then), 64 a malformed command line. Details: docs/capture.md.
+        One sensor runs the burst engine: a frame pool within --memory-budget, --writers threads, and an \
+        --overflow policy for when every buffer is taken; every frame is written or counted as dropped.
+
+        Exit status: 0 all frames written, 1 a frame failed to write, 2 bad settings or files in the way \
+        (nothing is captured then), 3 frames dropped by the overflow policy, 64 a malformed command line. \
+        Details: docs/capture.md.
         """
     )
 
@@ -93,8 +97,26 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Number of frames.")
     var frames = 1
 
-    @Option(name: .shortAndLong, help: "Output directory (created if missing).")
-    var output: String
+    @Option(name: [.short, .customLong("output")],
+            help: "Output directory, created if missing (default: burst-YYYYmmdd-HHMMSS in the current directory).")
+    var outputOption: String?
+
+    @Option(help: "Memory for the frame buffers: 512MiB, 2GiB, 800MB ... (default 512MiB).")
+    var memoryBudget = "512MiB"
+
+    @Option(help: "When every frame buffer is taken: block (the sensor waits), drop-newest, drop-oldest or stop.")
+    var overflow = "block"
+
+    @Option(help: "Writer threads (default: the number of cores).")
+    var writers: Int?
+
+    @Option(help: ArgumentHelp("Simulate a slow disk: writes take as long as at this rate, e.g. 80MB/s (for testing policies).",
+                               valueName: "rate"))
+    var simulateDisk: String?
+
+    @Option(name: .customLong("name"),
+            help: "File name template: %s sensor, %q sequence number, %n counter, %b bracket, %Y%m%d %H%M%S %L time; %4q pads (default %s-%4q).")
+    var nameTemplate = "%s-%4q"
 
     @Flag(help: "Replace existing DNGs.")
     var overwrite = false
@@ -108,7 +130,17 @@ struct CaptureCommand: ParsableCommand {
         if let fps, !(fps > 0 && fps <= 1000) {
             throw ValidationError("--fps must be within 0...1000 frames per second, not \(fps)")
         }
+        _ = try burstOptions()
     }
+
+    /// The output directory: `-o`, or `burst-YYYYmmdd-HHMMSS` (the time this process started).
+    var output: String { outputOption ?? Self.defaultOutput }
+
+    /// `burst-YYYYmmdd-HHMMSS` of the local time when first asked.
+    static let defaultOutput: String = {
+        let c = CaptureTime.now().localComponents
+        return String(format: "burst-%04d%02d%02d-%02d%02d%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
+    }()
 
     /// The lighting preset asked for, if any (user presets from --presets first read).
     func lightingPreset() throws -> LightingPreset? {
@@ -203,6 +235,9 @@ struct CaptureCommand: ParsableCommand {
         do {
             try checkCounts()
             setup = try makeSetup(settings: try captureSettings(preset: try lightingPreset()))
+            if let single = setup.single {
+                try BurstSession.check(try burstConfiguration(), samplesPerFrame: single.samplesPerFrame)
+            }
         } catch {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
@@ -223,8 +258,12 @@ struct CaptureCommand: ParsableCommand {
         // Nothing already written is replaced without --overwrite: refuse before capturing anything.
         if !overwrite {
             var planned: [String] = []
+            let template = (try? burstOptions().nameTemplate) ?? .standard
             for camera in setup.cameras {
-                planned += (0..<frames).map { file(Self.fileName(camera.name, $0)) }
+                planned += (0..<frames).map { n in
+                    file(setup.single == nil ? Self.fileName(camera.name, n)
+                         : template.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1, captureTime: nil))
+                }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
@@ -245,6 +284,12 @@ struct CaptureCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        if let single = setup.single {
+            try runBurst(setup: setup, source: single, chartFiles: chartFiles)
+            return
+        }
+        // Two sensors: frames are made in pairs and written one after the other (the burst engine takes
+        // one source for now).
         var options = DNGWriter.Options()
         options.overwrite = overwrite
         let writer = DNGWriter(options: options)

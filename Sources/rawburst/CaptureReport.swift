@@ -11,9 +11,23 @@ struct CaptureReport: Encodable {
         let seconds: Double
         let monotonicNanoseconds: UInt64
         let latenessMilliseconds: Double
+        let queueDepth: Int?
         let settings: AppliedSettings
 
+        init(_ record: BurstSession.FrameRecord) {
+            sensor = record.sensor
+            sequenceNumber = record.sequenceNumber
+            path = record.path
+            bytes = record.bytes
+            seconds = (record.encodeSeconds * 1000).rounded() / 1000
+            monotonicNanoseconds = record.monotonicNanoseconds
+            latenessMilliseconds = (Double(record.latenessNanoseconds) / 1e4).rounded() / 100
+            queueDepth = record.queueDepth
+            settings = record.settings
+        }
+
         init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
+            queueDepth = nil
             sensor = frame.sensorName
             sequenceNumber = frame.sequenceNumber
             self.path = path
@@ -32,4 +46,25 @@ struct CaptureReport: Encodable {
     let fps: Double?
     let chartFiles: [String]
     let frames: [Frame]
+    var burst: Burst?
+
+    /// The burst engine's account: pool, writers, every frame produced, written or dropped.
+    struct Burst: Encodable {
+        struct Drop: Encodable {
+            let sequenceNumber: UInt64
+            let reason: String
+        }
+        let overflow: String
+        let writers: Int
+        let memoryBudgetBytes: Int
+        let slots: Int
+        let slotMiB: Double
+        let highWater: Int
+        let produced: Int
+        let written: Int
+        let dropped: [Drop]
+        let seconds: Double
+        let stoppedEarly: Bool
+        let problems: [String]
+    }
 }

@@ -20,6 +20,8 @@ struct CaptureSetup {
     let replayedFiles: Int?
     /// Takes the next frame of every camera into the buffers (one per camera, in order).
     let next: ([PixelStorage]) throws -> [CapturedFrame]
+    /// The source when there is one camera (the burst engine takes it); nil for a pair.
+    let single: (any FrameSource)?
 }
 
 extension CaptureCommand {
@@ -36,7 +38,7 @@ extension CaptureCommand {
             return CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
                                                 chart: nil)],
                                 replayedFiles: paths.count,
-                                next: { storages in [try source.nextFrame(into: storages[0])] })
+                                next: { storages in [try source.nextFrame(into: storages[0])] }, single: source)
         }
         var profiles: [SensorProfile] = []
         for path in profileFiles {
@@ -58,6 +60,7 @@ extension CaptureCommand {
                                 clock: profiles.count == 1 ? clock : .freeRunning)
         }
         let next: ([PixelStorage]) throws -> [CapturedFrame]
+        var single: (any FrameSource)?
         if simulated.count == 2 {
             let pair = DualSource(simulated[0], simulated[1], clock: clock)
             try pair.configure(a: settings, b: settings)
@@ -69,6 +72,7 @@ extension CaptureCommand {
             let sensor = simulated[0]
             try sensor.configure(settings)
             next = { storages in [try sensor.nextFrame(into: storages[0])] }
+            single = sensor
         }
         let cameras = simulated.map { sensor -> CaptureSetup.Camera in
             var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
@@ -81,7 +85,7 @@ extension CaptureCommand {
         guard Set(cameras.map(\.name)).count == cameras.count else {
             throw ValidationError("two sensors need two names (both are '\(cameras[0].name)')")
         }
-        return CaptureSetup(cameras: cameras, replayedFiles: nil, next: next)
+        return CaptureSetup(cameras: cameras, replayedFiles: nil, next: next, single: single)
     }
 
     /// The files of `--replay`: files as given, folders as their visible regular files in name order.

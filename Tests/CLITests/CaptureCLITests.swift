@@ -232,6 +232,55 @@ struct CaptureCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
     }
 
+    @Test("the burst engine: a slow disk with drop-newest drops frames, counts each one, exit status 3")
+    func burstDropsOnASlowDisk() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "50",
+                                  "--iso", "100", "--shutter", "1/100", "--focus", "1m",
+                                  "--memory-budget", "60MiB", "--overflow", "drop-newest", "--writers", "1",
+                                  "--simulate-disk", "20MB/s", "-o", out.path, "--json"])
+        #expect(result.exitStatus == 3, "\(result)")
+        let burst = try #require(try Self.report(result)["burst"])
+        #expect(burst["slots"]?.int == 3 && burst["highWater"]?.int == 3 && burst["writers"]?.int == 1)
+        #expect(burst["problems"]?.array?.isEmpty == true)
+        let dropped = try #require(burst["dropped"]?.array)
+        #expect(!dropped.isEmpty && dropped.allSatisfy { $0["reason"]?.string == "pool-full" })
+        #expect(burst["produced"]?.int == 8 && (burst["written"]?.int ?? 0) + dropped.count == 8)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
+        #expect(files.count == burst["written"]?.int)
+        for drop in dropped {
+            let n = try #require(drop["sequenceNumber"]?.int)
+            #expect(!files.contains(String(format: "phone-front-%04d.dng", n)), "dropped frame \(n) has a file")
+        }
+    }
+
+    @Test("the burst engine: default folder burst-YYYYmmdd-HHMMSS, name templates, bad burst options refused")
+    func burstNamesAndOptions() throws {
+        let tmp = try TemporaryDirectory()
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "3",
+                                  "--writers", "1", "--name", "shot_%2n_q%q"], in: tmp.url)
+        #expect(result.exitStatus == 0, "\(result)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path)
+        #expect(folders.count == 1 && folders[0].range(of: #"^burst-\d{8}-\d{6}$"#, options: .regularExpression) != nil,
+                "\(folders)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: tmp.url.appendingPathComponent(folders[0]).path)
+        // One writer: the counter follows the sequence numbers.
+        #expect(Set(names.filter { $0.hasSuffix(".dng") }) == ["shot_01_q0.dng", "shot_02_q1.dng", "shot_03_q2.dng"],
+                "\(names)")
+        for (options, message) in [(["--memory-budget", "lots"], "--memory-budget: 'lots' is not a size"),
+                                   (["--memory-budget", "10MiB"], "holds 0 frames of 13.7 MiB"),
+                                   (["--overflow", "sometimes"], "--overflow: 'sometimes' is not block"),
+                                   (["--writers", "0"], "--writers must be within 1...64"),
+                                   (["--name", "../%q"], "--name: may not contain '/'"),
+                                   (["--simulate-disk", "fast"], "--simulate-disk: 'fast' is not a rate")] {
+            let refused = try CLI.run(["capture", "--sensor", "phone-front"] + options + ["-o", tmp.url.appendingPathComponent("no").path])
+            #expect(refused.exitStatus == 2, "\(options): \(refused)")
+            #expect(refused.stderr.contains(message), "\(options): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])

@@ -115,7 +115,7 @@ import TestSupport
         let error = try #require(throws: FramePoolError.self) {
             try BurstSession(source: sensor, configuration: .init(frames: 5, memoryBudget: 300_000, outputDirectory: "/tmp"))
         }
-        #expect(error.description == "a memory budget of 293 KiB less 150 KiB for the rest of the burst holds 0 frames "
+        #expect(error.description == "a memory budget of 293 KiB less 150 KiB reserved holds 0 frames "
                 + "of 150 KiB; at least 2 are needed (450 KiB)", "\(error)")
         #expect(throws: FramePoolError.self) {
             try BurstSession(source: sensor, configuration: .init(frames: 0, outputDirectory: "/tmp"))
