@@ -25,6 +25,9 @@ struct BurstOptions {
 }
 
 extension CaptureCommand {
+    /// The burst manifest's file name in the output folder.
+    static let manifestName = "manifest.json"
+
     /// The burst options, or the option and problem in one line.
     func burstOptions() throws -> BurstOptions {
         guard let budget = BurstOptions.bytes(memoryBudget) else {
@@ -88,17 +91,26 @@ extension CaptureCommand {
         let frameReports = report.frames.sorted { $0.sequenceNumber < $1.sequenceNumber }.map(CaptureReport.Frame.init)
         let dropped = report.ledger.drops.filter { $0.reason != .writeFailed }
         let slotMiB = Double(source.samplesPerFrame * 2) / 1_048_576
+        let burst = CaptureReport.Burst(
+            overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
+            slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
+            produced: report.ledger.produced.count, written: report.ledger.written.count,
+            dropped: report.ledger.drops.map { .init(sequenceNumber: $0.sequenceNumber, reason: $0.reason.rawValue) },
+            seconds: (report.seconds * 1000).rounded() / 1000, stoppedEarly: report.stoppedEarly, problems: problems)
+        let summary = CaptureReport(sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
+                                    replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: fps,
+                                    chartFiles: chartFiles, frames: frameReports, burst: burst)
+        // The manifest: the same account, kept with the files.
+        let manifest = (output as NSString).appendingPathComponent(Self.manifestName)
+        var manifestWritten = false
+        do {
+            try AtomicFile.write(Array((Terminal.jsonText(summary) ?? "{}").utf8) + [10], to: manifest, overwrite: overwrite)
+            manifestWritten = true
+        } catch {
+            Terminal.error("rawburst capture: \(error)")
+        }
         if json {
-            let burst = CaptureReport.Burst(
-                overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
-                slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
-                produced: report.ledger.produced.count, written: report.ledger.written.count,
-                dropped: report.ledger.drops.map { .init(sequenceNumber: $0.sequenceNumber, reason: $0.reason.rawValue) },
-                seconds: (report.seconds * 1000).rounded() / 1000, stoppedEarly: report.stoppedEarly, problems: problems)
-            Terminal.printJSON(CaptureReport(sensors: setup.cameras.map(\.name),
-                                             scene: setup.replayedFiles == nil ? scene : nil,
-                                             replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: fps,
-                                             chartFiles: chartFiles, frames: frameReports, burst: burst))
+            Terminal.printJSON(summary)
         } else {
             let name = setup.cameras[0].name
             let what = setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" } ?? "with \(name) of \(scene)"
@@ -121,8 +133,9 @@ extension CaptureCommand {
                 print("  \(frameReports.count) DNGs in \(output)/")
             }
             for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
+            if manifestWritten { print("  \(manifest) (every frame, drop and setting)") }
         }
-        if !problems.isEmpty || !report.errors.isEmpty { throw ExitCode(1) }
+        if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten { throw ExitCode(1) }
         if !dropped.isEmpty || report.stoppedEarly { throw ExitCode(3) }
     }
 }

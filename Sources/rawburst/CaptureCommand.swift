@@ -266,6 +266,7 @@ struct CaptureCommand: ParsableCommand {
                 }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }
+            if setup.single != nil { planned.append(file(Self.manifestName)) }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
                 throw ExitCode(2)

@@ -20,11 +20,15 @@ enum Terminal {
 
     /// Encodes `value` as pretty, key-sorted JSON on standard output.
     static func printJSON<T: Encodable>(_ value: T) {
+        if let text = jsonText(value) { print(text) }
+    }
+
+    /// `value` as pretty-printed JSON with sorted keys, or nil when it cannot be encoded.
+    static func jsonText<T: Encodable>(_ value: T) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) {
-            print(text)
-        }
+        guard let data = try? encoder.encode(value) else { return nil }
+        return String(data: data, encoding: .utf8)
     }
 }
 

@@ -22,7 +22,7 @@ struct CaptureCLITests {
                                   "--ev", "-0.7", "--seed", "7", "--frames", "2", "-o", out, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(files == ["phone-front-0000.dng", "phone-front-0001.dng", "phone-front-colorchart.json"])
+        #expect(files == ["manifest.json", "phone-front-0000.dng", "phone-front-0001.dng", "phone-front-colorchart.json"])
         let report = try Self.report(result)
         #expect(report["frames"]?.array?.count == 2)
         #expect(report["frames"]?[0]?["settings"]?["automatic"]?.array?.isEmpty == true)
@@ -76,7 +76,8 @@ struct CaptureCLITests {
         #expect(Set(settings["automatic"]?.array?.compactMap(\.string) ?? []) == ["focus", "iso", "shutter", "white balance"])
         #expect(settings["meteredEV100"]?.double != nil)
         #expect((settings["focus"]?.double ?? 0) > 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path) == ["phone-front-0000.dng"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).sorted()
+                == ["manifest.json", "phone-front-0000.dng"])
     }
 
     @Test("impossible settings: one line naming the setting, exit status 2, nothing created",
@@ -118,7 +119,7 @@ struct CaptureCLITests {
         #expect(refused.exitStatus == 2)
         #expect(refused.stderr.contains("phone-front-0001.dng: already exists (use --overwrite to replace it)"))
         #expect(try Data(contentsOf: dng) == Data("keep me".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path) == ["phone-front-0001.dng"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).sorted() == ["phone-front-0001.dng"])
         let replaced = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "2",
                                     "-o", tmp.url.path, "--overwrite"])
         #expect(replaced.exitStatus == 0, "\(replaced)")
@@ -249,6 +250,12 @@ struct CaptureCLITests {
         #expect(burst["produced"]?.int == 8 && (burst["written"]?.int ?? 0) + dropped.count == 8)
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
         #expect(files.count == burst["written"]?.int)
+        // The manifest beside the files holds the same account.
+        let manifest = try JSONValue(parsing: try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest["burst"]?["dropped"] == burst["dropped"] && manifest["burst"]?["written"] == burst["written"])
+        #expect(manifest["frames"]?.array?.count == files.count)
+        #expect(Set(manifest["frames"]?.array?.compactMap { $0["path"]?.string.map { ($0 as NSString).lastPathComponent } } ?? [])
+                == Set(files))
         for drop in dropped {
             let n = try #require(drop["sequenceNumber"]?.int)
             #expect(!files.contains(String(format: "phone-front-%04d.dng", n)), "dropped frame \(n) has a file")
