@@ -29,6 +29,9 @@ public final class BurstSession: @unchecked Sendable {
         public var dngOptions: DNGWriter.Options
         /// How files are named (default `%s-%4q`, e.g. `phone-wide-0042.dng`).
         public var nameTemplate: FilenameTemplate
+        /// A bracketing plan and the settings it varies (frame i is taken with the plan's step i); nil to keep
+        /// the source's settings.
+        public var plan: (plan: BracketPlan, base: CaptureSettings)?
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 512 << 20,
@@ -62,6 +65,8 @@ public final class BurstSession: @unchecked Sendable {
         public let encodeSeconds: Double
         /// The settings the frame was taken with.
         public let settings: AppliedSettings
+        /// Its position in the bracketing plan's sequence (0 without a plan).
+        public let bracketIndex: Int
     }
 
     /// The outcome of a burst.
@@ -86,6 +91,7 @@ public final class BurstSession: @unchecked Sendable {
     public struct Pending: Sendable {
         let frame: CapturedFrame
         let queueDepth: Int
+        let bracketIndex: Int
     }
 
     /// The source.
@@ -158,7 +164,21 @@ public final class BurstSession: @unchecked Sendable {
             thread.start()
         }
         var stoppedEarly = false
-        for _ in 0..<configuration.frames {
+        for index in 0..<configuration.frames {
+            var bracketIndex = 0
+            if let (plan, base) = configuration.plan {
+                let step = plan.step(index, base: base)
+                bracketIndex = step.bracketIndex
+                if index == 0 || plan.stepsPerRun > 1 {
+                    do {
+                        try source.configure(step.settings)
+                    } catch {
+                        lock.withLock { errors.append("sensor: step \(step.bracketIndex + 1) of the plan: \(error)") }
+                        stoppedEarly = true
+                        break
+                    }
+                }
+            }
             var slot: FramePool<Pending>.Slot?
             switch configuration.overflow {
             case .block:
@@ -194,7 +214,8 @@ public final class BurstSession: @unchecked Sendable {
                 }
                 continue
             }
-            pool.markFull(slot, payload: Pending(frame: frame, queueDepth: pool.statistics.queued + 1))
+            pool.markFull(slot, payload: Pending(frame: frame, queueDepth: pool.statistics.queued + 1,
+                                                 bracketIndex: bracketIndex))
         }
         pool.close()
         writerGroup.wait()
@@ -215,7 +236,8 @@ public final class BurstSession: @unchecked Sendable {
                 return counters[frame.sensorName]!
             }
             let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
-                                                       counter: counter, captureTime: frame.image.metadata.captureTime)
+                                                       counter: counter, bracket: pending.bracketIndex,
+                                                       captureTime: frame.image.metadata.captureTime)
             let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
             do {
                 let written = try writer.write(frame.image, to: path)
@@ -223,7 +245,7 @@ public final class BurstSession: @unchecked Sendable {
                                         monotonicNanoseconds: frame.monotonicNanoseconds,
                                         latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,
                                         path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
-                                        settings: frame.settings)
+                                        settings: frame.settings, bracketIndex: pending.bracketIndex)
                 lock.withLock {
                     ledger.recordWritten(frame.sequenceNumber)
                     records.append(entry)

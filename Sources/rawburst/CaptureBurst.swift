@@ -57,9 +57,13 @@ extension CaptureCommand {
         let options = try burstOptions()
         var dng = DNGWriter.Options()
         dng.overwrite = overwrite
-        return BurstSession.Configuration(
-            frames: frames, overflow: options.overflow, writers: options.writers, memoryBudget: options.memoryBudget,
-            outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
+        var configuration = BurstSession.Configuration(
+            frames: try frameCount(), overflow: options.overflow, writers: options.writers,
+            memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
+        if let plan = try bracketPlan() {
+            configuration.plan = (plan, try captureSettings(preset: try lightingPreset()))
+        }
+        return configuration
     }
 
     /// Runs a one-sensor capture through the burst engine: frame pool, writer threads, overflow policy.
@@ -79,6 +83,7 @@ extension CaptureCommand {
             let microseconds = UInt32(min(60e6, Double(source.samplesPerFrame * 2) / Double(rate) * 1e6))
             session.beforeWrite = { _ in usleep(microseconds) }
         }
+        let frames = configuration.frames
         let bar = ProgressBar(total: frames, enabled: Terminal.stderrIsTerminal && !json && frames > 1)
         session.onProgress = { p in
             bar.update(done: p.written + p.dropped, label: "queue \(p.queued)", failed: p.dropped)
@@ -92,7 +97,7 @@ extension CaptureCommand {
         let dropped = report.ledger.drops.filter { $0.reason != .writeFailed }
         let slotMiB = Double(source.samplesPerFrame * 2) / 1_048_576
         let burst = CaptureReport.Burst(
-            overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
+            plan: configuration.plan?.plan.text, overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
             slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
             produced: report.ledger.produced.count, written: report.ledger.written.count,
             dropped: report.ledger.drops.map { .init(sequenceNumber: $0.sequenceNumber, reason: $0.reason.rawValue) },

@@ -94,8 +94,15 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Noise seed: the same seed gives byte-identical frames.")
     var seed: UInt64 = 0
 
-    @Option(help: "Number of frames.")
-    var frames = 1
+    @Option(name: .customLong("frames"), help: "Number of frames (default 1, or every frame of the --bracket plan).")
+    var framesOption: Int?
+
+    @Option(help: ArgumentHelp("Bracketing plan: axes ev:, iso:, shutter:, focus: (0.3m..inf/7), wb: joined by ' x ', "
+                               + "repeat:N; e.g. 'ev:-2,0,+2' or 'focus:0.3m..inf/7 x wb:3200K,5600K'.", valueName: "plan"))
+    var bracket: String?
+
+    @Option(help: "A JSON file {\"plan\": \"...\"} holding a bracketing plan in the same language (docs/capture.md).")
+    var bracketFile: String?
 
     @Option(name: [.short, .customLong("output")],
             help: "Output directory, created if missing (default: burst-YYYYmmdd-HHMMSS in the current directory).")
@@ -126,11 +133,36 @@ struct CaptureCommand: ParsableCommand {
 
     /// Checks the counts and rates (as settings: exit status 2).
     func checkCounts() throws {
+        let frames = try frameCount()
         guard (1...100_000).contains(frames) else { throw ValidationError("--frames must be within 1...100000, not \(frames)") }
         if let fps, !(fps > 0 && fps <= 1000) {
             throw ValidationError("--fps must be within 0...1000 frames per second, not \(fps)")
         }
         _ = try burstOptions()
+    }
+
+    /// The bracketing plan of --bracket or --bracket-file, if any.
+    func bracketPlan() throws -> BracketPlan? {
+        if bracket != nil && bracketFile != nil { throw ValidationError("give --bracket or --bracket-file, not both") }
+        if let bracket {
+            do { return try BracketPlan(parsing: bracket) } catch { throw ValidationError("--bracket: \(error)") }
+        }
+        guard let bracketFile else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: bracketFile)) } catch {
+            throw ValidationError("\(bracketFile): " + (FileManager.default.fileExists(atPath: bracketFile) ? "cannot be read" : "does not exist"))
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let text = object["plan"] as? String,
+              Set(object.keys).isSubset(of: ["plan", "comment"]) else {
+            throw ValidationError("\(bracketFile): expected a JSON object {\"plan\": \"ev:-2,0,+2\"} (and an optional \"comment\")")
+        }
+        do { return try BracketPlan(parsing: text) } catch { throw ValidationError("\(bracketFile): \(error)") }
+    }
+
+    /// --frames, or the plan's frame count, or 1.
+    func frameCount() throws -> Int {
+        if let framesOption { return framesOption }
+        return try bracketPlan()?.frameCount ?? 1
     }
 
     /// The output directory: `-o`, or `burst-YYYYmmdd-HHMMSS` (the time this process started).
@@ -236,7 +268,13 @@ struct CaptureCommand: ParsableCommand {
             try checkCounts()
             setup = try makeSetup(settings: try captureSettings(preset: try lightingPreset()))
             if let single = setup.single {
-                try BurstSession.check(try burstConfiguration(), samplesPerFrame: single.samplesPerFrame)
+                let configuration = try burstConfiguration()
+                try BurstSession.check(configuration, samplesPerFrame: single.samplesPerFrame)
+                if let (plan, base) = configuration.plan {
+                    do { try plan.validate(base: base) { try single.check($0) } } catch { throw ValidationError("--bracket: \(error)") }
+                }
+            } else if try bracketPlan() != nil {
+                throw ValidationError("--bracket takes one sensor for now")
             }
         } catch {
             Terminal.error("rawburst capture: \(error)")
@@ -255,6 +293,7 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         func file(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
+        let frames = (try? frameCount()) ?? 1
         // Nothing already written is replaced without --overwrite: refuse before capturing anything.
         if !overwrite {
             var planned: [String] = []

@@ -12,6 +12,7 @@ struct CaptureReport: Encodable {
         let monotonicNanoseconds: UInt64
         let latenessMilliseconds: Double
         let queueDepth: Int?
+        let bracketIndex: Int?
         let settings: AppliedSettings
 
         init(_ record: BurstSession.FrameRecord) {
@@ -23,11 +24,13 @@ struct CaptureReport: Encodable {
             monotonicNanoseconds = record.monotonicNanoseconds
             latenessMilliseconds = (Double(record.latenessNanoseconds) / 1e4).rounded() / 100
             queueDepth = record.queueDepth
+            bracketIndex = record.bracketIndex
             settings = record.settings
         }
 
         init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
             queueDepth = nil
+            bracketIndex = nil
             sensor = frame.sensorName
             sequenceNumber = frame.sequenceNumber
             self.path = path
@@ -54,6 +57,7 @@ struct CaptureReport: Encodable {
             let sequenceNumber: UInt64
             let reason: String
         }
+        let plan: String?
         let overflow: String
         let writers: Int
         let memoryBudgetBytes: Int

@@ -288,6 +288,32 @@ struct CaptureCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
     }
 
+    @Test("--bracket: each frame takes its step; a plan the sensor cannot do is refused before anything is made")
+    func bracketing() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("bracket")
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--focus", "1m",
+                                  "--bracket", "ev:-1,0,+1", "--name", "%s-%q-b%b", "-o", out.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let report = try Self.report(result)
+        let frames = try #require(report["frames"]?.array)
+        #expect(frames.compactMap { $0["settings"]?["exposureCompensation"]?.double } == [-1, 0, 1])
+        #expect(frames.compactMap { $0["bracketIndex"]?.int } == [0, 1, 2])
+        #expect(report["burst"]?["plan"]?.string == "ev:-1,0,+1")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(names == ["phone-front-0-b0.dng", "phone-front-1-b1.dng", "phone-front-2-b2.dng"])
+        let file = tmp.url.appendingPathComponent("plan.json")
+        try Data(#"{"plan": "iso:100,6400", "comment": "too much for the front camera"}"#.utf8).write(to: file)
+        for options in [["--bracket", "iso:100,6400"], ["--bracket-file", file.path]] {
+            let refused = try CLI.run(["capture", "--sensor", "phone-front"] + options + ["-o", tmp.url.appendingPathComponent("no").path])
+            #expect(refused.exitStatus == 2, "\(options): \(refused)")
+            #expect(refused.stderr.contains("step 2 of 2: ISO: 6400 is outside 50...3200 for phone-front"), "\(refused.stderr)")
+        }
+        let bad = try CLI.run(["capture", "--bracket", "ev:-1,0 wb:3200K", "-o", tmp.url.appendingPathComponent("no").path])
+        #expect(bad.exitStatus == 2 && bad.stderr.contains("--bracket: wb:3200K: axes are joined by ' x '"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
