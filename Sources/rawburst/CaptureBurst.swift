@@ -96,14 +96,19 @@ extension CaptureCommand {
         let frameReports = report.frames.sorted { $0.sequenceNumber < $1.sequenceNumber }.map(CaptureReport.Frame.init)
         let dropped = report.ledger.drops.filter { $0.reason != .writeFailed }
         let slotMiB = Double(source.samplesPerFrame * 2) / 1_048_576
+        // Behind schedule: frames that started later than the clock asked (on a real clock only).
+        let lateness = report.frames.map(\.latenessNanoseconds)
+        let lateFrames = lateness.filter { $0 > 1_000_000 }.count
+        let maxLateMilliseconds = (Double(lateness.max() ?? 0) / 1e4).rounded() / 100
         let burst = CaptureReport.Burst(
             plan: configuration.plan?.plan.text, overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
             slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
             produced: report.ledger.produced.count, written: report.ledger.written.count,
             dropped: report.ledger.drops.map { .init(sequenceNumber: $0.sequenceNumber, reason: $0.reason.rawValue) },
-            seconds: (report.seconds * 1000).rounded() / 1000, stoppedEarly: report.stoppedEarly, problems: problems)
+            seconds: (report.seconds * 1000).rounded() / 1000, lateFrames: lateFrames,
+            maxLatenessMilliseconds: maxLateMilliseconds, stoppedEarly: report.stoppedEarly, problems: problems)
         let summary = CaptureReport(sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
-                                    replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: fps,
+                                    replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(),
                                     chartFiles: chartFiles, frames: frameReports, burst: burst)
         // The manifest: the same account, kept with the files.
         let manifest = (output as NSString).appendingPathComponent(Self.manifestName)
@@ -128,6 +133,10 @@ extension CaptureCommand {
             }
             print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
                   + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s")")
+            if lateFrames > 0 {
+                print("  behind schedule: \(lateFrames) frame\(lateFrames == 1 ? "" : "s") started more than 1 ms late, "
+                      + "up to \(maxLateMilliseconds) ms")
+            }
             if !dropped.isEmpty {
                 let numbers = dropped.prefix(12).map { String($0.sequenceNumber) }.joined(separator: ", ")
                 print("  dropped \(dropped.count) (\(options.overflow.rawValue)): \(numbers)\(dropped.count > 12 ? ", ..." : "")")

@@ -91,6 +91,12 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Frame rate of a real-time capture (frames spaced by 1/fps; default: as fast as frames are made).")
     var fps: Double?
 
+    @Option(help: "Time between frames for a timelapse, start to start: 2s, 500ms, 1m (instead of --fps).")
+    var interval: String?
+
+    @Option(help: "Capture for this long: 10s, 1m, 500ms (frames = duration × rate; needs --fps or --interval).")
+    var duration: String?
+
     @Option(help: "Noise seed: the same seed gives byte-identical frames.")
     var seed: UInt64 = 0
 
@@ -138,6 +144,7 @@ struct CaptureCommand: ParsableCommand {
         if let fps, !(fps > 0 && fps <= 1000) {
             throw ValidationError("--fps must be within 0...1000 frames per second, not \(fps)")
         }
+        _ = try frameRate()
         _ = try burstOptions()
     }
 
@@ -159,10 +166,37 @@ struct CaptureCommand: ParsableCommand {
         do { return try BracketPlan(parsing: text) } catch { throw ValidationError("\(bracketFile): \(error)") }
     }
 
-    /// --frames, or the plan's frame count, or 1.
+    /// --frames, or --duration × rate, or the plan's frame count, or 1.
     func frameCount() throws -> Int {
+        if let duration {
+            guard framesOption == nil else { throw ValidationError("give --frames or --duration, not both") }
+            guard let seconds = Self.seconds(duration), seconds > 0 else {
+                throw ValidationError("--duration: '\(duration)' is not a duration (e.g. 10s, 1m, 500ms)")
+            }
+            guard let rate = try frameRate() else { throw ValidationError("--duration needs --fps or --interval") }
+            return max(1, Int((seconds * rate - 1e-9).rounded(.up)))
+        }
         if let framesOption { return framesOption }
         return try bracketPlan()?.frameCount ?? 1
+    }
+
+    /// Frames per second from --fps or --interval, nil for as fast as frames are made.
+    func frameRate() throws -> Double? {
+        guard let interval else { return fps }
+        guard fps == nil else { throw ValidationError("give --fps or --interval, not both") }
+        guard let seconds = Self.seconds(interval), seconds >= 0.001, seconds <= 86_400 else {
+            throw ValidationError("--interval: '\(interval)' is not a time between 1ms and 24h (e.g. 2s, 500ms, 1m)")
+        }
+        return 1 / seconds
+    }
+
+    /// Seconds in `10s`, `500ms`, `2m`, `1h`, `1.5` (seconds).
+    static func seconds(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where t.hasSuffix(suffix) {
+            return Double(t.dropLast(suffix.count)).map { $0 * scale }
+        }
+        return Double(t)
     }
 
     /// The output directory: `-o`, or `burst-YYYYmmdd-HHMMSS` (the time this process started).
@@ -358,7 +392,7 @@ struct CaptureCommand: ParsableCommand {
             Terminal.printJSON(CaptureReport(sensors: setup.cameras.map(\.name),
                                              scene: setup.replayedFiles == nil ? scene : nil,
                                              replayedFiles: setup.replayedFiles, seed: seed, preset: preset,
-                                             fps: fps, chartFiles: chartFiles, frames: written))
+                                             fps: try? frameRate(), chartFiles: chartFiles, frames: written))
         } else if let files = setup.replayedFiles {
             print("replayed \(written.count) frame\(written.count == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")")
             for f in written { print("  \(f.path)") }

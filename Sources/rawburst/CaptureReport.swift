@@ -68,6 +68,8 @@ struct CaptureReport: Encodable {
         let written: Int
         let dropped: [Drop]
         let seconds: Double
+        let lateFrames: Int
+        let maxLatenessMilliseconds: Double
         let stoppedEarly: Bool
         let problems: [String]
     }

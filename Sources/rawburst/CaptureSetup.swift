@@ -27,7 +27,7 @@ struct CaptureSetup {
 extension CaptureCommand {
     /// The source the options describe, configured with `settings`; errors are one line.
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
-        let clock: FrameClock = fps.map { .realTime(fps: $0) } ?? .freeRunning
+        let clock: FrameClock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
                 throw ValidationError("--replay takes the place of --sensor and --profile; give one or the other")

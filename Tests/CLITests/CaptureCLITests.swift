@@ -314,6 +314,33 @@ struct CaptureCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path))
     }
 
+    @Test("timelapse: --interval and --duration give the frame count and a start-to-start schedule")
+    func timelapse() throws {
+        let tmp = try TemporaryDirectory()
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--focus", "1m",
+                                  "--interval", "250ms", "--duration", "1s", "-o", tmp.url.appendingPathComponent("tl").path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let report = try Self.report(result)
+        #expect(report["fps"]?.double == 4 && report["burst"]?["produced"]?.int == 4)
+        let frames = try #require(report["frames"]?.array)
+        let stamps = frames.compactMap { $0["monotonicNanoseconds"]?.double }
+        let lateness = frames.compactMap { $0["latenessMilliseconds"]?.double }
+        #expect(stamps.count == 4 && lateness.count == 4)
+        for n in 1..<min(stamps.count, lateness.count) {
+            let behind = (stamps[n] - stamps[0]) / 1e6 - Double(n) * 250
+            #expect(behind >= -0.1, "frame \(n) early: \(stamps)")
+            #expect(abs(max(behind, 0) - lateness[n]) < 0.2, "frame \(n): \(behind) ms behind, lateness \(lateness[n])")
+        }
+        #expect(report["burst"]?["lateFrames"]?.int == lateness.filter { $0 > 1 }.count)
+        for (options, message) in [(["--duration", "2s"], "--duration needs --fps or --interval"),
+                                   (["--interval", "2s", "--fps", "3"], "give --fps or --interval, not both"),
+                                   (["--interval", "soon"], "--interval: 'soon' is not a time"),
+                                   (["--duration", "1s", "--fps", "2", "--frames", "3"], "give --frames or --duration")] {
+            let refused = try CLI.run(["capture"] + options + ["-o", tmp.url.appendingPathComponent("no").path])
+            #expect(refused.exitStatus == 2 && refused.stderr.contains(message), "\(options): \(refused.stderr)")
+        }
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
