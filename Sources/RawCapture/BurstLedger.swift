@@ -23,6 +23,11 @@ public struct BurstLedger: Sendable, Hashable {
         public let sequenceNumber: UInt64
         /// Why.
         public let reason: DropReason
+        /// A drop.
+        public init(sequenceNumber: UInt64, reason: DropReason) {
+            self.sequenceNumber = sequenceNumber
+            self.reason = reason
+        }
     }
 
     /// Sequence numbers produced, in order.

@@ -29,6 +29,8 @@ public final class BurstSession: @unchecked Sendable {
         public var dngOptions: DNGWriter.Options
         /// How files are named (default `%s-%4q`, e.g. `phone-wide-0042.dng`).
         public var nameTemplate: FilenameTemplate
+        /// Keep a journal (`journal.jsonl`) in the output folder, for `BurstRecovery` after a crash.
+        public var journal = true
         /// A bracketing plan and the settings it varies (frame i is taken with the plan's step i); nil to keep
         /// the source's settings.
         public var plan: (plan: BracketPlan, base: CaptureSettings)?
@@ -124,6 +126,7 @@ public final class BurstSession: @unchecked Sendable {
     private var records: [FrameRecord] = []
     private var errors: [String] = []
     private var counters: [String: Int] = [:]
+    private var journal: BurstJournal?
     private var bytesWritten = 0
 
     /// Checks that `configuration` can run with frames of `samplesPerFrame` samples, allocating nothing.
@@ -153,6 +156,20 @@ public final class BurstSession: @unchecked Sendable {
     /// dropped.
     public func run() -> Report {
         let started = Date()
+        if configuration.journal {
+            do {
+                let opened = try BurstJournal(directory: configuration.outputDirectory)
+                var start = BurstJournal.Entry(event: "start")
+                start.version = 1
+                start.sensor = source.capabilities.name
+                start.frames = configuration.frames
+                start.overflow = configuration.overflow.rawValue
+                try opened.append(start)
+                journal = opened
+            } catch {
+                lock.withLock { errors.append("journal: \(error)") }
+            }
+        }
         let writerGroup = DispatchGroup()
         for _ in 0..<configuration.writers {
             writerGroup.enter()
@@ -188,7 +205,7 @@ public final class BurstSession: @unchecked Sendable {
             case .dropOldest:
                 slot = pool.tryAcquire()
                 if slot == nil, let (reclaimed, dropped) = pool.reclaimOldestFull() {
-                    record { $0.recordDropped(dropped.frame.sequenceNumber, reason: .replacedByNewer) }
+                    drop(dropped.frame.sequenceNumber, .replacedByNewer)
                     slot = reclaimed
                 }
             }
@@ -206,7 +223,7 @@ public final class BurstSession: @unchecked Sendable {
             guard let slot else {
                 // No slot: the frame was made into the spare buffer and is dropped.
                 let stop = configuration.overflow == .stop
-                record { $0.recordDropped(frame.sequenceNumber, reason: stop ? .burstStopped : .poolFull) }
+                drop(frame.sequenceNumber, stop ? .burstStopped : .poolFull)
                 reportProgress()
                 if stop {
                     stoppedEarly = true
@@ -219,6 +236,10 @@ public final class BurstSession: @unchecked Sendable {
         }
         pool.close()
         writerGroup.wait()
+        let counts = lock.withLock { (ledger.produced.count, ledger.written.count, ledger.drops.count) }
+        var end = BurstJournal.Entry(event: "end")
+        (end.produced, end.written, end.dropped) = counts
+        journalAppend(end)
         let (finalLedger, finalRecords, finalErrors) = lock.withLock { (ledger, records, errors) }
         return Report(ledger: finalLedger, frames: finalRecords, errors: finalErrors, pool: pool.statistics,
                       seconds: Date().timeIntervalSince(started), stoppedEarly: stoppedEarly)
@@ -246,16 +267,20 @@ public final class BurstSession: @unchecked Sendable {
                                         latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,
                                         path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
                                         settings: frame.settings, bracketIndex: pending.bracketIndex)
+                // The file is durable under its final name: now it is committed.
+                var committed = BurstJournal.Entry(event: "committed")
+                committed.sequenceNumber = frame.sequenceNumber
+                committed.file = name
+                committed.bytes = written.bytes
+                journalAppend(committed)
                 lock.withLock {
                     ledger.recordWritten(frame.sequenceNumber)
                     records.append(entry)
                     bytesWritten += written.bytes
                 }
             } catch {
-                lock.withLock {
-                    ledger.recordDropped(frame.sequenceNumber, reason: .writeFailed)
-                    errors.append("frame \(frame.sequenceNumber): \(error)")
-                }
+                lock.withLock { errors.append("frame \(frame.sequenceNumber): \(error)") }
+                drop(frame.sequenceNumber, .writeFailed)
             }
             pool.release(slot)
             reportProgress()
@@ -271,6 +296,21 @@ public final class BurstSession: @unchecked Sendable {
                      queued: queued, bytes: bytesWritten)
         }
         onProgress(progress)
+    }
+
+    /// Records a drop in the ledger and the journal.
+    private func drop(_ sequenceNumber: UInt64, _ reason: BurstLedger.DropReason) {
+        record { $0.recordDropped(sequenceNumber, reason: reason) }
+        var entry = BurstJournal.Entry(event: "dropped")
+        entry.sequenceNumber = sequenceNumber
+        entry.reason = reason.rawValue
+        journalAppend(entry)
+    }
+
+    /// Appends to the journal, if there is one; a failure is reported once per line as an error.
+    private func journalAppend(_ entry: BurstJournal.Entry) {
+        guard let journal else { return }
+        do { try journal.append(entry) } catch { lock.withLock { errors.append("journal: \(error)") } }
     }
 
     /// Changes the ledger under the lock.

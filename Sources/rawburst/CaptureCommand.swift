@@ -339,7 +339,7 @@ struct CaptureCommand: ParsableCommand {
                 }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }
-            if setup.single != nil { planned.append(file(Self.manifestName)) }
+            if setup.single != nil { planned += [file(Self.manifestName), file(BurstJournal.fileName)] }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
                 throw ExitCode(2)

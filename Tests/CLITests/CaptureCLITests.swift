@@ -22,7 +22,8 @@ struct CaptureCLITests {
                                   "--ev", "-0.7", "--seed", "7", "--frames", "2", "-o", out, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(files == ["manifest.json", "phone-front-0000.dng", "phone-front-0001.dng", "phone-front-colorchart.json"])
+        #expect(files == ["journal.jsonl", "manifest.json", "phone-front-0000.dng", "phone-front-0001.dng",
+                          "phone-front-colorchart.json"])
         let report = try Self.report(result)
         #expect(report["frames"]?.array?.count == 2)
         #expect(report["frames"]?[0]?["settings"]?["automatic"]?.array?.isEmpty == true)
@@ -77,7 +78,7 @@ struct CaptureCLITests {
         #expect(settings["meteredEV100"]?.double != nil)
         #expect((settings["focus"]?.double ?? 0) > 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).sorted()
-                == ["manifest.json", "phone-front-0000.dng"])
+                == ["journal.jsonl", "manifest.json", "phone-front-0000.dng"])
     }
 
     @Test("impossible settings: one line naming the setting, exit status 2, nothing created",

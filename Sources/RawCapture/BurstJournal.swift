@@ -1,0 +1,93 @@
+import Foundation
+import RawCore
+
+/// The burst's append-only journal (`journal.jsonl` in the burst folder): one JSON object per line, each
+/// line flushed to disk (`fdatasync`) before the next frame is reported written.
+///
+/// A frame is journaled as committed only after its DNG is durable under its final name (the DNG writer
+/// syncs the file and its directory before it returns), so after a crash every committed line names a
+/// complete file. Lines:
+///
+/// - `{"event":"start","version":1,"sensor":"phone-wide","frames":30,"overflow":"block"}`
+/// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704}`
+/// - `{"event":"dropped","sequenceNumber":5,"reason":"pool-full"}`
+/// - `{"event":"end","produced":30,"written":29,"dropped":1}`
+///
+/// A crash can leave the last line cut short; `BurstRecovery` ignores a line that does not parse.
+public final class BurstJournal: @unchecked Sendable {
+    /// The journal's file name in the burst folder.
+    public static let fileName = "journal.jsonl"
+
+    /// One line of the journal.
+    public struct Entry: Codable, Sendable, Hashable {
+        public var event: String
+        public var version: Int?
+        public var sensor: String?
+        public var frames: Int?
+        public var overflow: String?
+        public var sequenceNumber: UInt64?
+        public var file: String?
+        public var bytes: Int?
+        public var reason: String?
+        public var produced: Int?
+        public var written: Int?
+        public var dropped: Int?
+
+        /// An entry of `event` with nothing else set.
+        public init(event: String) { self.event = event }
+    }
+
+    /// The journal's path.
+    public let path: String
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    /// Starts a new journal in `directory` (replacing one left by an earlier burst there).
+    public init(directory: String) throws(FileError) {
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(path: path, "cannot open the journal: \(FileError.errnoText())") }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `entry` as one line and flushes it to disk.
+    public func append(_ entry: Entry) throws(FileError) {
+        guard let data = try? encoder.encode(entry) else { throw FileError(path: path, "cannot encode a journal line") }
+        let line = Array(data) + [10]
+        lock.lock()
+        defer { lock.unlock() }
+        var done = 0
+        while done < line.count {
+            let n = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, line.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, "cannot write the journal: \(FileError.errnoText())")
+            }
+            done += n
+        }
+        guard fdatasync(descriptor) == 0 else {
+            throw FileError(path: path, "cannot flush the journal: \(FileError.errnoText())")
+        }
+    }
+
+    /// The entries of the journal at `path`, and how many lines did not parse (a line cut short by a crash).
+    public static func read(path: String) throws(FileError) -> (entries: [Entry], unreadableLines: Int) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileError(path: path, FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        }
+        var entries: [Entry] = []
+        var unreadable = 0
+        let decoder = JSONDecoder()
+        for line in data.split(separator: 10, omittingEmptySubsequences: true) {
+            if let entry = try? decoder.decode(Entry.self, from: Data(line)) { entries.append(entry) } else { unreadable += 1 }
+        }
+        return (entries, unreadable)
+    }
+}
