@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The demo behind `make demo`: takes frames with the simulated sensor (a colour chart and a depth scene,
-# written as DNGs), converts a real camera raw to DNG, and inspects what was written, all with the release
+# The demo behind `make demo`: a real burst on the simulated sensor (30 frames at 10 fps with an exposure
+# bracket, through the frame pool and writer threads), more frames (a colour chart, a depth scene, two sensors), converts a real camera raw to DNG, and inspects what was written, all with the release
 # build of rawburst.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
@@ -44,6 +44,10 @@ for sub in capture convert inspect; do
 done
 
 mkdir -p "$DEMO_OUT"
+echo "== rawburst capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1' --name '%s-%4q-b%b' -o $DEMO_OUT/burst --overwrite"
+"$RAWBURST" capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1' --name '%s-%4q-b%b' \
+    -o "$DEMO_OUT/burst" --overwrite
+echo
 echo "== rawburst capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o $DEMO_OUT/capture --overwrite"
 "$RAWBURST" capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o "$DEMO_OUT/capture" --overwrite
 echo
@@ -77,6 +81,7 @@ echo "== rawburst inspect $dng"
 
 echo
 echo "== demo output"
+echo "burst:    $(cd "$DEMO_OUT/burst" && pwd)/ (30 frames at 10 fps, exposure bracket; manifest.json, journal.jsonl)"
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
 echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together)"
 echo "input:    $input"

@@ -52,6 +52,14 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
     /// The plan as written.
     public let text: String
 
+    /// Whether the plan sets the exposure compensation.
+    public var variesExposureCompensation: Bool {
+        axes.contains { if case .exposureCompensation = $0 { true } else { false } }
+    }
+
+    /// Whether the plan sets the focus (otherwise autofocus runs once and is kept for the whole plan).
+    public var variesFocus: Bool { axes.contains { if case .focus = $0 { true } else { false } } }
+
     /// Steps in one run of the sequence (the product of the axes' lengths).
     public var stepsPerRun: Int { axes.reduce(1) { $0 * $1.count } }
     /// Frames in the whole plan.

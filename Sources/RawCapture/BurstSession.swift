@@ -181,14 +181,27 @@ public final class BurstSession: @unchecked Sendable {
             thread.start()
         }
         var stoppedEarly = false
+        let metered = meteredExposure()
         for index in 0..<configuration.frames {
             var bracketIndex = 0
             if let (plan, base) = configuration.plan {
                 let step = plan.step(index, base: base)
                 bracketIndex = step.bracketIndex
                 if index == 0 || plan.stepsPerRun > 1 {
+                    var settings = step.settings
+                    // A plan that does not set the focus keeps what autofocus found first (for the first frame,
+                    // or for the metering below), as a camera locks focus for a bracket.
+                    if (index > 0 || metered != nil) && !plan.variesFocus { settings.autoFocusLock = true }
+                    // An exposure bracket steps exactly from the metered exposure: shutter × 2^EV (the ISO
+                    // takes over where the shutter range ends), as a camera's auto exposure bracketing does.
+                    if let metered, plan.variesExposureCompensation {
+                        (settings.iso, settings.shutter) = Self.bracketed(metered, ev: settings.exposureCompensation,
+                                                                          isoFixed: base.iso != nil,
+                                                                          shutterFixed: base.shutter != nil,
+                                                                          capabilities: source.capabilities)
+                    }
                     do {
-                        try source.configure(step.settings)
+                        try source.configure(settings)
                     } catch {
                         lock.withLock { errors.append("sensor: step \(step.bracketIndex + 1) of the plan: \(error)") }
                         stoppedEarly = true
@@ -296,6 +309,30 @@ public final class BurstSession: @unchecked Sendable {
                      queued: queued, bytes: bytesWritten)
         }
         onProgress(progress)
+    }
+
+    /// For a plan with an `ev:` axis over automatic exposure: the ISO and shutter auto exposure finds for the
+    /// plan's base settings at 0 EV (nil when the source cannot say, or the exposure is not automatic).
+    private func meteredExposure() -> (iso: Double, shutter: Double)? {
+        guard let (plan, base) = configuration.plan, plan.variesExposureCompensation,
+              base.iso == nil || base.shutter == nil else { return nil }
+        var probe = base
+        probe.exposureCompensation = 0
+        guard (try? source.configure(probe)) != nil, let resolved = source.resolvedSettings else { return nil }
+        return (resolved.iso, resolved.shutter)
+    }
+
+    /// The exposure `ev` stops from `metered`, within the source's ranges: a set ISO stays and the shutter
+    /// moves; a set shutter stays and the ISO moves; with both automatic, the shutter first, then the ISO.
+    static func bracketed(_ metered: (iso: Double, shutter: Double), ev: Double, isoFixed: Bool, shutterFixed: Bool,
+                          capabilities: SourceCapabilities) -> (iso: Double, shutter: Double) {
+        let wanted = metered.iso * metered.shutter * pow(2, ev)
+        let shutterRange = capabilities.shutterRange, isoRange = capabilities.isoRange
+        func clamp(_ v: Double, _ r: ClosedRange<Double>) -> Double { min(max(v, r.lowerBound), r.upperBound) }
+        if shutterFixed { return (clamp((wanted / metered.shutter).rounded(), isoRange), metered.shutter) }
+        let shutter = clamp(wanted / metered.iso, shutterRange)
+        if isoFixed { return (metered.iso, shutter) }
+        return (clamp((wanted / shutter).rounded(), isoRange), shutter)
     }
 
     /// Records a drop in the ledger and the journal.

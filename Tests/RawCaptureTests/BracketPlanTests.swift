@@ -94,4 +94,24 @@ import TestSupport
         let ratio = try mean(records[1].path) / mean(records[0].path)
         #expect(abs(ratio - 4) < 0.2, "signal ratio \(ratio)")
     }
+
+    @Test func anExposureBracketStepsExactlyFromTheMeteredExposure() throws {
+        let tmp = try TemporaryDirectory()
+        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
+        profile.width = 320
+        profile.height = 240
+        profile.pixelPitchMicrons *= 4032.0 / 320
+        let sensor = try SimulatedSensor(profile: profile, scene: GreyRampScene(), seed: 2)
+        var configuration = BurstSession.Configuration(
+            frames: 3, overflow: .block, writers: 1, memoryBudget: 6 * sensor.samplesPerFrame * 2, outputDirectory: tmp.url.path)
+        configuration.plan = (try BracketPlan(parsing: "ev:-1,0,+1"), CaptureSettings(iso: 50))
+        let report = try BurstSession(source: sensor, configuration: configuration).run()
+        let records = report.frames.sorted { $0.sequenceNumber < $1.sequenceNumber }
+        #expect(report.problems == [] && records.count == 3)
+        let exposures = records.map { $0.settings.iso * $0.settings.shutter }
+        #expect(abs(exposures[1] / exposures[0] - 2) < 1e-9 && abs(exposures[2] / exposures[1] - 2) < 1e-9, "\(exposures)")
+        #expect(records.allSatisfy { $0.settings.iso == 50 }, "ISO fixed by the base settings")
+        #expect(records.map(\.settings.exposureCompensation) == [-1, 0, 1])
+        #expect(Set(records.map(\.settings.focus)).count == 1, "focus locked for the bracket")
+    }
 }

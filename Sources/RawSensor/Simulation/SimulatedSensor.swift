@@ -33,6 +33,8 @@ public final class SimulatedSensor: FrameSource {
 
     /// The settings applied to the frames that follow (automatic ones resolved).
     public var appliedSettings: AppliedSettings? { resolved?.applied }
+    /// The same as `appliedSettings`.
+    public var resolvedSettings: AppliedSettings? { resolved?.applied }
 
     /// Creates a sensor for `profile` looking at `scene`.
     public init(profile: SensorProfile, scene: any Scene, seed: UInt64 = 0, clock: FrameClock = .freeRunning)

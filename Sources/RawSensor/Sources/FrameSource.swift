@@ -17,11 +17,17 @@ public protocol FrameSource: AnyObject {
     func check(_ settings: CaptureSettings) throws(CaptureSettingsError)
     /// Applies capture settings (validated against the capabilities) to the frames that follow.
     func configure(_ settings: CaptureSettings) throws(CaptureSettingsError)
+    /// The settings the next frame will be taken with, automatic ones resolved, when the source can say before
+    /// taking it (nil otherwise). Exposure brackets use it to step exactly from the metered exposure.
+    var resolvedSettings: AppliedSettings? { get }
     /// Fills `storage` (at least `samplesPerFrame` samples) with the next frame and returns its description.
     func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame
 }
 
 extension FrameSource {
+    /// Nil: the source cannot say before taking a frame.
+    public var resolvedSettings: AppliedSettings? { nil }
+
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         _ = try settings.validated(for: capabilities)
