@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo behind `make demo`: a real burst on the simulated sensor (30 frames at 10 fps with an exposure
-# bracket, through the frame pool and writer threads), more frames (a colour chart, a depth scene, two sensors), converts a real camera raw to DNG, and inspects what was written, all with the release
-# build of rawburst.
+# bracket, through the frame pool and writer threads), more frames (a colour chart, a depth scene, two
+# sensors), the conversion of a real camera raw to DNG, and an inspection of what was written, all with
+# the release build of rawburst.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
 # absent, the copy in samples/raw/, else the first raw found in samples/. Output: demo-out/ (overwritten on each run).
