@@ -31,6 +31,10 @@ public final class BurstSession: @unchecked Sendable {
         public var nameTemplate: FilenameTemplate
         /// Keep a journal (`journal.jsonl`) in the output folder, for `BurstRecovery` after a crash.
         public var journal = true
+        /// Write a JSON sidecar beside each DNG (`FrameSidecar`), before the frame is committed.
+        public var sidecars = false
+        /// The lighting preset's name, for the sidecars.
+        public var presetName: String?
         /// A bracketing plan and the settings it varies (frame i is taken with the plan's step i); nil to keep
         /// the source's settings.
         public var plan: (plan: BracketPlan, base: CaptureSettings)?
@@ -275,6 +279,18 @@ public final class BurstSession: @unchecked Sendable {
             let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
             do {
                 let written = try writer.write(frame.image, to: path)
+                if configuration.sidecars {
+                    let sidecarName = FrameSidecar.fileName(forDNG: name)
+                    let sidecar = FrameSidecar(frame: frame, file: name, bracketIndex: pending.bracketIndex,
+                                               preset: configuration.presetName)
+                    do {
+                        try AtomicFile.write(sidecar.json(),
+                                             to: (configuration.outputDirectory as NSString).appendingPathComponent(sidecarName),
+                                             overwrite: configuration.dngOptions.overwrite)
+                    } catch {
+                        lock.withLock { errors.append("frame \(frame.sequenceNumber): sidecar: \(error)") }
+                    }
+                }
                 let entry = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
                                         monotonicNanoseconds: frame.monotonicNanoseconds,
                                         latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,

@@ -60,6 +60,8 @@ extension CaptureCommand {
         var configuration = BurstSession.Configuration(
             frames: try frameCount(), overflow: options.overflow, writers: options.writers,
             memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
+        configuration.sidecars = sidecar
+        configuration.presetName = preset
         if let plan = try bracketPlan() {
             configuration.plan = (plan, try captureSettings(preset: try lightingPreset()))
         }

@@ -131,6 +131,9 @@ struct CaptureCommand: ParsableCommand {
             help: "File name template: %s sensor, %q sequence number, %n counter, %b bracket, %Y%m%d %H%M%S %L time; %4q pads (default %s-%4q).")
     var nameTemplate = "%s-%4q"
 
+    @Flag(help: "Write a JSON sidecar beside each DNG with the settings it was taken with.")
+    var sidecar = false
+
     @Flag(help: "Replace existing DNGs.")
     var overwrite = false
 
@@ -333,9 +336,11 @@ struct CaptureCommand: ParsableCommand {
             var planned: [String] = []
             let template = (try? burstOptions().nameTemplate) ?? .standard
             for camera in setup.cameras {
-                planned += (0..<frames).map { n in
-                    file(setup.single == nil ? Self.fileName(camera.name, n)
-                         : template.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1, captureTime: nil))
+                for n in 0..<frames {
+                    let name = setup.single == nil ? Self.fileName(camera.name, n)
+                        : template.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1, captureTime: nil)
+                    planned.append(file(name))
+                    if sidecar && setup.single != nil { planned.append(file(FrameSidecar.fileName(forDNG: name))) }
                 }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }

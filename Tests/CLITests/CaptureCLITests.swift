@@ -342,6 +342,29 @@ struct CaptureCLITests {
         }
     }
 
+    @Test("--sidecar: a JSON file beside each DNG with preset, bracket step and the settings used")
+    func sidecars() throws {
+        let tmp = try TemporaryDirectory()
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--focus", "2m",
+                                  "--preset", "sunny", "--bracket", "ev:-1,0", "--sidecar", "-o", tmp.url.path])
+        #expect(result.exitStatus == 0, "\(result)")
+        for (n, ev) in [(0, -1.0), (1, 0.0)] {
+            let url = tmp.url.appendingPathComponent(String(format: "phone-front-%04d.json", n))
+            let sidecar = try JSONValue(parsing: try Data(contentsOf: url))
+            #expect(sidecar["file"]?.string == String(format: "phone-front-%04d.dng", n))
+            #expect(sidecar["sequenceNumber"]?.int == n && sidecar["bracketIndex"]?.int == n)
+            #expect(sidecar["preset"]?.string == "sunny")
+            #expect(sidecar["settings"]?["exposureCompensation"]?.double == ev)
+            #expect(sidecar["settings"]?["iso"]?.double == 100 && sidecar["settings"]?["whiteBalance"]?.string == "daylight")
+            #expect(sidecar["settings"]?["metering"]?.string == "matrix" && sidecar["settings"]?["lens"]?.string == "front")
+            #expect(sidecar["captureTime"]?.string?.count ?? 0 >= 23)
+        }
+        let again = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--sidecar", "--frames", "1",
+                                 "--name", "other-%q", "-o", tmp.url.path])
+        // One burst per folder: its manifest and journal are in the way of a second one.
+        #expect(again.exitStatus == 2 && again.stderr.contains("manifest.json: already exists"), "\(again)")
+    }
+
     @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
