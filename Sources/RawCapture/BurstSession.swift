@@ -153,7 +153,7 @@ public final class BurstSession: @unchecked Sendable {
         self.configuration = configuration
         pool = try FramePool(samplesPerSlot: samples, budgetBytes: configuration.memoryBudget,
                              reservedBytes: samples * MemoryLayout<UInt16>.stride)
-        spare = PixelStorage(count: samples)
+        spare = PixelStorage(lazilyZeroedCount: samples)
     }
 
     /// Runs the burst on the calling thread (the sensor thread) and returns when every frame is written or

@@ -77,7 +77,8 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
         }
         self.slotCount = slotCount
         self.samplesPerSlot = samplesPerSlot
-        storages = (0..<slotCount).map { _ in PixelStorage(count: samplesPerSlot) }
+        // Lazily zeroed: a slot costs RAM only once a frame has been made into it.
+        storages = (0..<slotCount).map { _ in PixelStorage(lazilyZeroedCount: samplesPerSlot) }
         states = Array(repeating: .free, count: slotCount)
         payloads = Array(repeating: nil, count: slotCount)
         freeSlots = Array((0..<slotCount).reversed())

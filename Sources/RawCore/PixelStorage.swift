@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A heap buffer of 16-bit samples owned by one object, so that frames can share it without copying.
 ///
 /// `RawFrame` refers to its pixels through a `PixelStorage`; a frame pool can hand out the same
@@ -8,6 +14,8 @@ public final class PixelStorage: @unchecked Sendable {
     public let baseAddress: UnsafeMutablePointer<UInt16>
     /// Number of samples.
     public let count: Int
+    /// Whether the buffer came from `calloc` (freed with `free`) rather than `allocate`.
+    private let fromCalloc: Bool
 
     /// Allocates `count` samples, zero-filled.
     public init(count: Int) {
@@ -15,6 +23,20 @@ public final class PixelStorage: @unchecked Sendable {
         baseAddress = .allocate(capacity: max(count, 1))
         baseAddress.initialize(repeating: 0, count: max(count, 1))
         self.count = count
+        fromCalloc = false
+    }
+
+    /// Allocates `count` zero samples without touching them: the system hands out zero pages lazily, so the
+    /// memory becomes resident only as it is written (a frame pool's slots that a burst never uses cost no
+    /// RAM).
+    public init(lazilyZeroedCount count: Int) {
+        precondition(count >= 0, "negative sample count")
+        guard let memory = calloc(max(count, 1), MemoryLayout<UInt16>.stride) else {
+            fatalError("PixelStorage: cannot allocate \(count) samples")
+        }
+        baseAddress = memory.bindMemory(to: UInt16.self, capacity: max(count, 1))
+        self.count = count
+        fromCalloc = true
     }
 
     /// Allocates `count` samples without zero-filling them and lets `fill` write them, for callers that
@@ -25,6 +47,7 @@ public final class PixelStorage: @unchecked Sendable {
         baseAddress = .allocate(capacity: max(count, 1))
         if count == 0 { baseAddress.initialize(to: 0) }
         self.count = count
+        fromCalloc = false
         fill(baseAddress)
     }
 
@@ -35,7 +58,7 @@ public final class PixelStorage: @unchecked Sendable {
     }
 
     deinit {
-        baseAddress.deallocate()
+        if fromCalloc { free(baseAddress) } else { baseAddress.deallocate() }
     }
 
     /// The samples as a mutable buffer.

@@ -26,6 +26,7 @@ import Testing
     @Test func slotsMoveFreeFillingFullEncodingFree() throws {
         let pool = try FramePool<UInt64>(samplesPerSlot: 16, slotCount: 3)
         let a = try #require(pool.tryAcquire())
+        #expect(a.storage.buffer.allSatisfy { $0 == 0 }, "slots start zeroed")
         #expect(pool.state(of: a.index) == .filling)
         a.storage.baseAddress[0] = 1234 // the sensor fills the slot's own buffer
         pool.markFull(a, payload: 7)
