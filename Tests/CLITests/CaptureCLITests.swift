@@ -84,6 +84,8 @@ struct CaptureCLITests {
     @Test("impossible settings: one line naming the setting, exit status 2, nothing created",
           arguments: [
             (["--iso", "10"], "ISO: 10 is outside 50...6400"),
+            (["--iso", "1e20"], "ISO: 1e+20 is outside 50...6400"),
+            (["--shutter", "1e20"], "shutter: 1e+20 s is outside"),
             (["--shutter", "1/9000"], "shutter: 1/9000 s is outside"),
             (["--shutter", "fast"], "--shutter: 'fast' is not an exposure time"),
             (["--ev", "0.25"], "0.1 EV steps"),

@@ -64,7 +64,7 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
     /// Checks every setting against `capabilities`; throws for the first one out of range.
     public func validated(for capabilities: SourceCapabilities) throws(CaptureSettingsError) -> CaptureSettings {
         let lens = try selectedLens(in: capabilities)
-        func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        let format = SettingText.number
         if let iso {
             guard iso.isFinite, capabilities.isoRange.contains(iso) else {
                 throw CaptureSettingsError(setting: "ISO", "\(format(iso)) is outside \(format(capabilities.isoRange.lowerBound))"
@@ -177,20 +177,19 @@ public struct CaptureSettingsError: Error, Sendable, Hashable, CustomStringConve
 public enum ShutterSpeed {
     /// "1/250 s", "1/3 s", "2 s", "30 s".
     public static func describe(_ seconds: Double) -> String {
-        if seconds >= 1 || seconds <= 0 {
-            return (seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) + " s"
-        }
+        if seconds >= 1 || seconds <= 0 || !seconds.isFinite { return SettingText.number(seconds) + " s" }
         let denominator = 1 / seconds
-        if abs(denominator - denominator.rounded()) < 1e-6 * denominator { return "1/\(Int(denominator.rounded())) s" }
+        if abs(denominator - denominator.rounded()) < 1e-6 * denominator {
+            return "1/\(SettingText.number(denominator.rounded())) s"
+        }
         return String(seconds) + " s"
     }
 
     /// A shutter time for people, rounded as a camera shows it: "1/773 s" below one second, "2.5 s" above.
     public static func display(_ seconds: Double) -> String {
         if seconds <= 0 || !seconds.isFinite { return describe(seconds) }
-        if seconds < 0.95 { return "1/\(Int((1 / seconds).rounded())) s" }
-        let tenths = (seconds * 10).rounded() / 10
-        return (tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)) + " s"
+        if seconds < 0.95 { return "1/\(SettingText.number((1 / seconds).rounded())) s" }
+        return SettingText.number((seconds * 10).rounded() / 10) + " s"
     }
 
     /// Parses "1/250", "1/250s", "0.004", "2", "2s", "30 s".

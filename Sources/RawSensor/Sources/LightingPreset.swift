@@ -73,14 +73,14 @@ public struct LightingPreset: Sendable, Hashable, Codable {
         }
         if let iso {
             guard iso.isFinite, (1...409_600).contains(iso) else {
-                throw LightingPresetError("\(label): iso \(LightingPresetCodec.number(iso)) is outside 1...409600")
+                throw LightingPresetError("\(label): iso \(SettingText.number(iso)) is outside 1...409600")
             }
         }
         guard evBias.isFinite, abs(evBias) <= 3 + 1e-9 else {
-            throw LightingPresetError("\(label): evBias \(LightingPresetCodec.number(evBias)) is outside -3...3 EV")
+            throw LightingPresetError("\(label): evBias \(SettingText.number(evBias)) is outside -3...3 EV")
         }
         guard abs(evBias * 10 - (evBias * 10).rounded()) < 1e-6 else {
-            throw LightingPresetError("\(label): evBias \(LightingPresetCodec.number(evBias)) is not in 0.1 EV steps")
+            throw LightingPresetError("\(label): evBias \(SettingText.number(evBias)) is not in 0.1 EV steps")
         }
         do throws(CaptureSettingsError) {
             try whiteBalance.validate()
@@ -177,7 +177,7 @@ public enum LightingPresetCodec {
         switch mode {
         case .matrix: "matrix"
         case .centreWeighted: "centre-weighted"
-        case .spot(let p): "spot:\(number(p.x)),\(number(p.y))"
+        case .spot(let p): "spot:\(SettingText.number(p.x)),\(SettingText.number(p.y))"
         case .zone(let index): "zone:\(index)"
         }
     }
@@ -208,17 +208,12 @@ public enum LightingPresetCodec {
         case .matrix, .centreWeighted: return nil
         case .spot(let p):
             guard p.x.isFinite, p.y.isFinite, (0...1).contains(p.x), (0...1).contains(p.y) else {
-                return "spot point (\(number(p.x)), \(number(p.y))) is outside the image (0...1, 0...1)"
+                return "spot point (\(SettingText.number(p.x)), \(SettingText.number(p.y))) is outside the image (0...1, 0...1)"
             }
             return nil
         case .zone(let index):
             return (0..<9).contains(index) ? nil : "zone \(index) is not a zone of the 3x3 grid (0...8)"
         }
-    }
-
-    /// `4`, `0.3`, `-0.7`.
-    static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }
 

@@ -93,7 +93,7 @@ public final class RawFileSource: FrameSource {
     /// Accepts only settings the files were taken with (see the type's documentation).
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         let metadata = images.map(\.metadata)
-        func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+        let format = SettingText.number
         func recorded(_ values: [Double?], _ describe: (Double) -> String) -> String {
             let known = Set(values.compactMap { $0 }).sorted()
             if known.isEmpty { return "the files do not record it" }

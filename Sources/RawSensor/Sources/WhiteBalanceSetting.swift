@@ -11,16 +11,15 @@ public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConver
     public func validate() throws(CaptureSettingsError) {
         if case .kelvin(let k, let tint) = self {
             guard k.isFinite, (2000...12000).contains(k) else {
-                throw CaptureSettingsError(setting: "white balance", "\(Self.number(k)) K is outside 2000...12000 K")
+                throw CaptureSettingsError(setting: "white balance", "\(SettingText.number(k)) K is outside 2000...12000 K")
             }
             guard tint.isFinite, (-100...100).contains(tint) else {
-                throw CaptureSettingsError(setting: "white balance", "tint \(Self.number(tint)) is outside −100...100")
+                throw CaptureSettingsError(setting: "white balance", "tint \(SettingText.number(tint)) is outside −100...100")
             }
         }
     }
 
     /// A number without a needless ".0".
-    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 
     /// Parses `auto`, a preset name, `5600K`, `5600K+10`, `5600K-15`.
     public static func parse(_ text: String) -> WhiteBalanceSetting? {
@@ -40,7 +39,7 @@ public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConver
         case .auto: "auto"
         case .preset(let p): p.rawValue
         case .kelvin(let k, let tint):
-            "\(Self.number(k))K" + (tint == 0 ? "" : (tint > 0 ? "+" : "") + Self.number(tint))
+            "\(SettingText.number(k))K" + (tint == 0 ? "" : (tint > 0 ? "+" : "") + SettingText.number(tint))
         }
     }
 }
