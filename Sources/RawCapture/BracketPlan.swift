@@ -163,7 +163,7 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
             }
             var out: [FocusDistance] = []
             for v in values {
-                guard let d = focusDistance(v) else { throw BracketPlanError("\(word): '\(v)' is not a distance (0.5m, inf)") }
+                guard let d = FocusDistance(parsing: v) else { throw BracketPlanError("\(word): '\(v)' is not a distance (0.5m, inf)") }
                 out.append(d)
             }
             return .focus(out)
@@ -178,7 +178,7 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
         let slash = body.split(separator: "/")
         let ends = slash.first.map { $0.components(separatedBy: "..") } ?? []
         guard slash.count == 2, ends.count == 2, let n = Int(slash[1]), (2...1000).contains(n),
-              let a = focusDistance(ends[0]), let b = focusDistance(ends[1]) else {
+              let a = FocusDistance(parsing: ends[0]), let b = FocusDistance(parsing: ends[1]) else {
             throw BracketPlanError("\(word): a focus range is A..B/N with N within 2...1000 (e.g. focus:0.3m..inf/7)")
         }
         let da = a == .infinity ? 0 : 1 / a.metresValue, db = b == .infinity ? 0 : 1 / b.metresValue
@@ -186,14 +186,6 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
             let d = da + (db - da) * Double(i) / Double(n - 1)
             return d <= 1e-12 ? .infinity : .metres(1 / d)
         }
-    }
-
-    private static func focusDistance(_ text: String) -> FocusDistance? {
-        let t = text.lowercased()
-        if t == "inf" || t == "infinity" { return .infinity }
-        let number = t.hasSuffix("m") ? String(t.dropLast()) : t
-        guard let metres = Double(number), metres > 0, metres.isFinite else { return nil }
-        return .metres(metres)
     }
 }
 

@@ -129,15 +129,9 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     public func reclaimOldestFull() -> (slot: Slot, dropped: Payload)? {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, fullHead < fullQueue.count else { return nil }
-        let index = fullQueue[fullHead]
-        fullHead += 1
-        compactQueue()
-        move(index, from: .full, to: .filling)
-        let payload = payloads[index]!
-        payloads[index] = nil
+        guard !closed, let taken = popOldestFull(to: .filling) else { return nil }
         reclaimed += 1
-        return (Slot(index: index, storage: storages[index]), payload)
+        return (taken.slot, taken.payload)
     }
 
     /// Hands a filled slot to the writers, with the description of its frame.
@@ -167,14 +161,7 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while fullHead == fullQueue.count && !closed { condition.wait() }
-        guard fullHead < fullQueue.count else { return nil }
-        let index = fullQueue[fullHead]
-        fullHead += 1
-        compactQueue()
-        move(index, from: .full, to: .encoding)
-        let payload = payloads[index]!
-        payloads[index] = nil
-        return (Slot(index: index, storage: storages[index]), payload)
+        return popOldestFull(to: .encoding)
     }
 
     /// Gives back a slot whose frame has been written (or has failed); it becomes free.
@@ -216,6 +203,18 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
         precondition(states[index] == from, "FramePool: slot \(index) is \(states[index].rawValue), not \(from.rawValue)")
         states[index] = to
         if from == .free { highWater = max(highWater, slotCount - freeSlots.count) }
+    }
+
+    /// Takes the oldest full slot off the queue into `state`, with its payload (lock held); nil when none is queued.
+    private func popOldestFull(to state: SlotState) -> (slot: Slot, payload: Payload)? {
+        guard fullHead < fullQueue.count else { return nil }
+        let index = fullQueue[fullHead]
+        fullHead += 1
+        compactQueue()
+        move(index, from: .full, to: state)
+        let payload = payloads[index]!
+        payloads[index] = nil
+        return (Slot(index: index, storage: storages[index]), payload)
     }
 
     /// Drops consumed entries from the front of the queue once they are most of it (lock held).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the lens is focused.
 public enum FocusDistance: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A distance in metres, greater than zero.
@@ -9,6 +11,20 @@ public enum FocusDistance: Sendable, Hashable, Codable, CustomStringConvertible 
     public static func finite(_ metres: Double) throws(InvalidValueError) -> FocusDistance {
         try require(metres.isFinite && metres > 0, "focus distance", "\(metres) m must be a positive number")
         return .metres(metres)
+    }
+
+    /// Parses `1.5m`, `0.8` (metres), `inf` or `infinity`; nil for anything else or a distance that is not
+    /// a positive number.
+    public init?(parsing text: String) {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t == "inf" || t == "infinity" {
+            self = .infinity
+            return
+        }
+        guard let metres = Double(t.hasSuffix("m") ? String(t.dropLast()) : t), metres > 0, metres.isFinite else {
+            return nil
+        }
+        self = .metres(metres)
     }
 
     /// The distance in metres (`Double.infinity` at infinity).

@@ -24,6 +24,12 @@ struct BurstOptions {
     }
 }
 
+/// A one-sensor capture's burst options and configuration, worked out once before anything is created.
+struct ResolvedBurst {
+    let configuration: BurstSession.Configuration
+    let options: BurstOptions
+}
+
 extension CaptureCommand {
     /// The burst manifest's file name in the output folder.
     static let manifestName = "manifest.json"
@@ -52,9 +58,8 @@ extension CaptureCommand {
                             nameTemplate: template)
     }
 
-    /// The burst's configuration from the options.
-    func burstConfiguration() throws -> BurstSession.Configuration {
-        let options = try burstOptions()
+    /// The burst's configuration from the options, with `settings` as the base of a bracketing plan.
+    func burstConfiguration(options: BurstOptions, settings: CaptureSettings) throws -> BurstSession.Configuration {
         var dng = DNGWriter.Options()
         dng.overwrite = overwrite
         var configuration = BurstSession.Configuration(
@@ -63,16 +68,15 @@ extension CaptureCommand {
         configuration.sidecars = sidecar
         configuration.presetName = preset
         if let plan = try bracketPlan() {
-            configuration.plan = (plan, try captureSettings(preset: try lightingPreset()))
+            configuration.plan = (plan, settings)
         }
         return configuration
     }
 
     /// Runs a one-sensor capture through the burst engine: frame pool, writer threads, overflow policy.
     /// Exit status: 0 every frame written, 1 a write failed, 3 frames were dropped or the burst stopped early.
-    func runBurst(setup: CaptureSetup, source: any FrameSource, chartFiles: [String]) throws {
-        let configuration = try burstConfiguration()
-        let options = try burstOptions()
+    func runBurst(setup: CaptureSetup, source: any FrameSource, burst: ResolvedBurst, chartFiles: [String]) throws {
+        let (configuration, options) = (burst.configuration, burst.options)
         let session: BurstSession
         do {
             session = try BurstSession(source: source, configuration: configuration)
@@ -129,9 +133,7 @@ extension CaptureCommand {
             print("captured \(report.ledger.written.count) of \(report.ledger.produced.count) frame"
                   + "\(report.ledger.produced.count == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds))
             if let s = frameReports.first?.settings, setup.replayedFiles == nil {
-                let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
-                print("  ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
-                      + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
+                print("  " + Self.settingsSummary(s))
             }
             print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
                   + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s")")

@@ -235,16 +235,10 @@ struct CaptureCommand: ParsableCommand {
             s.shutter = seconds
         }
         if let focus {
-            let text = focus.lowercased()
-            if text == "inf" || text == "infinity" {
-                s.focus = .infinity
-            } else {
-                let number = text.hasSuffix("m") ? String(text.dropLast()) : text
-                guard let metres = Double(number), metres > 0, metres.isFinite else {
-                    throw ValidationError("--focus: '\(focus)' is not a distance (e.g. 1.5m, 0.8, inf)")
-                }
-                s.focus = .metres(metres)
+            guard let distance = FocusDistance(parsing: focus) else {
+                throw ValidationError("--focus: '\(focus)' is not a distance (e.g. 1.5m, 0.8, inf)")
             }
+            s.focus = distance
         }
         if let focusPoint { s.focusPoint = try Self.point(focusPoint, option: "--focus-point") }
         s.focusZone = focusZone
@@ -288,9 +282,16 @@ struct CaptureCommand: ParsableCommand {
         return profile
     }
 
-    /// The DNG file name of frame `number` of `sensor`.
-    static func fileName(_ sensor: String, _ number: Int) -> String {
-        "\(sensor)-\(String(format: "%04d", number)).dng"
+    /// The DNG file name of frame `number` of `sensor` in a two-sensor capture (the standard template).
+    static func pairFileName(_ sensor: String, _ number: Int) -> String {
+        FilenameTemplate.standard.name(sensor: sensor, sequenceNumber: UInt64(number), counter: number + 1, captureTime: nil)
+    }
+
+    /// ISO, shutter, aperture, focus and white balance of `s` in one line, with what was automatic.
+    static func settingsSummary(_ s: AppliedSettings) -> String {
+        let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
+        return "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
+            + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))")
     }
 
     static func point(_ text: String, option: String) throws -> NormalisedPoint {
@@ -301,15 +302,19 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let setup: CaptureSetup
+        var burst: ResolvedBurst?
         do {
             try checkCounts()
-            setup = try makeSetup(settings: try captureSettings(preset: try lightingPreset()))
+            let settings = try captureSettings(preset: try lightingPreset())
+            setup = try makeSetup(settings: settings)
             if let single = setup.single {
-                let configuration = try burstConfiguration()
+                let options = try burstOptions()
+                let configuration = try burstConfiguration(options: options, settings: settings)
                 try BurstSession.check(configuration, samplesPerFrame: single.samplesPerFrame)
                 if let (plan, base) = configuration.plan {
                     do { try plan.validate(base: base) { try single.check($0) } } catch { throw ValidationError("--bracket: \(error)") }
                 }
+                burst = ResolvedBurst(configuration: configuration, options: options)
             } else if try bracketPlan() != nil {
                 throw ValidationError("--bracket takes one sensor for now")
             }
@@ -330,14 +335,14 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         func file(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
-        let frames = (try? frameCount()) ?? 1
+        let frames = try burst?.configuration.frames ?? frameCount()
         // Nothing already written is replaced without --overwrite: refuse before capturing anything.
         if !overwrite {
             var planned: [String] = []
-            let template = (try? burstOptions().nameTemplate) ?? .standard
+            let template = burst?.configuration.nameTemplate ?? .standard
             for camera in setup.cameras {
                 for n in 0..<frames {
-                    let name = setup.single == nil ? Self.fileName(camera.name, n)
+                    let name = setup.single == nil ? Self.pairFileName(camera.name, n)
                         : template.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1, captureTime: nil)
                     planned.append(file(name))
                     if sidecar && setup.single != nil { planned.append(file(FrameSidecar.fileName(forDNG: name))) }
@@ -363,8 +368,8 @@ struct CaptureCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if let single = setup.single {
-            try runBurst(setup: setup, source: single, chartFiles: chartFiles)
+        if let single = setup.single, let burst {
+            try runBurst(setup: setup, source: single, burst: burst, chartFiles: chartFiles)
             return
         }
         // Two sensors: frames are made in pairs and written one after the other (the burst engine takes
@@ -380,7 +385,7 @@ struct CaptureCommand: ParsableCommand {
             let started = Date()
             do {
                 for frame in try setup.next(storages) {
-                    let path = file(Self.fileName(frame.sensorName, Int(frame.sequenceNumber)))
+                    let path = file(Self.pairFileName(frame.sensorName, Int(frame.sequenceNumber)))
                     let report = try writer.write(frame.image, to: path)
                     written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
                                                        seconds: Date().timeIntervalSince(started)))
@@ -405,10 +410,8 @@ struct CaptureCommand: ParsableCommand {
             for camera in setup.cameras {
                 let mine = written.filter { $0.sensor == camera.name }
                 guard let s = mine.first?.settings else { continue }
-                let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
                 print("captured \(mine.count) frame\(mine.count == 1 ? "" : "s") with \(camera.name) of \(scene): "
-                      + "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
-                      + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))"))
+                      + Self.settingsSummary(s))
                 for f in mine { print("  \(f.path)") }
             }
             for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
