@@ -62,10 +62,7 @@ import TestSupport
 
     @Test func aBracketedBurstTakesEachStepAndNamesTheFiles() throws {
         let tmp = try TemporaryDirectory()
-        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
-        profile.width = 320
-        profile.height = 240
-        profile.pixelPitchMicrons *= 4032.0 / 320
+        let profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 320)
         let sensor = try SimulatedSensor(profile: profile, scene: GreyRampScene(), seed: 2)
         let plan = try BracketPlan(parsing: "shutter:1/400,1/100,1/25")
         let base = CaptureSettings(iso: 100, focus: .metres(2), whiteBalance: .preset(.daylight))
@@ -97,10 +94,7 @@ import TestSupport
 
     @Test func anExposureBracketStepsExactlyFromTheMeteredExposure() throws {
         let tmp = try TemporaryDirectory()
-        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
-        profile.width = 320
-        profile.height = 240
-        profile.pixelPitchMicrons *= 4032.0 / 320
+        let profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 320)
         let sensor = try SimulatedSensor(profile: profile, scene: GreyRampScene(), seed: 2)
         var configuration = BurstSession.Configuration(
             frames: 3, overflow: .block, writers: 1, memoryBudget: 6 * sensor.samplesPerFrame * 2, outputDirectory: tmp.url.path)

@@ -10,10 +10,7 @@ import TestSupport
 @Suite struct BurstSessionTests {
     /// A small phone-wide (320x240) looking at the colour chart, fixed settings so frames are quick.
     static func sensor(fps: Double? = nil, seed: UInt64 = 1) throws -> SimulatedSensor {
-        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
-        profile.width = 320
-        profile.height = 240
-        profile.pixelPitchMicrons *= 4032.0 / 320
+        let profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 320)
         let sensor = try SimulatedSensor(profile: profile, scene: ColorChartScene(), seed: seed,
                                          clock: fps.map { .realTime(fps: $0) } ?? .freeRunning)
         try sensor.configure(CaptureSettings(iso: 100, shutter: 1.0 / 100, focus: .metres(1.5), whiteBalance: .preset(.daylight)))

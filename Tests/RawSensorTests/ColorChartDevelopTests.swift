@@ -64,11 +64,7 @@ struct ColorChartDevelopTests {
     func dcrawRendersTheChart(_ name: String) throws {
         // Each sensor at a small size with its field of view (the chart covers the same part of the frame),
         // without fall-off so every patch is lit alike.
-        var profile = try #require(SensorProfile.builtIn(named: name))
-        let scale = Double(profile.width) / 800
-        profile.width = 800
-        profile.height = Int((Double(profile.height) / scale / 2).rounded()) * 2
-        profile.pixelPitchMicrons *= scale
+        var profile = try #require(SensorProfile.builtIn(named: name)).resized(toWidth: 800)
         profile.lenses = [profile.lenses[0]]
         profile.lenses[0].vignetting = 0
         let errors = try Self.deltaEs(profile: profile, seed: 11)
@@ -83,10 +79,7 @@ struct ColorChartDevelopTests {
     @Test("the matrices matter: the same DNG developed without them (dcraw -o 0, camera RGB) misses the chart",
           .enabled(if: ToolAvailability.has("dcraw")))
     func cameraRGBIsNotSRGB() throws {
-        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
-        profile.width = 800
-        profile.height = 600
-        profile.pixelPitchMicrons *= 4032.0 / 800
+        var profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 800)
         profile.lenses[0].vignetting = 0
         let raw = try Self.deltaEs(profile: profile, seed: 11, outputSpace: "0")
         let mean = raw.reduce(0, +) / Double(raw.count)
@@ -99,10 +92,7 @@ struct ColorChartDevelopTests {
     @Test("darktable renders the chart with neutral greys and each colour patch at its hue",
           .enabled(if: ToolAvailability.has("darktable-cli")))
     func darktableRendersTheChart() throws {
-        var profile = try #require(SensorProfile.builtIn(named: "phone-wide"))
-        profile.width = 800
-        profile.height = 600
-        profile.pixelPitchMicrons *= 4032.0 / 800
+        var profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 800)
         profile.lenses[0].vignetting = 0
         let tmp = try TemporaryDirectory()
         let chart = ColorChartScene()

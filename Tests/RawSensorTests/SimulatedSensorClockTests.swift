@@ -8,12 +8,7 @@ import TestSupport
 @Suite struct SimulatedSensorClockTests {
     /// A built-in profile at a small size (same name, same field of view).
     static func small(_ name: String, width: Int = 320) throws -> SensorProfile {
-        var p = try #require(SensorProfile.builtIn(named: name))
-        let scale = Double(p.width) / Double(width)
-        p.height = Int((Double(p.height) / scale / 2).rounded()) * 2
-        p.width = width
-        p.pixelPitchMicrons *= scale
-        return p
+        try #require(SensorProfile.builtIn(named: name)).resized(toWidth: width)
     }
 
     @Test func realClockSpacesFramesByTheFrameIntervalIntoTheCallersBuffer() throws {

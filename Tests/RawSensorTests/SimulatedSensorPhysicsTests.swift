@@ -29,11 +29,8 @@ enum TestProfiles {
     /// A full-frame camera at 1200x800 (pixels 5x the mirrorless-24's, so the same field of view) with one of
     /// its lenses (0: 35 mm, 1: 85 mm, both f/1.8): shallow depth of field for the focus tests.
     static func fullFrame(lens: Int = 1) -> SensorProfile {
-        var p = SensorProfile.mirrorless24
+        var p = SensorProfile.mirrorless24.resized(toWidth: 1200)
         p.name = "test-full-frame"
-        p.width = 1200
-        p.height = 800
-        p.pixelPitchMicrons *= 5
         p.lenses = [p.lenses[lens]]
         return p
     }

@@ -44,6 +44,18 @@ public struct SensorProfile: Sendable, Hashable, Codable {
     /// White level in DN.
     public var whiteLevel: Int { (1 << bitsPerSample) - 1 }
 
+    /// The same camera with `width` pixels across: the height keeps the aspect (rounded to even) and the
+    /// pixels grow, so the field of view and the defocus blur relative to the frame stay the same.
+    /// For quick tests and previews of a profile.
+    public func resized(toWidth width: Int) -> SensorProfile {
+        var p = self
+        let scale = Double(self.width) / Double(width)
+        p.width = width
+        p.height = Int((Double(height) / scale / 2).rounded()) * 2
+        p.pixelPitchMicrons *= scale
+        return p
+    }
+
     /// Checks every value; throws naming the profile and the field.
     public func validate() throws(InvalidValueError) {
         func check(_ ok: Bool, _ field: String, _ reason: String) throws(InvalidValueError) {
