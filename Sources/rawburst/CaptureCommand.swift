@@ -372,19 +372,21 @@ struct CaptureCommand: ParsableCommand {
             try runBurst(setup: setup, source: single, burst: burst, chartFiles: chartFiles)
             return
         }
+        guard let pair = setup.pair else { preconditionFailure("a capture has one source (with its burst) or a pair") }
         // Two sensors: frames are made in pairs and written one after the other (the burst engine takes
         // one source for now).
         var options = DNGWriter.Options()
         options.overwrite = overwrite
         let writer = DNGWriter(options: options)
-        let storages = setup.cameras.map { PixelStorage(count: $0.samplesPerFrame) }
+        let storageA = PixelStorage(count: pair.samplesPerFrame.a), storageB = PixelStorage(count: pair.samplesPerFrame.b)
         var written: [CaptureReport.Frame] = []
         var failed = false
         let bar = ProgressBar(total: frames, enabled: Terminal.stderrIsTerminal && !json && frames > 1)
         for index in 0..<frames {
             let started = Date()
             do {
-                for frame in try setup.next(storages) {
+                let (a, b) = try pair.nextPair(into: storageA, storageB)
+                for frame in [a, b] {
                     let path = file(Self.pairFileName(frame.sensorName, Int(frame.sequenceNumber)))
                     let report = try writer.write(frame.image, to: path)
                     written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,

@@ -18,10 +18,10 @@ struct CaptureSetup {
     let cameras: [Camera]
     /// Number of files replayed, nil for simulated sensors.
     let replayedFiles: Int?
-    /// Takes the next frame of every camera into the buffers (one per camera, in order).
-    let next: ([PixelStorage]) throws -> [CapturedFrame]
-    /// The source when there is one camera (the burst engine takes it); nil for a pair.
+    /// The source of a one-camera capture (the burst engine takes it), nil for a pair.
     let single: (any FrameSource)?
+    /// The two sensors of a pair, triggered together, nil for one camera.
+    let pair: DualSource?
 }
 
 extension CaptureCommand {
@@ -37,8 +37,7 @@ extension CaptureCommand {
             try source.configure(settings)
             return CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
                                                 chart: nil)],
-                                replayedFiles: paths.count,
-                                next: { storages in [try source.nextFrame(into: storages[0])] }, single: source)
+                                replayedFiles: paths.count, single: source, pair: nil)
         }
         var profiles: [SensorProfile] = []
         for path in profileFiles {
@@ -59,20 +58,15 @@ extension CaptureCommand {
             try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed &+ UInt64(index),
                                 clock: profiles.count == 1 ? clock : .freeRunning)
         }
-        let next: ([PixelStorage]) throws -> [CapturedFrame]
         var single: (any FrameSource)?
+        var pair: DualSource?
         if simulated.count == 2 {
-            let pair = DualSource(simulated[0], simulated[1], clock: clock)
-            try pair.configure(a: settings, b: settings)
-            next = { storages in
-                let (a, b) = try pair.nextPair(into: storages[0], storages[1])
-                return [a, b]
-            }
+            let dual = DualSource(simulated[0], simulated[1], clock: clock)
+            try dual.configure(a: settings, b: settings)
+            pair = dual
         } else {
-            let sensor = simulated[0]
-            try sensor.configure(settings)
-            next = { storages in [try sensor.nextFrame(into: storages[0])] }
-            single = sensor
+            try simulated[0].configure(settings)
+            single = simulated[0]
         }
         let cameras = simulated.map { sensor -> CaptureSetup.Camera in
             var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
@@ -85,7 +79,7 @@ extension CaptureCommand {
         guard Set(cameras.map(\.name)).count == cameras.count else {
             throw ValidationError("two sensors need two names (both are '\(cameras[0].name)')")
         }
-        return CaptureSetup(cameras: cameras, replayedFiles: nil, next: next, single: single)
+        return CaptureSetup(cameras: cameras, replayedFiles: nil, single: single, pair: pair)
     }
 
     /// The files of `--replay`: files as given, folders as their visible regular files in name order.

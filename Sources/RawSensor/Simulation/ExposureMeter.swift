@@ -26,11 +26,11 @@ enum ExposureMeter {
                 return dx * dx + dy * dy <= radius * radius ? 1 : 0
             }
         case .zone(let index):
-            return zoneMean(plane, zone: index, scale: scale, clip: clip)
+            return zoneMeans(plane, scale: scale, clip: clip)[index]
         }
     }
 
-    /// Means of the nine zones of the 3x3 grid (row by row) in one pass; the same samples as ``zoneMean``.
+    /// Means of the nine zones of the 3x3 grid (row by row) in one pass.
     static func zoneMeans(_ plane: FloatPlane, step: Int = 4, scale: Double = 1, clip: Double = .infinity) -> [Double] {
         var sums = [Double](repeating: 0, count: 9), counts = [Double](repeating: 0, count: 9)
         let w = plane.width, h = plane.height
@@ -50,14 +50,6 @@ enum ExposureMeter {
             row += 2 * step
         }
         return (0..<9).map { counts[$0] > 0 ? sums[$0] / counts[$0] : 0 }
-    }
-
-    /// Mean of zone `zone` (0...8, row by row) of the 3x3 grid.
-    static func zoneMean(_ plane: FloatPlane, zone: Int, scale: Double = 1, clip: Double = .infinity) -> Double {
-        let zx = zone % 3, zy = zone / 3
-        return weightedMean(plane, scale: scale, clip: clip) { x, y in
-            Int(min(2, x * 3)) == zx && Int(min(2, y * 3)) == zy ? 1 : 0
-        }
     }
 
     /// Weighted mean over 2x2 blocks every `step` blocks; `weight` gets normalised block centres (0...1).
