@@ -15,6 +15,8 @@ public struct BurstLedger: Sendable, Hashable {
         case writeFailed = "write-failed"
         /// The burst stopped (policy `stop`, an error, or a signal) before the frame was written.
         case burstStopped = "burst-stopped"
+        /// Pre-record: the frame was older than the window kept before the trigger, or the trigger never came.
+        case outsidePreRecord = "outside-pre-record"
     }
 
     /// A dropped frame.

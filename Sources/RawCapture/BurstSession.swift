@@ -3,177 +3,126 @@ import RawCore
 import RawDNG
 import RawSensor
 
-/// One burst: a sensor thread pulling frames from a `FrameSource` into a `FramePool`, and writer threads
-/// encoding full slots to DNG files, with a declared overflow policy and every frame accounted for in a
-/// `BurstLedger`.
+/// One burst: a sensor thread triggering frames from a `BurstSource` (one sensor or a synchronized pair) into
+/// a `FramePool`, and writer threads encoding full slots to DNG files, with a declared overflow policy, a
+/// pressure governor, and every frame accounted for in one `BurstLedger` per sensor.
 ///
 /// The calling thread is the sensor thread (`run()` blocks until the burst ends); the writers are dedicated
-/// threads, so blocking file I/O never runs on Swift's cooperative pool. When the pool is full, the policy
-/// decides: `block` waits for a writer, `drop-newest` and `stop` let the source make the frame into a spare
-/// buffer (so its clock and sequence numbers go on as a real sensor's would) and count it as dropped,
-/// `drop-oldest` takes back the oldest frame no writer has started.
+/// threads, so blocking file I/O never runs on Swift's cooperative pool. Each trigger waits for the burst's
+/// clock, takes a slot per frame, and has the source fill the slots directly. When the pool is full, the
+/// policy decides: `block` waits for a writer (the next triggers are late, and say so), `drop-newest` and
+/// `stop` let the source make the frame into a spare buffer (so its clock and sequence numbers go on as a
+/// real sensor's would) and count it as dropped, `drop-oldest` takes back the oldest frame no writer has
+/// started. A pair takes both slots or neither.
+///
+/// `trigger()`, `pause()`, `resume()` and `stop()` may be called from any thread (a signal handler's queue,
+/// a key reader) while `run()` is going.
 public final class BurstSession: @unchecked Sendable {
-    /// What to capture and how.
-    public struct Configuration: Sendable {
-        /// Number of frames the sensor produces (1...1 000 000).
-        public var frames: Int
-        /// What happens when every slot is taken.
-        public var overflow: OverflowPolicy
-        /// Writer threads (1...64).
-        public var writers: Int
-        /// Bytes for the pool's slots and the spare buffer (the rest of the burst's memory is not yet counted).
-        public var memoryBudget: Int
-        /// The folder the DNGs go to (must exist).
-        public var outputDirectory: String
-        /// DNG writer options (overwrite, preview).
-        public var dngOptions: DNGWriter.Options
-        /// How files are named (default `%s-%4q`, e.g. `phone-wide-0042.dng`).
-        public var nameTemplate: FilenameTemplate
-        /// Keep a journal (`journal.jsonl`) in the output folder, for `BurstRecovery` after a crash.
-        public var journal = true
-        /// Write a JSON sidecar beside each DNG (`FrameSidecar`), before the frame is committed.
-        public var sidecars = false
-        /// The lighting preset's name, for the sidecars.
-        public var presetName: String?
-        /// A bracketing plan and the settings it varies (frame i is taken with the plan's step i); nil to keep
-        /// the source's settings.
-        public var plan: (plan: BracketPlan, base: CaptureSettings)?
-
-        /// A configuration with `writers` defaulting to the number of cores.
-        public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 512 << 20,
-                    outputDirectory: String, dngOptions: DNGWriter.Options = DNGWriter.Options(),
-                    nameTemplate: FilenameTemplate = .standard) {
-            self.frames = frames
-            self.overflow = overflow
-            self.writers = writers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-            self.memoryBudget = memoryBudget
-            self.outputDirectory = outputDirectory
-            self.dngOptions = dngOptions
-            self.nameTemplate = nameTemplate
-        }
-    }
-
-    /// What became of one written frame.
-    public struct FrameRecord: Sendable, Hashable {
-        /// Its sequence number.
-        public let sequenceNumber: UInt64
-        /// The sensor it came from.
-        public let sensor: String
-        /// When its exposure started (`CLOCK_MONOTONIC`, ns) and how late against the schedule (ns).
-        public let monotonicNanoseconds: UInt64
-        public let latenessNanoseconds: UInt64
-        /// Full slots waiting for a writer when it was queued (itself included).
-        public let queueDepth: Int
-        /// The DNG and its size.
-        public let path: String
-        public let bytes: Int
-        /// Time from taking the slot to the file being durable, in seconds.
-        public let encodeSeconds: Double
-        /// The settings the frame was taken with.
-        public let settings: AppliedSettings
-        /// Its position in the bracketing plan's sequence (0 without a plan).
-        public let bracketIndex: Int
-    }
-
-    /// The outcome of a burst.
-    public struct Report: Sendable {
-        /// Every frame accounted for.
-        public let ledger: BurstLedger
-        /// The frames written, in the order they became durable.
-        public let frames: [FrameRecord]
-        /// Write errors, one line each, with the frame's sequence number.
-        public let errors: [String]
-        /// The pool's slots, high-water mark and reclaims.
-        public let pool: FramePool<Pending>.Statistics
-        /// Wall-clock duration of the burst in seconds.
-        public let seconds: Double
-        /// True when the burst ended early under the `stop` policy or on a sensor error.
-        public let stoppedEarly: Bool
-        /// The invariant check: empty when every produced frame is written or dropped, exactly once.
-        public var problems: [String] { ledger.problems() }
-    }
-
-    /// A full slot's frame on its way to a writer.
-    public struct Pending: Sendable {
-        let frame: CapturedFrame
-        let queueDepth: Int
-        let bracketIndex: Int
-    }
-
-    /// The source.
-    public let source: any FrameSource
+    /// The sensors.
+    public let source: BurstSource
     /// The configuration.
     public let configuration: Configuration
-    /// The pool (sized from the budget at init).
+    /// How the budget is spent (the pool gets `memory.slots` slots).
+    public let memory: BurstMemoryPlan
+    /// The pool.
     public let pool: FramePool<Pending>
 
-    /// Called by a writer before it writes a frame (tests use it to simulate a slow or stalling disk).
-    public var beforeWrite: (@Sendable (UInt64) -> Void)?
+    /// Called by a writer before it writes a frame, with its sequence number (tests use it to stall a
+    /// writer); a thrown error fails that frame's write.
+    public var beforeWrite: (@Sendable (UInt64) throws -> Void)?
+    /// Called on the sensor thread after each trigger, with the number of triggers so far (tests use it to
+    /// trigger a pre-record or pause at an exact frame).
+    public var afterTrigger: ((Int) -> Void)?
     /// Called after each frame is written or dropped, with the counts so far (for a live status line).
     public var onProgress: (@Sendable (Progress) -> Void)?
 
-    /// Counts for a status line.
-    public struct Progress: Sendable {
-        /// Frames produced, written and dropped so far.
-        public let produced: Int
-        public let written: Int
-        public let dropped: Int
-        /// Full slots waiting for a writer.
-        public let queued: Int
-        /// Bytes written so far.
-        public let bytes: Int
-    }
-
-    private let spare: PixelStorage
-    private let lock = NSLock()
-    private var ledger = BurstLedger()
+    let spares: [PixelStorage]
+    let lock = NSLock()
+    private let control = NSCondition()
+    private var ledgers: [String: BurstLedger] = [:]
     private var records: [FrameRecord] = []
     private var errors: [String] = []
     private var counters: [String: Int] = [:]
     private var journal: BurstJournal?
     private var bytesWritten = 0
+    private var faults: StorageFaultInjector?
+    private var level = BurstGovernor.Level.normal
+    private var consecutiveWriteFailures = 0
+    private var startedNanoseconds: UInt64 = 0
+    // Control, under `control`.
+    private var triggered = true
+    private var paused = false
+    private var stopRequest: String?
 
-    /// Checks that `configuration` can run with frames of `samplesPerFrame` samples, allocating nothing.
-    public static func check(_ configuration: Configuration, samplesPerFrame: Int) throws(FramePoolError) {
+    /// Checks that `configuration` can run with `source`, allocating nothing; returns how the budget would be spent.
+    @discardableResult
+    public static func check(_ configuration: Configuration, source: BurstSource) throws(FramePoolError) -> BurstMemoryPlan {
         guard (1...1_000_000).contains(configuration.frames) else {
             throw FramePoolError("frames must be within 1...1000000, not \(configuration.frames)")
         }
         guard (1...64).contains(configuration.writers) else {
             throw FramePoolError("writers must be within 1...64, not \(configuration.writers)")
         }
-        _ = try FramePool<Pending>.slotCount(samplesPerSlot: samplesPerFrame, budgetBytes: configuration.memoryBudget,
-                                              reservedBytes: samplesPerFrame * MemoryLayout<UInt16>.stride)
+        guard (0...100_000).contains(configuration.preRecordFrames) else {
+            throw FramePoolError("a pre-record must keep 0...100000 frames, not \(configuration.preRecordFrames)")
+        }
+        if configuration.preRecordFrames > 0 && configuration.plan != nil {
+            throw FramePoolError("a pre-record cannot be combined with a bracketing plan (the plan's first frame would be unknown)")
+        }
+        return try BurstMemoryPlan.make(for: source, configuration: configuration)
     }
 
-    /// Sizes the pool from the budget: one spare frame for frames that find no slot, the rest slots.
-    public init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
-        try Self.check(configuration, samplesPerFrame: source.samplesPerFrame)
-        let samples = source.samplesPerFrame
+    /// Plans the budget and makes the pool (its slots cost memory only once frames are made into them).
+    public init(source: BurstSource, configuration: Configuration) throws(FramePoolError) {
+        memory = try Self.check(configuration, source: source)
         self.source = source
         self.configuration = configuration
-        pool = try FramePool(samplesPerSlot: samples, budgetBytes: configuration.memoryBudget,
-                             reservedBytes: samples * MemoryLayout<UInt16>.stride)
-        spare = PixelStorage(lazilyZeroedCount: samples)
+        pool = try FramePool(samplesPerSlot: source.samplesPerSlot, slotCount: memory.slots)
+        spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
+        triggered = configuration.preRecordFrames == 0
+        for name in source.sensorNames { ledgers[name] = BurstLedger() }
     }
+
+    /// A one-sensor burst.
+    public convenience init(source: any FrameSource, configuration: Configuration) throws(FramePoolError) {
+        try self.init(source: .single(source), configuration: configuration)
+    }
+
+    // MARK: - Control (any thread)
+
+    /// Ends a pre-record: the frames kept so far are written and `frames` more are taken. Does nothing
+    /// without a pre-record or when already triggered.
+    public func trigger() { control.withLock { triggered = true; control.broadcast() } }
+
+    /// Stops triggering frames until `resume()`; the writers go on emptying the pool.
+    public func pause() { control.withLock { paused = true } }
+
+    /// Triggers frames again, on a schedule restarted from now.
+    public func resume() { control.withLock { paused = false; control.broadcast() } }
+
+    /// Ends the burst after the frame being made; frames in the pool are still written. `reason` goes into
+    /// the report.
+    public func stop(reason: String = "stopped on request") {
+        control.withLock {
+            if stopRequest == nil { stopRequest = reason }
+            control.broadcast()
+        }
+    }
+
+    /// Whether the burst is paused now.
+    public var isPaused: Bool { control.withLock { paused } }
+
+    // MARK: - The sensor thread
 
     /// Runs the burst on the calling thread (the sensor thread) and returns when every frame is written or
     /// dropped.
     public func run() -> Report {
         let started = Date()
-        if configuration.journal {
-            do {
-                let opened = try BurstJournal(directory: configuration.outputDirectory)
-                var start = BurstJournal.Entry(event: "start")
-                start.version = 1
-                start.sensor = source.capabilities.name
-                start.frames = configuration.frames
-                start.overflow = configuration.overflow.rawValue
-                try opened.append(start)
-                journal = opened
-            } catch {
-                lock.withLock { errors.append("journal: \(error)") }
-            }
-        }
+        startedNanoseconds = MonotonicClock.nanoseconds()
+        if let spec = configuration.storageFaults { faults = StorageFaultInjector(spec, startNanoseconds: startedNanoseconds) }
+        openJournal()
+        let preRecording = configuration.preRecordFrames > 0
+        if preRecording { pool.setHeld(true) }
         let writerGroup = DispatchGroup()
         for _ in 0..<configuration.writers {
             writerGroup.enter()
@@ -184,35 +133,147 @@ public final class BurstSession: @unchecked Sendable {
             thread.name = "rawburst-writer"
             thread.start()
         }
-        var stoppedEarly = false
+        let perTrigger = source.framesPerTrigger
+        var governor = BurstGovernor(slots: pool.slotCount, writers: configuration.writers)
+        var clock = configuration.clock
+        var pacer = FramePacer(clock: clock)
+        var stopReason: String?
+        var latencies: [UInt64] = []
+        var firstFrame: UInt64?
+        var triggeredAt: UInt64?
+        var wasTriggered = !preRecording
+        var pauses = 0
+        var lastSequence: UInt64?
+        var taken = 0
+        var triggers = 0
         let metered = meteredExposure()
-        for index in 0..<configuration.frames {
-            var bracketIndex = 0
-            if let (plan, base) = configuration.plan {
-                let step = plan.step(index, base: base)
-                bracketIndex = step.bracketIndex
-                if index == 0 || plan.stepsPerRun > 1 {
-                    var settings = step.settings
-                    // A plan that does not set the focus keeps what autofocus found first (for the first frame,
-                    // or for the metering below), as a camera locks focus for a bracket.
-                    if (index > 0 || metered != nil) && !plan.variesFocus { settings.autoFocusLock = true }
-                    // An exposure bracket steps exactly from the metered exposure: shutter × 2^EV (the ISO
-                    // takes over where the shutter range ends), as a camera's auto exposure bracketing does.
-                    if let metered, plan.variesExposureCompensation {
-                        (settings.iso, settings.shutter) = Self.bracketed(metered, ev: settings.exposureCompensation,
-                                                                          isoFixed: base.iso != nil,
-                                                                          shutterFixed: base.shutter != nil,
-                                                                          capabilities: source.capabilities)
+        while true {
+            // Pause, stop and the pre-record's trigger.
+            var resumed = false
+            let (stopNow, triggeredNow) = control.withLock { () -> (String?, Bool) in
+                if paused && stopRequest == nil {
+                    pauses += 1
+                    while paused && stopRequest == nil { control.wait() }
+                    resumed = true
+                }
+                return (stopRequest, triggered)
+            }
+            if let stopNow { stopReason = stopNow; break }
+            if resumed { pacer = FramePacer(clock: clock) }
+            if triggeredNow && !wasTriggered {
+                wasTriggered = true
+                triggeredAt = lastSequence.map { $0 + 1 } ?? 0
+                pool.setHeld(false)
+            }
+            if wasTriggered && taken >= configuration.frames { break }
+
+            let seconds = Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9
+            let thermal = configuration.thermal?.state(at: seconds) ?? .nominal
+            if thermal == .critical {
+                stopReason = "thermal state critical"
+                break
+            }
+            if configuration.governor && wasTriggered {
+                if let changed = governor.observe(queued: pool.statistics.queued, thermal: thermal, seconds: seconds,
+                                                  lastSequenceNumber: lastSequence, effect: { self.effect(of: $0, clock: clock) }) {
+                    lock.withLock { level = changed }
+                    let rate = changed >= .lowerRate ? Self.halved(configuration.clock) : configuration.clock
+                    if rate != clock {
+                        clock = rate
+                        pacer = FramePacer(clock: clock)
                     }
-                    do {
-                        try source.configure(settings)
-                    } catch {
-                        lock.withLock { errors.append("sensor: step \(step.bracketIndex + 1) of the plan: \(error)") }
-                        stoppedEarly = true
+                }
+            }
+
+            var bracketIndex = 0
+            if wasTriggered, let (plan, base) = configuration.plan {
+                let step = plan.step(taken, base: base)
+                bracketIndex = step.bracketIndex
+                if taken == 0 || plan.stepsPerRun > 1 {
+                    do { try source.configure(stepSettings(step, plan: plan, base: base, metered: metered, index: taken)) } catch {
+                        stopReason = "sensor: step \(step.bracketIndex + 1) of the plan: \(error)"
                         break
                     }
                 }
             }
+
+            let tick = pacer.waitForNextFrame()
+            // Pre-record: the oldest kept trigger makes room once the window is full.
+            var reclaimed: [FramePool<Pending>.Slot] = []
+            if !wasTriggered && pool.statistics.queued >= configuration.preRecordFrames * perTrigger {
+                for _ in 0..<perTrigger {
+                    guard let (slot, old) = pool.reclaimOldestFull() else { break }
+                    drop(old.frame, .outsidePreRecord)
+                    reclaimed.append(slot)
+                }
+            }
+            let slots = reclaimed.count == perTrigger ? reclaimed : acquireSlots(count: perTrigger, reusing: reclaimed)
+            let slotLatency = MonotonicClock.nanoseconds() - tick.monotonicNanoseconds
+            let buffers = slots.map(\.storage).isEmpty ? spares : slots.map(\.storage)
+            let frames: [CapturedFrame]
+            do {
+                let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
+                frames = try source.next(into: buffers).map { Self.retimed($0, due: due) }
+            } catch {
+                for slot in slots { pool.abandon(slot) }
+                lock.withLock { errors.append("sensor: \(error)") }
+                stopReason = "sensor error: \(error)"
+                break
+            }
+            triggers += 1
+            if wasTriggered { taken += 1 }
+            lastSequence = frames.first?.sequenceNumber
+            for frame in frames {
+                lock.withLock { ledgers[frame.sensorName, default: BurstLedger()].recordProduced(frame.sequenceNumber) }
+                latencies.append(slotLatency)
+            }
+            if slots.isEmpty {
+                // No slots: the frames were made into the spare buffers and are dropped.
+                let stopping = configuration.overflow == .stop
+                for frame in frames { drop(frame, stopping ? .burstStopped : .poolFull) }
+                reportProgress()
+                if stopping { stopReason = "no free slot (policy stop)"; break }
+            } else {
+                let depth = pool.statistics.queued
+                for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
+                    pool.markFull(slot, payload: Pending(frame: frame, queueDepth: depth + offset + 1,
+                                                         bracketIndex: bracketIndex, slotLatency: slotLatency))
+                }
+                if firstFrame == nil { firstFrame = MonotonicClock.nanoseconds() }
+            }
+            afterTrigger?(triggers)
+            reportProgress()
+        }
+        if !wasTriggered {
+            // The trigger never came: the kept frames are not wanted.
+            while let (slot, old) = pool.reclaimOldestFull() {
+                drop(old.frame, .outsidePreRecord)
+                pool.abandon(slot)
+            }
+            pool.setHeld(false)
+        }
+        pool.close()
+        writerGroup.wait()
+        var end = BurstJournal.Entry(event: "end")
+        (end.produced, end.written, end.dropped) = lock.withLock {
+            (ledgers.values.reduce(0) { $0 + $1.produced.count }, ledgers.values.reduce(0) { $0 + $1.written.count },
+             ledgers.values.reduce(0) { $0 + $1.drops.count })
+        }
+        journalAppend(end)
+        // A writer may have asked for the stop (a failing disk) after the sensor loop had ended on its own.
+        if stopReason == nil, let late = control.withLock({ stopRequest }) { stopReason = late }
+        let (finalLedgers, finalRecords, finalErrors) = lock.withLock { (ledgers, records, errors) }
+        return Report(ledgers: finalLedgers, frames: finalRecords, errors: finalErrors, pool: pool.statistics, memory: memory,
+                      seconds: Date().timeIntervalSince(started), stopReason: stopReason, degradations: governor.steps,
+                      slotLatencies: latencies, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
+                      triggeredAtSequenceNumber: triggeredAt, pauses: pauses)
+    }
+
+    /// `count` slots by the overflow policy (after `reusing`, slots already in hand), or none: a trigger gets
+    /// a slot for every frame or for none.
+    private func acquireSlots(count: Int, reusing: [FramePool<Pending>.Slot]) -> [FramePool<Pending>.Slot] {
+        var slots = reusing
+        while slots.count < count {
             var slot: FramePool<Pending>.Slot?
             switch configuration.overflow {
             case .block:
@@ -222,109 +283,69 @@ public final class BurstSession: @unchecked Sendable {
             case .dropOldest:
                 slot = pool.tryAcquire()
                 if slot == nil, let (reclaimed, dropped) = pool.reclaimOldestFull() {
-                    drop(dropped.frame.sequenceNumber, .replacedByNewer)
+                    drop(dropped.frame, .replacedByNewer)
                     slot = reclaimed
                 }
             }
-            let storage = slot?.storage ?? spare
-            let frame: CapturedFrame
-            do {
-                frame = try source.nextFrame(into: storage)
-            } catch {
-                if let slot { pool.abandon(slot) }
-                lock.withLock { errors.append("sensor: \(error)") }
-                stoppedEarly = true
-                break
-            }
-            record { $0.recordProduced(frame.sequenceNumber) }
             guard let slot else {
-                // No slot: the frame was made into the spare buffer and is dropped.
-                let stop = configuration.overflow == .stop
-                drop(frame.sequenceNumber, stop ? .burstStopped : .poolFull)
-                reportProgress()
-                if stop {
-                    stoppedEarly = true
-                    break
-                }
-                continue
+                for taken in slots { pool.abandon(taken) }
+                return []
             }
-            pool.markFull(slot, payload: Pending(frame: frame, queueDepth: pool.statistics.queued + 1,
-                                                 bracketIndex: bracketIndex))
+            slots.append(slot)
         }
-        pool.close()
-        writerGroup.wait()
-        let counts = lock.withLock { (ledger.produced.count, ledger.written.count, ledger.drops.count) }
-        var end = BurstJournal.Entry(event: "end")
-        (end.produced, end.written, end.dropped) = counts
-        journalAppend(end)
-        let (finalLedger, finalRecords, finalErrors) = lock.withLock { (ledger, records, errors) }
-        return Report(ledger: finalLedger, frames: finalRecords, errors: finalErrors, pool: pool.statistics,
-                      seconds: Date().timeIntervalSince(started), stoppedEarly: stoppedEarly)
+        return slots
     }
 
-    /// One writer: takes full slots until the pool is closed and drained.
-    private func writeLoop() {
-        let writer = DNGWriter(options: configuration.dngOptions)
-        while let (slot, pending) = pool.nextFull() {
-            let frame = pending.frame
-            let taken = Date()
-            beforeWrite?(frame.sequenceNumber)
-            let counter = lock.withLock { () -> Int in
-                counters[frame.sensorName, default: 0] += 1
-                return counters[frame.sensorName]!
-            }
-            let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
-                                                       counter: counter, bracket: pending.bracketIndex,
-                                                       captureTime: frame.image.metadata.captureTime)
-            let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
-            do {
-                let written = try writer.write(frame.image, to: path)
-                if configuration.sidecars {
-                    let sidecarName = FrameSidecar.fileName(forDNG: name)
-                    let sidecar = FrameSidecar(frame: frame, file: name, bracketIndex: pending.bracketIndex,
-                                               preset: configuration.presetName)
-                    do {
-                        try AtomicFile.write(sidecar.json(),
-                                             to: (configuration.outputDirectory as NSString).appendingPathComponent(sidecarName),
-                                             overwrite: configuration.dngOptions.overwrite)
-                    } catch {
-                        lock.withLock { errors.append("frame \(frame.sequenceNumber): sidecar: \(error)") }
-                    }
-                }
-                let entry = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
-                                        monotonicNanoseconds: frame.monotonicNanoseconds,
-                                        latenessNanoseconds: frame.latenessNanoseconds, queueDepth: pending.queueDepth,
-                                        path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
-                                        settings: frame.settings, bracketIndex: pending.bracketIndex)
-                // The file is durable under its final name: now it is committed.
-                var committed = BurstJournal.Entry(event: "committed")
-                committed.sequenceNumber = frame.sequenceNumber
-                committed.file = name
-                committed.bytes = written.bytes
-                journalAppend(committed)
-                lock.withLock {
-                    ledger.recordWritten(frame.sequenceNumber)
-                    records.append(entry)
-                    bytesWritten += written.bytes
-                }
-            } catch {
-                lock.withLock { errors.append("frame \(frame.sequenceNumber): \(error)") }
-                drop(frame.sequenceNumber, .writeFailed)
-            }
-            pool.release(slot)
-            reportProgress()
+    /// The settings of plan step `step` for trigger `index`: focus kept from the first autofocus unless the
+    /// plan varies it, and an exposure bracket stepped exactly from the metered exposure.
+    private func stepSettings(_ step: (settings: CaptureSettings, bracketIndex: Int), plan: BracketPlan,
+                              base: CaptureSettings, metered: (iso: Double, shutter: Double)?, index: Int) -> CaptureSettings {
+        var settings = step.settings
+        // A plan that does not set the focus keeps what autofocus found first (for the first frame, or for the
+        // metering), as a camera locks focus for a bracket.
+        if (index > 0 || metered != nil) && !plan.variesFocus { settings.autoFocusLock = true }
+        // An exposure bracket steps exactly from the metered exposure: shutter × 2^EV (the ISO takes over where
+        // the shutter range ends), as a camera's auto exposure bracketing does.
+        if let metered, plan.variesExposureCompensation {
+            (settings.iso, settings.shutter) = Self.bracketed(metered, ev: settings.exposureCompensation,
+                                                              isoFixed: base.iso != nil, shutterFixed: base.shutter != nil,
+                                                              capabilities: source.capabilities)
         }
+        return settings
     }
 
-    /// Tells `onProgress` the counts now.
-    private func reportProgress() {
-        guard let onProgress else { return }
-        let queued = pool.statistics.queued
-        let progress = lock.withLock {
-            Progress(produced: ledger.produced.count, written: ledger.written.count, dropped: ledger.drops.count,
-                     queued: queued, bytes: bytesWritten)
+    /// `frame` with its lateness measured against the schedule: its start (the source's timestamp, after any
+    /// wait for a slot) less the time it was due.
+    private static func retimed(_ frame: CapturedFrame, due: UInt64) -> CapturedFrame {
+        let lateness = frame.monotonicNanoseconds > due ? frame.monotonicNanoseconds - due : 0
+        guard lateness > frame.latenessNanoseconds else { return frame }
+        return CapturedFrame(image: frame.image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
+                             monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: lateness,
+                             sensorName: frame.sensorName)
+    }
+
+    /// Half the rate of a real-time clock (a free-running one stays as it is).
+    static func halved(_ clock: FrameClock) -> FrameClock {
+        if case .realTime(let fps) = clock { return .realTime(fps: fps / 2) }
+        return clock
+    }
+
+    /// What governor level `level` does in this burst, for the manifest.
+    private func effect(of level: BurstGovernor.Level, clock: FrameClock) -> String {
+        switch level {
+        case .normal: return "full work for every frame"
+        case .noPreviews:
+            return configuration.dngOptions.previewLongEdge == nil
+                ? "no previews to skip (DNGs carry only their thumbnail); no analysis runs during bursts yet"
+                : "DNGs are written without their JPEG preview"
+        case .cheaperCompression:
+            return "no cheaper compression: DNGs are already uncompressed" + (configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped")
+        case .lowerRate:
+            if case .realTime(let fps) = configuration.clock {
+                return "frame rate halved: \(SettingText.number(fps)) → \(SettingText.number(fps / 2)) fps"
+            }
+            return "no rate to lower (free-running)"
         }
-        onProgress(progress)
     }
 
     /// For a plan with an `ev:` axis over automatic exposure: the ISO and shutter auto exposure finds for the
@@ -351,23 +372,97 @@ public final class BurstSession: @unchecked Sendable {
         return (clamp((wanted / shutter).rounded(), isoRange), shutter)
     }
 
+    // MARK: - Books
+
+    /// Starts the journal; a failure is reported as an error and the burst goes on without one.
+    private func openJournal() {
+        guard configuration.journal else { return }
+        do {
+            let opened = try BurstJournal(directory: configuration.outputDirectory)
+            var start = BurstJournal.Entry(event: "start")
+            start.version = 1
+            start.sensor = source.sensorNames.joined(separator: ",")
+            start.frames = configuration.frames
+            start.overflow = configuration.overflow.rawValue
+            try opened.append(start)
+            journal = opened
+        } catch {
+            lock.withLock { errors.append("journal: \(error)") }
+        }
+    }
+
     /// Records a drop in the ledger and the journal.
-    private func drop(_ sequenceNumber: UInt64, _ reason: BurstLedger.DropReason) {
-        record { $0.recordDropped(sequenceNumber, reason: reason) }
+    func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
+        lock.withLock { ledgers[frame.sensorName, default: BurstLedger()].recordDropped(frame.sequenceNumber, reason: reason) }
         var entry = BurstJournal.Entry(event: "dropped")
-        entry.sequenceNumber = sequenceNumber
+        entry.sequenceNumber = frame.sequenceNumber
+        entry.sensor = frame.sensorName
         entry.reason = reason.rawValue
         journalAppend(entry)
     }
 
-    /// Appends to the journal, if there is one; a failure is reported once per line as an error.
+    /// Records a durable frame.
+    func recordWritten(_ record: FrameRecord, file: String) {
+        var committed = BurstJournal.Entry(event: "committed")
+        committed.sequenceNumber = record.sequenceNumber
+        committed.sensor = record.sensor
+        committed.file = file
+        committed.bytes = record.bytes
+        journalAppend(committed)
+        lock.withLock {
+            ledgers[record.sensor, default: BurstLedger()].recordWritten(record.sequenceNumber)
+            records.append(record)
+            bytesWritten += record.bytes
+            consecutiveWriteFailures = 0
+        }
+    }
+
+    /// Records a failed write; under `block` and `stop`, or after three failures in a row, the burst stops.
+    func recordWriteFailure(_ frame: CapturedFrame, message: String) {
+        let failures = lock.withLock { () -> Int in
+            errors.append("frame \(frame.sequenceNumber)\(source.framesPerTrigger > 1 ? " (\(frame.sensorName))" : ""): \(message)")
+            consecutiveWriteFailures += 1
+            return consecutiveWriteFailures
+        }
+        drop(frame, .writeFailed)
+        if configuration.overflow == .block || configuration.overflow == .stop || failures >= 3 {
+            stop(reason: "writes failing: \(message)")
+        }
+    }
+
+    /// The next file counter of `sensor` (1, 2, ...).
+    func nextCounter(_ sensor: String) -> Int {
+        lock.withLock {
+            counters[sensor, default: 0] += 1
+            return counters[sensor]!
+        }
+    }
+
+    /// The governor's level now (the writers read it per frame).
+    var currentLevel: BurstGovernor.Level { lock.withLock { level } }
+
+    /// The storage fault injector, if faults are simulated.
+    var faultInjector: StorageFaultInjector? { faults }
+
+    /// Appends to the journal, if there is one; a failure is reported as an error.
     private func journalAppend(_ entry: BurstJournal.Entry) {
         guard let journal else { return }
         do { try journal.append(entry) } catch { lock.withLock { errors.append("journal: \(error)") } }
     }
 
-    /// Changes the ledger under the lock.
-    private func record(_ change: (inout BurstLedger) -> Void) {
-        lock.withLock { change(&ledger) }
+    /// Tells `onProgress` the counts now.
+    func reportProgress() {
+        guard let onProgress else { return }
+        let stats = pool.statistics
+        let (isPaused, waiting) = control.withLock { (paused, !triggered) }
+        let progress = lock.withLock {
+            Progress(produced: ledgers.values.reduce(0) { $0 + $1.produced.count },
+                     written: ledgers.values.reduce(0) { $0 + $1.written.count },
+                     dropped: ledgers.values.reduce(0) { $0 + $1.drops.count },
+                     queued: stats.queued, slots: stats.slotCount, bytes: bytesWritten,
+                     seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9, level: level,
+                     paused: isPaused, waitingForTrigger: waiting)
+        }
+        onProgress(progress)
     }
 }

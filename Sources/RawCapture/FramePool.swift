@@ -65,6 +65,7 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     private var fullQueue: [Int] = []
     private var fullHead = 0
     private var closed = false
+    private var held = false
     private var highWater = 0
     private var reclaimed = 0
     private let condition = NSCondition()
@@ -160,8 +161,17 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     public func nextFull() -> (slot: Slot, payload: Payload)? {
         condition.lock()
         defer { condition.unlock() }
-        while fullHead == fullQueue.count && !closed { condition.wait() }
+        while (held || fullHead == fullQueue.count) && !closed { condition.wait() }
         return popOldestFull(to: .encoding)
+    }
+
+    /// While held, `nextFull` hands out nothing: full slots stay queued (a pre-record keeps its frames there
+    /// until the trigger, reclaiming the oldest for each new one). Releasing the hold wakes the writers.
+    public func setHeld(_ hold: Bool) {
+        condition.lock()
+        held = hold
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Gives back a slot whose frame has been written (or has failed); it becomes free.

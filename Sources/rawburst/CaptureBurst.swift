@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Foundation
 import RawBurst
@@ -5,26 +8,17 @@ import RawBurst
 /// The burst-engine options of `capture`, checked.
 struct BurstOptions {
     let memoryBudget: Int
-    /// Simulated disk rate in bytes per second, if any.
-    let diskBytesPerSecond: Int?
     let overflow: OverflowPolicy
     let writers: Int
     let nameTemplate: FilenameTemplate
-
-    /// Bytes in `512MiB`, `2GiB`, `800MB`, `1.5G`, `1048576` (binary units for KiB/MiB/GiB and K/M/G, decimal for KB/MB/GB).
-    static func bytes(_ text: String) -> Int? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let digits = t.prefix { $0.isNumber || $0 == "." }
-        guard let value = Double(digits), value > 0 else { return nil }
-        let units: [String: Double] = ["": 1, "b": 1, "k": 1024, "kib": 1024, "kb": 1000, "m": 1_048_576, "mib": 1_048_576,
-                                       "mb": 1e6, "g": 1_073_741_824, "gib": 1_073_741_824, "gb": 1e9]
-        guard let unit = units[t.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
-        let bytes = value * unit
-        return bytes < 1e15 ? Int(bytes) : nil
-    }
+    let storageFaults: StorageFaults?
+    let thermal: ThermalSchedule?
+    /// Frames kept before the trigger (0: no pre-record) and the timed trigger, in seconds.
+    let preRecordFrames: Int
+    let triggerAfter: Double?
 }
 
-/// A one-sensor capture's burst options and configuration, worked out once before anything is created.
+/// A capture's burst options and configuration, worked out once before anything is created.
 struct ResolvedBurst {
     let configuration: BurstSession.Configuration
     let options: BurstOptions
@@ -36,7 +30,7 @@ extension CaptureCommand {
 
     /// The burst options, or the option and problem in one line.
     func burstOptions() throws -> BurstOptions {
-        guard let budget = BurstOptions.bytes(memoryBudget) else {
+        guard let budget = BurstOptionError.bytes(memoryBudget) else {
             throw ValidationError("--memory-budget: '\(memoryBudget)' is not a size (e.g. 512MiB, 2GiB, 800MB)")
         }
         guard let policy = OverflowPolicy(parsing: overflow) else {
@@ -46,76 +40,117 @@ extension CaptureCommand {
         guard (1...64).contains(writerCount) else { throw ValidationError("--writers must be within 1...64, not \(writerCount)") }
         let template: FilenameTemplate
         do { template = try FilenameTemplate(nameTemplate) } catch { throw ValidationError("--name: \(error.reason)") }
-        var disk: Int?
+        var faults: StorageFaults?
         if let simulateDisk {
-            let text = simulateDisk.lowercased().hasSuffix("/s") ? String(simulateDisk.dropLast(2)) : simulateDisk
-            guard let rate = BurstOptions.bytes(text), rate >= 1000 else {
-                throw ValidationError("--simulate-disk: '\(simulateDisk)' is not a rate of at least 1kB/s (e.g. 80MB/s)")
-            }
-            disk = rate
+            do { faults = try StorageFaults(parsing: simulateDisk) } catch { throw ValidationError("--simulate-disk: \(error)") }
         }
-        return BurstOptions(memoryBudget: budget, diskBytesPerSecond: disk, overflow: policy, writers: writerCount,
-                            nameTemplate: template)
+        var thermal: ThermalSchedule?
+        if let simulateThermal {
+            do { thermal = try ThermalSchedule(parsing: simulateThermal) } catch { throw ValidationError("--simulate-thermal: \(error)") }
+        }
+        var preRecordFrames = 0
+        if let preRecord {
+            guard let seconds = BurstOptionError.seconds(preRecord), seconds > 0, seconds <= 600 else {
+                throw ValidationError("--pre-record: '\(preRecord)' is not a time within 0...10m (e.g. 2s, 500ms)")
+            }
+            guard let rate = try frameRate() else { throw ValidationError("--pre-record needs --fps (the frames kept are seconds × fps)") }
+            preRecordFrames = max(1, Int((seconds * rate - 1e-9).rounded(.up)))
+        }
+        var after: Double?
+        if let triggerAfter {
+            guard preRecord != nil else { throw ValidationError("--trigger-after needs --pre-record") }
+            guard let seconds = BurstOptionError.seconds(triggerAfter), seconds >= 0, seconds <= 86_400 else {
+                throw ValidationError("--trigger-after: '\(triggerAfter)' is not a time (e.g. 3s, 500ms)")
+            }
+            after = seconds
+        }
+        if let previewSize, !(64...4096).contains(previewSize) {
+            throw ValidationError("--preview must be within 64...4096 pixels, not \(previewSize)")
+        }
+        return BurstOptions(memoryBudget: budget, overflow: policy, writers: writerCount, nameTemplate: template,
+                            storageFaults: faults, thermal: thermal, preRecordFrames: preRecordFrames, triggerAfter: after)
     }
 
     /// The burst's configuration from the options, with `settings` as the base of a bracketing plan.
     func burstConfiguration(options: BurstOptions, settings: CaptureSettings) throws -> BurstSession.Configuration {
         var dng = DNGWriter.Options()
         dng.overwrite = overwrite
+        dng.previewLongEdge = previewSize
         var configuration = BurstSession.Configuration(
             frames: try frameCount(), overflow: options.overflow, writers: options.writers,
             memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
+        configuration.clock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
         configuration.sidecars = sidecar
         configuration.presetName = preset
+        configuration.preRecordFrames = options.preRecordFrames
+        configuration.thermal = options.thermal
+        configuration.storageFaults = options.storageFaults
+        configuration.governor = !noGovernor
         if let plan = try bracketPlan() {
             configuration.plan = (plan, settings)
         }
         return configuration
     }
 
-    /// Runs a one-sensor capture through the burst engine: frame pool, writer threads, overflow policy.
-    /// Exit status: 0 every frame written, 1 a write failed, 3 frames were dropped or the burst stopped early.
-    func runBurst(setup: CaptureSetup, source: any FrameSource, burst: ResolvedBurst, chartFiles: [String]) throws {
+    /// Runs the burst: frame pool, writer threads, overflow policy, governor, controls and live status.
+    /// Exit status: 0 every frame written (or the burst stopped on request), 1 a write failed or the books do not
+    /// balance, 3 frames dropped or the burst stopped early by its policy, the thermal state or the disk.
+    func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
         let (configuration, options) = (burst.configuration, burst.options)
         let session: BurstSession
         do {
-            session = try BurstSession(source: source, configuration: configuration)
+            session = try BurstSession(source: setup.source, configuration: configuration)
         } catch {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
         }
-        if let rate = options.diskBytesPerSecond {
-            // Each write first waits as long as the frame's bytes take at that rate, per writer.
-            let microseconds = UInt32(min(60e6, Double(source.samplesPerFrame * 2) / Double(rate) * 1e6))
-            session.beforeWrite = { _ in usleep(microseconds) }
-        }
-        let frames = configuration.frames
-        let bar = ProgressBar(total: frames, enabled: Terminal.stderrIsTerminal && !json && frames > 1)
-        session.onProgress = { p in
-            bar.update(done: p.written + p.dropped, label: "queue \(p.queued)", failed: p.dropped)
+        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
+        let perTrigger = setup.source.framesPerTrigger
+        let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
+                                     keys: keys)
+        session.onProgress = { status.update($0) }
+        let controls = BurstControls(session: session)
+        controls.start(keys: keys, triggerAfter: options.triggerAfter)
+        if configuration.preRecordFrames > 0 && !json {
+            Terminal.error("pre-recording the last \(configuration.preRecordFrames) frames; trigger with "
+                           + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
+                           + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
         }
         let report = session.run()
-        bar.finish()
+        controls.finish()
+        status.finish()
         for line in report.errors { Terminal.error("error: \(line)") }
         let problems = report.problems
         for problem in problems { Terminal.error("rawburst capture: frame accounting: \(problem)") }
-        let frameReports = report.frames.sorted { $0.sequenceNumber < $1.sequenceNumber }.map(CaptureReport.Frame.init)
-        let dropped = report.ledger.drops.filter { $0.reason != .writeFailed }
-        let slotMiB = Double(source.samplesPerFrame * 2) / 1_048_576
-        // Behind schedule: frames that started later than the clock asked (on a real clock only).
-        let lateness = report.frames.map(\.latenessNanoseconds)
-        let lateFrames = lateness.filter { $0 > 1_000_000 }.count
-        let maxLateMilliseconds = (Double(lateness.max() ?? 0) / 1e4).rounded() / 100
-        let burst = CaptureReport.Burst(
-            plan: configuration.plan?.plan.text, overflow: options.overflow.rawValue, writers: options.writers, memoryBudgetBytes: options.memoryBudget,
-            slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
-            produced: report.ledger.produced.count, written: report.ledger.written.count,
-            dropped: report.ledger.drops.map { .init(sequenceNumber: $0.sequenceNumber, reason: $0.reason.rawValue) },
-            seconds: (report.seconds * 1000).rounded() / 1000, lateFrames: lateFrames,
-            maxLatenessMilliseconds: maxLateMilliseconds, stoppedEarly: report.stoppedEarly, problems: problems)
-        let summary = CaptureReport(sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
-                                    replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(),
-                                    chartFiles: chartFiles, frames: frameReports, burst: burst)
+        let statistics = BurstStatistics(report)
+        // By sequence number, the frames of a pair in trigger order.
+        let order = Dictionary(uniqueKeysWithValues: setup.source.sensorNames.enumerated().map { ($1, $0) })
+        let frameReports = report.frames
+            .sorted { ($0.sequenceNumber, order[$0.sensor] ?? 0) < ($1.sequenceNumber, order[$1.sensor] ?? 0) }
+            .map(CaptureReport.Frame.init)
+        // Drops the user has to hear about: not the pre-record's window, not failed writes (those are errors).
+        let dropped = report.drops.filter { $0.drop.reason != .writeFailed && $0.drop.reason != .outsidePreRecord }
+        let slotMiB = Double(report.memory.slotBytes) / 1_048_576
+        var firstFrame: Double?
+        if let first = report.firstFrameNanoseconds, let start = ProcessClock.startMonotonicNanoseconds(), first > start {
+            firstFrame = (Double(first - start) / 1e4).rounded() / 100
+        }
+        let summary = CaptureReport(
+            sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
+            replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(), settings: settings,
+            chartFiles: chartFiles, frames: frameReports,
+            burst: .init(plan: configuration.plan?.plan.description, planSteps: configuration.plan?.plan.frameCount,
+                         overflow: options.overflow.rawValue, writers: options.writers, memory: report.memory,
+                         slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
+                         preRecordFrames: configuration.preRecordFrames, triggeredAtSequenceNumber: report.triggeredAtSequenceNumber,
+                         pauses: report.pauses, thermal: options.thermal?.description, simulatedDisk: options.storageFaults?.description,
+                         produced: report.producedCount, written: report.writtenCount,
+                         dropped: report.drops.map { .init(sensor: $0.sensor, sequenceNumber: $0.drop.sequenceNumber,
+                                                           reason: $0.drop.reason.rawValue) },
+                         seconds: (report.seconds * 1000).rounded() / 1000, statistics: statistics,
+                         processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: ProcessClock.peakResidentBytes(),
+                         degradations: report.degradations, stoppedEarly: report.stoppedEarly, stopReason: report.stopReason,
+                         errors: report.errors, problems: problems))
         // The manifest: the same account, kept with the files.
         let manifest = (output as NSString).appendingPathComponent(Self.manifestName)
         var manifestWritten = false
@@ -128,32 +163,89 @@ extension CaptureCommand {
         if json {
             Terminal.printJSON(summary)
         } else {
-            let name = setup.cameras[0].name
-            let what = setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" } ?? "with \(name) of \(scene)"
-            print("captured \(report.ledger.written.count) of \(report.ledger.produced.count) frame"
-                  + "\(report.ledger.produced.count == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds))
-            if let s = frameReports.first?.settings, setup.replayedFiles == nil {
-                print("  " + Self.settingsSummary(s))
-            }
-            print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
-                  + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s")")
-            if lateFrames > 0 {
-                print("  behind schedule: \(lateFrames) frame\(lateFrames == 1 ? "" : "s") started more than 1 ms late, "
-                      + "up to \(maxLateMilliseconds) ms")
-            }
-            if !dropped.isEmpty {
-                let numbers = dropped.prefix(12).map { String($0.sequenceNumber) }.joined(separator: ", ")
-                print("  dropped \(dropped.count) (\(options.overflow.rawValue)): \(numbers)\(dropped.count > 12 ? ", ..." : "")")
-            }
-            if frameReports.count <= 12 {
-                for f in frameReports { print("  \(f.path)") }
-            } else {
-                print("  \(frameReports.count) DNGs in \(output)/")
-            }
-            for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
-            if manifestWritten { print("  \(manifest) (every frame, drop and setting)") }
+            printSummary(setup: setup, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
+                         frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil)
         }
+        let stoppedOnRequest = report.stopReason?.hasPrefix("stopped") ?? false
         if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten { throw ExitCode(1) }
-        if !dropped.isEmpty || report.stoppedEarly { throw ExitCode(3) }
+        if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
+    }
+
+    /// The human summary of a burst.
+    private func printSummary(setup: CaptureSetup, report: BurstSession.Report, statistics: BurstStatistics,
+                              options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
+                              dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?) {
+        let what = setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" }
+            ?? "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
+        print("captured \(report.writtenCount) of \(report.producedCount) frame"
+              + "\(report.producedCount == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds)
+              + (statistics.producedFPS > 0 ? String(format: " (%.1f fps)", statistics.producedFPS) : ""))
+        if setup.replayedFiles == nil {
+            for camera in setup.cameras {
+                if let s = frames.first(where: { $0.sensor == camera.name })?.settings {
+                    print("  \(setup.cameras.count > 1 ? camera.name + ": " : "")" + Self.settingsSummary(s))
+                }
+            }
+        }
+        print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
+              + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "
+              + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
+                       statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
+        if let at = report.triggeredAtSequenceNumber {
+            let kept = report.frames.filter { $0.sequenceNumber < at }.count / max(1, setup.source.framesPerTrigger)
+            print("  pre-record: triggered at frame \(at); \(kept) frame\(kept == 1 ? "" : "s") from before the trigger kept")
+        } else if report.memory.slots > 0 && options.preRecordFrames > 0 {
+            print("  pre-record: never triggered; nothing kept")
+        }
+        if statistics.lateFrames > 0 {
+            print("  behind schedule: \(statistics.lateFrames) frame\(statistics.lateFrames == 1 ? "" : "s") started more than 1 ms late, "
+                  + "up to \(statistics.maxLatenessMilliseconds) ms")
+        }
+        for step in report.degradations {
+            print("  governor at \(step.seconds) s: \(step.level) (\(step.reason)): \(step.effect)")
+        }
+        if !dropped.isEmpty {
+            let numbers = dropped.prefix(12).map { String($0.drop.sequenceNumber) }.joined(separator: ", ")
+            print("  dropped \(dropped.count) (\(Set(dropped.map(\.drop.reason.rawValue)).sorted().joined(separator: ", "))): "
+                  + numbers + (dropped.count > 12 ? ", ..." : ""))
+        }
+        if let reason = report.stopReason { print("  stopped early: \(reason)") }
+        if frames.count <= 12 {
+            for f in frames { print("  \(f.path)") }
+        } else {
+            print("  \(frames.count) DNGs in \(output)/")
+        }
+        for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
+        if let manifest { print("  \(manifest) (every frame, drop and setting)") }
+    }
+}
+
+/// This process's start and peak memory, from the kernel.
+enum ProcessClock {
+    /// When this process started, on the `CLOCK_MONOTONIC` time line (ns), from /proc/self/stat (clock-tick
+    /// resolution, 10 ms); nil when it cannot be read.
+    static func startMonotonicNanoseconds() -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name; starttime is field 22 overall, the 20th after it.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let ticks = UInt64(fields[19]) else { return nil }
+        let hertz = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+        var boot = timespec(), mono = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        let bootNow = UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
+        let monoNow = UInt64(mono.tv_sec) * 1_000_000_000 + UInt64(mono.tv_nsec)
+        let startBoot = ticks * 1_000_000_000 / hertz
+        // Monotonic = boot time less the time spent suspended.
+        let suspended = bootNow > monoNow ? bootNow - monoNow : 0
+        return startBoot > suspended ? startBoot - suspended : nil
+    }
+
+    /// Peak resident set size of this process so far, in bytes.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
     }
 }

@@ -25,12 +25,19 @@ struct CaptureCommand: ParsableCommand {
         OUT/<sensor>-colorchart.json, the chart's reference values and each patch's rectangle in this camera's \
         frame, for measuring. Nothing is replaced without --overwrite.
 
-        One sensor runs the burst engine: a frame pool within --memory-budget, --writers threads, and an \
-        --overflow policy for when every buffer is taken; every frame is written or counted as dropped.
+        The burst engine: a frame pool within --memory-budget, --writers threads, an --overflow policy for when \
+        every buffer is taken, and a governor that under pressure (queue filling, --simulate-thermal) first drops \
+        previews, then compresses less, then halves the rate, before any frame is dropped. Every frame is written \
+        or counted as dropped, and OUT/manifest.json says which. Two sensors are triggered together, each writing \
+        its own files with the same sequence numbers.
 
-        Exit status: 0 all frames written, 1 a frame failed to write, 2 bad settings or files in the way \
-        (nothing is captured then), 3 frames dropped by the overflow policy, 64 a malformed command line. \
-        Details: docs/capture.md.
+        While it runs: Enter or SIGUSR1 triggers a --pre-record burst, p or SIGUSR2 pauses and resumes, q, \
+        SIGINT or SIGTERM stops it cleanly (a second Ctrl-C kills it; `rawburst recover OUT` then rebuilds the \
+        manifest from the journal).
+
+        Exit status: 0 all frames written (or stopped on request), 1 a frame failed to write, 2 bad settings or \
+        files in the way (nothing is captured then), 3 frames dropped or the burst stopped early by its policy, \
+        the thermal state or the disk, 64 a malformed command line. Details: docs/capture.md.
         """
     )
 
@@ -123,9 +130,28 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Writer threads (default: the number of cores).")
     var writers: Int?
 
-    @Option(help: ArgumentHelp("Simulate a slow disk: writes take as long as at this rate, e.g. 80MB/s (for testing policies).",
-                               valueName: "rate"))
+    @Option(help: ArgumentHelp("Inject storage faults, comma-separated: a rate (80MB/s), stall:2s@3s, stalls:300ms/10%, "
+                               + "fail@N (disk full from write N), error@N (an I/O error at write N).", valueName: "faults"))
     var simulateDisk: String?
+
+    @Option(help: ArgumentHelp("Simulate the device's thermal state over time, e.g. fair@2s,serious@5s,critical@20s "
+                               + "(fair drops previews, serious halves the rate, critical stops the burst).", valueName: "schedule"))
+    var simulateThermal: String?
+
+    @Option(help: ArgumentHelp("Keep the last N seconds of frames until a trigger (SIGUSR1, Enter, or --trigger-after); "
+                               + "needs --fps. Frames after the trigger follow as usual.", valueName: "time"))
+    var preRecord: String?
+
+    @Option(help: ArgumentHelp("Trigger a --pre-record burst by itself after this long (e.g. 3s).", valueName: "time"))
+    var triggerAfter: String?
+
+    @Option(name: .customLong("preview"),
+            help: ArgumentHelp("Embed a preview of this long edge in each DNG (64...4096 px); the governor drops it first under pressure.",
+                               valueName: "pixels"))
+    var previewSize: Int?
+
+    @Flag(help: "Turn off the pressure governor (no degradation: the overflow policy alone decides).")
+    var noGovernor = false
 
     @Option(name: .customLong("name"),
             help: "File name template: %s sensor, %q sequence number, %n counter, %b bracket, %Y%m%d %H%M%S %L time; %4q pads (default %s-%4q).")
@@ -282,11 +308,6 @@ struct CaptureCommand: ParsableCommand {
         return profile
     }
 
-    /// The DNG file name of frame `number` of `sensor` in a two-sensor capture (the standard template).
-    static func pairFileName(_ sensor: String, _ number: Int) -> String {
-        FilenameTemplate.standard.name(sensor: sensor, sequenceNumber: UInt64(number), counter: number + 1, captureTime: nil)
-    }
-
     /// ISO, shutter, aperture, focus and white balance of `s` in one line, with what was automatic.
     static func settingsSummary(_ s: AppliedSettings) -> String {
         let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
@@ -302,22 +323,19 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let setup: CaptureSetup
-        var burst: ResolvedBurst?
+        let burst: ResolvedBurst
+        let settings: CaptureSettings
         do {
             try checkCounts()
-            let settings = try captureSettings(preset: try lightingPreset())
+            settings = try captureSettings(preset: try lightingPreset())
             setup = try makeSetup(settings: settings)
-            if let single = setup.single {
-                let options = try burstOptions()
-                let configuration = try burstConfiguration(options: options, settings: settings)
-                try BurstSession.check(configuration, samplesPerFrame: single.samplesPerFrame)
-                if let (plan, base) = configuration.plan {
-                    do { try plan.validate(base: base) { try single.check($0) } } catch { throw ValidationError("--bracket: \(error)") }
-                }
-                burst = ResolvedBurst(configuration: configuration, options: options)
-            } else if try bracketPlan() != nil {
-                throw ValidationError("--bracket takes one sensor for now")
+            let options = try burstOptions()
+            let configuration = try burstConfiguration(options: options, settings: settings)
+            do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw ValidationError("\(error)") }
+            if let (plan, base) = configuration.plan {
+                do { try plan.validate(base: base) { try setup.source.check($0) } } catch { throw ValidationError("--bracket: \(error)") }
             }
+            burst = ResolvedBurst(configuration: configuration, options: options)
         } catch {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
@@ -335,21 +353,20 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         func file(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
-        let frames = try burst?.configuration.frames ?? frameCount()
-        // Nothing already written is replaced without --overwrite: refuse before capturing anything.
+        // Nothing already written is replaced without --overwrite: refuse before capturing anything. Names with
+        // time fields cannot be known in advance; their files are still never replaced (the writer refuses).
         if !overwrite {
-            var planned: [String] = []
-            let template = burst?.configuration.nameTemplate ?? .standard
+            let configuration = burst.configuration
+            var planned = [file(Self.manifestName), file(BurstJournal.fileName)]
             for camera in setup.cameras {
-                for n in 0..<frames {
-                    let name = setup.single == nil ? Self.pairFileName(camera.name, n)
-                        : template.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1, captureTime: nil)
+                for n in 0..<min(configuration.frames + configuration.preRecordFrames, 100_000) {
+                    let name = configuration.nameTemplate.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1,
+                                                               captureTime: nil)
                     planned.append(file(name))
-                    if sidecar && setup.single != nil { planned.append(file(FrameSidecar.fileName(forDNG: name))) }
+                    if sidecar { planned.append(file(FrameSidecar.fileName(forDNG: name))) }
                 }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }
-            if setup.single != nil { planned += [file(Self.manifestName), file(BurstJournal.fileName)] }
             if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 Terminal.error("rawburst capture: \(existing): already exists (use --overwrite to replace it)")
                 throw ExitCode(2)
@@ -368,56 +385,6 @@ struct CaptureCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if let single = setup.single, let burst {
-            try runBurst(setup: setup, source: single, burst: burst, chartFiles: chartFiles)
-            return
-        }
-        guard let pair = setup.pair else { preconditionFailure("a capture has one source (with its burst) or a pair") }
-        // Two sensors: frames are made in pairs and written one after the other (the burst engine takes
-        // one source for now).
-        var options = DNGWriter.Options()
-        options.overwrite = overwrite
-        let writer = DNGWriter(options: options)
-        let storageA = PixelStorage(count: pair.samplesPerFrame.a), storageB = PixelStorage(count: pair.samplesPerFrame.b)
-        var written: [CaptureReport.Frame] = []
-        var failed = false
-        let bar = ProgressBar(total: frames, enabled: Terminal.stderrIsTerminal && !json && frames > 1)
-        for index in 0..<frames {
-            let started = Date()
-            do {
-                let (a, b) = try pair.nextPair(into: storageA, storageB)
-                for frame in [a, b] {
-                    let path = file(Self.pairFileName(frame.sensorName, Int(frame.sequenceNumber)))
-                    let report = try writer.write(frame.image, to: path)
-                    written.append(CaptureReport.Frame(frame: frame, path: path, bytes: report.bytes,
-                                                       seconds: Date().timeIntervalSince(started)))
-                }
-            } catch {
-                failed = true
-                bar.finish()
-                Terminal.error("error: frame \(index): \(error)")
-            }
-            bar.update(done: index + 1, label: "frame \(index + 1)", failed: failed ? 1 : 0)
-        }
-        bar.finish()
-        if json {
-            Terminal.printJSON(CaptureReport(sensors: setup.cameras.map(\.name),
-                                             scene: setup.replayedFiles == nil ? scene : nil,
-                                             replayedFiles: setup.replayedFiles, seed: seed, preset: preset,
-                                             fps: try? frameRate(), chartFiles: chartFiles, frames: written))
-        } else if let files = setup.replayedFiles {
-            print("replayed \(written.count) frame\(written.count == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")")
-            for f in written { print("  \(f.path)") }
-        } else {
-            for camera in setup.cameras {
-                let mine = written.filter { $0.sensor == camera.name }
-                guard let s = mine.first?.settings else { continue }
-                print("captured \(mine.count) frame\(mine.count == 1 ? "" : "s") with \(camera.name) of \(scene): "
-                      + Self.settingsSummary(s))
-                for f in mine { print("  \(f.path)") }
-            }
-            for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
-        }
-        if failed { throw ExitCode(1) }
+        try runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles)
     }
 }

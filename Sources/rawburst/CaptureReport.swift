@@ -1,18 +1,23 @@
 import Foundation
 import RawBurst
 
-/// The `--json` report of `capture`.
+/// The `--json` report of `capture`, also kept in the burst folder as `manifest.json`.
 struct CaptureReport: Encodable {
+    /// One written frame.
     struct Frame: Encodable {
         let sensor: String
         let sequenceNumber: UInt64
         let path: String
         let bytes: Int
+        /// Encode time: a writer took the slot → the file was durable.
         let seconds: Double
         let monotonicNanoseconds: UInt64
+        let committedNanoseconds: UInt64
+        let captureTime: String?
         let latenessMilliseconds: Double
-        let queueDepth: Int?
-        let bracketIndex: Int?
+        let slotLatencyMilliseconds: Double
+        let queueDepth: Int
+        let bracketIndex: Int
         let settings: AppliedSettings
 
         init(_ record: BurstSession.FrameRecord) {
@@ -22,23 +27,13 @@ struct CaptureReport: Encodable {
             bytes = record.bytes
             seconds = (record.encodeSeconds * 1000).rounded() / 1000
             monotonicNanoseconds = record.monotonicNanoseconds
+            committedNanoseconds = record.committedNanoseconds
+            captureTime = record.captureTime?.description
             latenessMilliseconds = (Double(record.latenessNanoseconds) / 1e4).rounded() / 100
+            slotLatencyMilliseconds = (Double(record.slotLatencyNanoseconds) / 1e4).rounded() / 100
             queueDepth = record.queueDepth
             bracketIndex = record.bracketIndex
             settings = record.settings
-        }
-
-        init(frame: CapturedFrame, path: String, bytes: Int, seconds: Double) {
-            queueDepth = nil
-            bracketIndex = nil
-            sensor = frame.sensorName
-            sequenceNumber = frame.sequenceNumber
-            self.path = path
-            self.bytes = bytes
-            self.seconds = (seconds * 1000).rounded() / 1000
-            monotonicNanoseconds = frame.monotonicNanoseconds
-            latenessMilliseconds = (Double(frame.latenessNanoseconds) / 1e4).rounded() / 100
-            settings = frame.settings
         }
     }
     let sensors: [String]
@@ -47,30 +42,44 @@ struct CaptureReport: Encodable {
     let seed: UInt64
     let preset: String?
     let fps: Double?
+    /// The settings asked for (nil fields were automatic); each frame's `settings` says what was used.
+    let settings: CaptureSettings
     let chartFiles: [String]
     let frames: [Frame]
-    var burst: Burst?
+    let burst: Burst
 
-    /// The burst engine's account: pool, writers, every frame produced, written or dropped.
+    /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {
         struct Drop: Encodable {
+            let sensor: String
             let sequenceNumber: UInt64
             let reason: String
         }
         let plan: String?
+        let planSteps: Int?
         let overflow: String
         let writers: Int
-        let memoryBudgetBytes: Int
+        let memory: BurstMemoryPlan
         let slots: Int
         let slotMiB: Double
         let highWater: Int
+        let preRecordFrames: Int
+        let triggeredAtSequenceNumber: UInt64?
+        let pauses: Int
+        let thermal: String?
+        let simulatedDisk: String?
         let produced: Int
         let written: Int
         let dropped: [Drop]
         let seconds: Double
-        let lateFrames: Int
-        let maxLatenessMilliseconds: Double
+        let statistics: BurstStatistics
+        /// Process start → first frame in the pool (from /proc, 10 ms resolution), nil if unknown.
+        let processStartToFirstFrameMilliseconds: Double?
+        let peakRSSBytes: Int
+        let degradations: [BurstGovernor.Step]
         let stoppedEarly: Bool
+        let stopReason: String?
+        let errors: [String]
         let problems: [String]
     }
 }

@@ -18,16 +18,15 @@ struct CaptureSetup {
     let cameras: [Camera]
     /// Number of files replayed, nil for simulated sensors.
     let replayedFiles: Int?
-    /// The source of a one-camera capture (the burst engine takes it), nil for a pair.
-    let single: (any FrameSource)?
-    /// The two sensors of a pair, triggered together, nil for one camera.
-    let pair: DualSource?
+    /// What the burst engine takes frames from: one source, or two triggered together. The sources are
+    /// free-running: the burst's clock paces them.
+    let source: BurstSource
 }
 
 extension CaptureCommand {
     /// The source the options describe, configured with `settings`; errors are one line.
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
-        let clock: FrameClock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
+        let clock = FrameClock.freeRunning
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
                 throw ValidationError("--replay takes the place of --sensor and --profile; give one or the other")
@@ -37,7 +36,7 @@ extension CaptureCommand {
             try source.configure(settings)
             return CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
                                                 chart: nil)],
-                                replayedFiles: paths.count, single: source, pair: nil)
+                                replayedFiles: paths.count, source: .single(source))
         }
         var profiles: [SensorProfile] = []
         for path in profileFiles {
@@ -55,19 +54,11 @@ extension CaptureCommand {
         let sceneValue = try SceneCatalog.scene(named: scene)
         // Each sensor its own noise: the second one's seed is the next number.
         let simulated = try profiles.enumerated().map { index, profile in
-            try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed &+ UInt64(index),
-                                clock: profiles.count == 1 ? clock : .freeRunning)
+            try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed &+ UInt64(index), clock: clock)
         }
-        var single: (any FrameSource)?
-        var pair: DualSource?
-        if simulated.count == 2 {
-            let dual = DualSource(simulated[0], simulated[1], clock: clock)
-            try dual.configure(a: settings, b: settings)
-            pair = dual
-        } else {
-            try simulated[0].configure(settings)
-            single = simulated[0]
-        }
+        let source: BurstSource = simulated.count == 2 ? .pair(DualSource(simulated[0], simulated[1], clock: clock))
+            : .single(simulated[0])
+        try source.configure(settings)
         let cameras = simulated.map { sensor -> CaptureSetup.Camera in
             var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
             if let chartScene = sceneValue as? ColorChartScene, let applied = sensor.appliedSettings,
@@ -79,7 +70,7 @@ extension CaptureCommand {
         guard Set(cameras.map(\.name)).count == cameras.count else {
             throw ValidationError("two sensors need two names (both are '\(cameras[0].name)')")
         }
-        return CaptureSetup(cameras: cameras, replayedFiles: nil, single: single, pair: pair)
+        return CaptureSetup(cameras: cameras, replayedFiles: nil, source: source)
     }
 
     /// The files of `--replay`: files as given, folders as their visible regular files in name order.

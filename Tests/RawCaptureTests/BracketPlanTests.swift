@@ -67,7 +67,7 @@ import TestSupport
         let plan = try BracketPlan(parsing: "shutter:1/400,1/100,1/25")
         let base = CaptureSettings(iso: 100, focus: .metres(2), whiteBalance: .preset(.daylight))
         var configuration = BurstSession.Configuration(
-            frames: plan.frameCount * 2, overflow: .block, writers: 2, memoryBudget: 8 * sensor.samplesPerFrame * 2,
+            frames: plan.frameCount * 2, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 8, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path, nameTemplate: try FilenameTemplate("%s-%2q-b%b"))
         configuration.plan = (plan, base)
         let session = try BurstSession(source: sensor, configuration: configuration)
@@ -97,7 +97,7 @@ import TestSupport
         let profile = try #require(SensorProfile.builtIn(named: "phone-wide")).resized(toWidth: 320)
         let sensor = try SimulatedSensor(profile: profile, scene: GreyRampScene(), seed: 2)
         var configuration = BurstSession.Configuration(
-            frames: 3, overflow: .block, writers: 1, memoryBudget: 6 * sensor.samplesPerFrame * 2, outputDirectory: tmp.url.path)
+            frames: 3, overflow: .block, writers: 1, memoryBudget: BurstSessionTests.budget(slots: 6, sensor: sensor, writers: 1), outputDirectory: tmp.url.path)
         configuration.plan = (try BracketPlan(parsing: "ev:-1,0,+1"), CaptureSettings(iso: 50))
         let report = try BurstSession(source: sensor, configuration: configuration).run()
         let records = report.frames.sorted { $0.sequenceNumber < $1.sequenceNumber }

@@ -15,7 +15,7 @@ import TestSupport
         let sensor = try SimulatedSensor(profile: profile, scene: GreyRampScene(), seed: 3)
         try sensor.configure(CaptureSettings(iso: 100, shutter: 1.0 / 100, focus: .metres(2)))
         let session = try BurstSession(source: sensor, configuration: .init(
-            frames: 6, writers: 2, memoryBudget: 8 * sensor.samplesPerFrame * 2, outputDirectory: tmp.url.path))
+            frames: 6, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 8, sensor: sensor, writers: 2), outputDirectory: tmp.url.path))
         let report = session.run()
         #expect(report.problems == [] && report.errors.isEmpty)
         let (entries, unreadable) = try BurstJournal.read(path: tmp.url.appendingPathComponent("journal.jsonl").path)

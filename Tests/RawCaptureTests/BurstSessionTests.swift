@@ -17,15 +17,17 @@ import TestSupport
         return sensor
     }
 
-    static func budget(slots: Int, sensor: SimulatedSensor) -> Int {
-        (slots + 1) * sensor.samplesPerFrame * 2 // the slots and the spare frame
+    /// A budget for `slots` slots of `sensor`'s frames with `writers` writers, worked out here from the plan's
+    /// rule: the slots, a spare frame, 8 MiB per writer and 32 MiB for the process.
+    static func budget(slots: Int, sensor: some FrameSource, writers: Int) -> Int {
+        (slots + 1) * sensor.samplesPerFrame * 2 + writers * (8 << 20) + (32 << 20)
     }
 
     @Test func blockWritesEveryFrameAndEachFileHoldsItsFrame() throws {
         let tmp = try TemporaryDirectory()
         let sensor = try Self.sensor()
         let session = try BurstSession(source: sensor, configuration: .init(
-            frames: 12, overflow: .block, writers: 2, memoryBudget: Self.budget(slots: 3, sensor: sensor),
+            frames: 12, overflow: .block, writers: 2, memoryBudget: Self.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path))
         #expect(session.pool.slotCount == 3)
         session.beforeWrite = { _ in usleep(5_000) } // a disk slower than the sensor: the sensor must wait
@@ -52,7 +54,7 @@ import TestSupport
         let tmp = try TemporaryDirectory()
         let sensor = try Self.sensor(fps: 200)
         let session = try BurstSession(source: sensor, configuration: .init(
-            frames: 40, overflow: policy, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor),
+            frames: 40, overflow: policy, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor, writers: 1),
             outputDirectory: tmp.url.path))
         session.beforeWrite = { _ in usleep(30_000) } // 30 ms a frame against 5 ms between frames
         let report = session.run()
@@ -78,7 +80,7 @@ import TestSupport
         let tmp = try TemporaryDirectory()
         let sensor = try Self.sensor(fps: 200)
         let session = try BurstSession(source: sensor, configuration: .init(
-            frames: 40, overflow: .stop, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor),
+            frames: 40, overflow: .stop, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor, writers: 1),
             outputDirectory: tmp.url.path))
         session.beforeWrite = { _ in usleep(30_000) }
         let report = session.run()
@@ -96,7 +98,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: tmp.url.appendingPathComponent("phone-wide-0003.dng"),
                                                 withIntermediateDirectories: false)
         let session = try BurstSession(source: sensor, configuration: .init(
-            frames: 6, overflow: .block, writers: 2, memoryBudget: Self.budget(slots: 3, sensor: sensor),
+            frames: 6, overflow: .block, writers: 2, memoryBudget: Self.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path))
         let report = session.run()
         #expect(report.problems == [])
@@ -109,11 +111,18 @@ import TestSupport
 
     @Test func aBudgetTooSmallIsRefusedWithTheSizes() throws {
         let sensor = try Self.sensor()
+        let enough = Self.budget(slots: 2, sensor: sensor, writers: 1)
         let error = try #require(throws: FramePoolError.self) {
-            try BurstSession(source: sensor, configuration: .init(frames: 5, memoryBudget: 300_000, outputDirectory: "/tmp"))
+            try BurstSession(source: sensor, configuration: .init(frames: 5, writers: 1, memoryBudget: enough - 1,
+                                                                  outputDirectory: "/tmp"))
         }
-        #expect(error.description == "a memory budget of 293 KiB less 150 KiB reserved holds 0 frames "
-                + "of 150 KiB; at least 2 are needed (450 KiB)", "\(error)")
+        #expect(error.description == "a memory budget of 40.4 MiB holds 1 frame slot of 150 KiB after 40.1 MiB for spare "
+                + "frames, writers and the process; a burst needs at least 2 slots: give --memory-budget 40.4 MiB or more",
+                "\(error)")
+        let plan = try BurstSession.check(.init(frames: 5, writers: 1, memoryBudget: enough, outputDirectory: "/tmp"),
+                                          source: .single(sensor))
+        #expect(plan.slots == 2 && plan.slotBytes == sensor.samplesPerFrame * 2 && plan.totalBytes == enough)
+        #expect(plan.sourceBytes == sensor.workingMemoryBytes && plan.residentLimitBytes == enough + plan.sourceBytes + (64 << 20))
         #expect(throws: FramePoolError.self) {
             try BurstSession(source: sensor, configuration: .init(frames: 0, outputDirectory: "/tmp"))
         }

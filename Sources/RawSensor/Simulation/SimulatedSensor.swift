@@ -51,6 +51,10 @@ public final class SimulatedSensor: FrameSource {
     public var capabilities: SourceCapabilities { profile.capabilities }
     public var samplesPerFrame: Int { profile.width * profile.height }
 
+    /// Five single-precision planes of the frame's size (the scene's response and depth, the optical image, the
+    /// defocus widths and the horizontal blur pass) and 8 MiB for everything smaller.
+    public var workingMemoryBytes: Int { 5 * samplesPerFrame * MemoryLayout<Float>.stride + (8 << 20) }
+
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         let valid = try settings.validated(for: capabilities)
         let previous = resolved

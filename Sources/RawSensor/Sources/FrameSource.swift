@@ -20,6 +20,9 @@ public protocol FrameSource: AnyObject {
     /// The settings the next frame will be taken with, automatic ones resolved, when the source can say before
     /// taking it (nil otherwise). Exposure brackets use it to step exactly from the metered exposure.
     var resolvedSettings: AppliedSettings? { get }
+    /// Bytes the source itself keeps allocated while it runs (scene planes, decoded files, work buffers),
+    /// not counting the frame buffers handed to `nextFrame`. A burst's memory budget counts it.
+    var workingMemoryBytes: Int { get }
     /// Fills `storage` (at least `samplesPerFrame` samples) with the next frame and returns its description.
     func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame
 }
@@ -27,6 +30,9 @@ public protocol FrameSource: AnyObject {
 extension FrameSource {
     /// Nil: the source cannot say before taking a frame.
     public var resolvedSettings: AppliedSettings? { nil }
+
+    /// 0: the source keeps nothing beyond the frame buffers it is given.
+    public var workingMemoryBytes: Int { 0 }
 
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {

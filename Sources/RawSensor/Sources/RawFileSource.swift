@@ -82,6 +82,11 @@ public final class RawFileSource: FrameSource {
         return frame.width * frame.height
     }
 
+    /// The decoded frames of every file (held for the whole replay) and 8 MiB for metadata and bookkeeping.
+    public var workingMemoryBytes: Int {
+        images.reduce(8 << 20) { $0 + $1.frame.storage.count * MemoryLayout<UInt16>.stride }
+    }
+
     // MARK: - Settings
 
     /// Applies `settings` after `check` accepts them.

@@ -1,0 +1,92 @@
+/// The burst's pressure governor: when the writers fall behind (the pool's queue stays deep) or the device
+/// gets hot, it gives up work in a declared order before the overflow policy has to drop a frame.
+///
+/// The order (docs/capture.md, "The governor"):
+/// 1. `no-previews`: DNGs are written without the optional JPEG preview (and, once frames are analysed
+///    during a burst, without the analysis);
+/// 2. `cheaper-compression`: a cheaper DNG compression (DNGs are uncompressed for now, so this step has
+///    nothing to give up and says so);
+/// 3. `lower-rate`: the frame rate is halved (with a real-time clock; a free-running burst has no rate to lower);
+/// then the overflow policy decides, frame by frame.
+///
+/// Queue pressure raises the level one step at a time, at most once per `settleFrames` frames so the effect
+/// of a step is seen before the next, and never lowers it during a burst. The thermal state sets a floor:
+/// `fair` → `no-previews`, `serious` → `lower-rate`; it is lifted when the state cools. `critical` stops the
+/// burst (handled by the session). Every change is recorded as a `Step` for the manifest.
+public struct BurstGovernor: Sendable {
+    /// How much the burst has given up.
+    public enum Level: Int, Sendable, Hashable, Codable, Comparable, CaseIterable {
+        case normal = 0, noPreviews, cheaperCompression, lowerRate
+
+        /// The level's name in the manifest.
+        public var name: String {
+            switch self {
+            case .normal: "normal"
+            case .noPreviews: "no-previews"
+            case .cheaperCompression: "cheaper-compression"
+            case .lowerRate: "lower-rate"
+            }
+        }
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// One change of level.
+    public struct Step: Sendable, Hashable, Codable {
+        /// The level from now on.
+        public let level: String
+        /// Seconds after the burst started.
+        public let seconds: Double
+        /// The last sequence number produced before the change.
+        public let afterSequenceNumber: UInt64?
+        /// Why: the queue's depth or the thermal state.
+        public let reason: String
+        /// What changed for the frames that follow.
+        public let effect: String
+    }
+
+    /// Slots in the pool and writer threads (the queue the writers cannot be working on is slots − writers).
+    public let slots: Int
+    public let writers: Int
+    /// Frames between two pressure steps.
+    public let settleFrames: Int
+    /// The level now.
+    public private(set) var level: Level = .normal
+    /// Every change so far.
+    public private(set) var steps: [Step] = []
+
+    private var pressureLevel: Level = .normal
+    private var framesSinceStep = 0
+
+    /// A governor for a pool of `slots` slots drained by `writers` writers.
+    public init(slots: Int, writers: Int) {
+        self.slots = slots
+        self.writers = writers
+        settleFrames = max(10, slots)
+    }
+
+    /// Queue depth at which the writers count as falling behind: three quarters of the slots no writer can
+    /// be busy with, and at least 2.
+    public var pressureDepth: Int { max(2, (slots - min(writers, slots - 1)) * 3 / 4) }
+
+    /// Looks at the queue and the thermal state before a frame; returns the new level when it changed.
+    /// `effect` describes, for the manifest, what a level means for this burst.
+    public mutating func observe(queued: Int, thermal: ThermalState, seconds: Double, lastSequenceNumber: UInt64?,
+                                 effect: (Level) -> String) -> Level? {
+        framesSinceStep += 1
+        var reason = ""
+        if queued >= pressureDepth && framesSinceStep >= settleFrames && pressureLevel < .lowerRate {
+            pressureLevel = Level(rawValue: pressureLevel.rawValue + 1)!
+            framesSinceStep = 0
+            reason = "queue \(queued) of \(slots) slots (writers behind)"
+        }
+        let floor: Level = thermal >= .serious ? .lowerRate : thermal == .fair ? .noPreviews : .normal
+        let next = max(pressureLevel, floor)
+        guard next != level else { return nil }
+        if reason.isEmpty || floor > pressureLevel { reason = "thermal state \(thermal.rawValue)" }
+        level = next
+        steps.append(Step(level: next.name, seconds: (seconds * 1000).rounded() / 1000,
+                          afterSequenceNumber: lastSequenceNumber, reason: reason, effect: effect(next)))
+        return next
+    }
+}

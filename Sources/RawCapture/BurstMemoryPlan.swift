@@ -1,0 +1,88 @@
+import RawDNG
+
+/// How a burst's memory budget is spent: everything the burst allocates is counted before the frame pool
+/// gets what is left. Computed before anything is allocated, so a budget too small is refused with the sizes.
+///
+/// The sensor's own memory (`sourceBytes`: a simulator's rendering planes, a replay's decoded files) stands in
+/// for camera hardware, which fills our buffers and keeps its own memory elsewhere; it is reported beside the
+/// budget, not taken out of it, and the process's peak RSS is held to `budget + sourceBytes + 64 MiB`.
+///
+/// | part of the budget | size |
+/// |---|---|
+/// | spare frames | one frame buffer per sensor, for frames that find no slot (counted, then dropped) |
+/// | writers | per writer: 8 MiB (strip buffer, thumbnail, TIFF directories) + its JPEG preview, if any |
+/// | process | 32 MiB: the runtime, libraries and thread stacks |
+/// | pool | the rest, in whole slots |
+public struct BurstMemoryPlan: Sendable, Hashable, Codable {
+    /// The budget.
+    public let budgetBytes: Int
+    /// Bytes of one slot (one frame of the largest sensor).
+    public let slotBytes: Int
+    /// Slots in the pool.
+    public let slots: Int
+    /// The sources' working memory (beside the budget, not in it).
+    public let sourceBytes: Int
+    /// The spare frame buffers.
+    public let spareBytes: Int
+    /// All writers' working memory.
+    public let writerBytes: Int
+    /// The process's own share.
+    public let processBytes: Int
+
+    /// Bytes of the pool.
+    public var poolBytes: Int { slots * slotBytes }
+    /// Everything the budget pays for.
+    public var totalBytes: Int { poolBytes + spareBytes + writerBytes + processBytes }
+
+    /// The most resident memory a burst with this plan may reach: the budget, the sensor's own memory and
+    /// 64 MiB of slack for the allocator and the runtime.
+    public var residentLimitBytes: Int { budgetBytes + sourceBytes + (64 << 20) }
+
+    /// The process's share of every budget.
+    public static let processBytes = 32 << 20
+
+    /// Working memory of one DNG writer for frames of `samples` samples with `options`.
+    public static func writerBytes(options: DNGWriter.Options) -> Int {
+        let preview = options.previewLongEdge.map { $0 * $0 * 3 * 2 } ?? 0
+        return (8 << 20) + preview
+    }
+
+    /// Bytes the budget sets aside before the pool for a burst from `source` with `configuration`: a spare frame
+    /// per sensor, the writers and the process.
+    public static func reservedBytes(for source: BurstSource, configuration: BurstSession.Configuration) -> Int {
+        source.framesPerTrigger * source.samplesPerSlot * MemoryLayout<UInt16>.stride
+            + configuration.writers * writerBytes(options: configuration.dngOptions) + processBytes
+    }
+
+    /// The smallest budget that gives a burst from `source` with `configuration` (whose own budget is ignored)
+    /// a pool of `slots` slots.
+    public static func budget(forSlots slots: Int, source: BurstSource, configuration: BurstSession.Configuration) -> Int {
+        reservedBytes(for: source, configuration: configuration) + slots * source.samplesPerSlot * MemoryLayout<UInt16>.stride
+    }
+
+    /// The plan for a burst from `source` with `configuration`; throws, naming the sizes, when the pool would
+    /// get fewer slots than the burst needs (two per sensor, or a pre-record's frames and one more).
+    public static func make(for source: BurstSource, configuration: BurstSession.Configuration) throws(FramePoolError)
+        -> BurstMemoryPlan {
+        let slotBytes = source.samplesPerSlot * MemoryLayout<UInt16>.stride
+        let sourceBytes = source.workingMemoryBytes
+        let spareBytes = source.framesPerTrigger * slotBytes
+        let writerBytes = configuration.writers * writerBytes(options: configuration.dngOptions)
+        let reserved = reservedBytes(for: source, configuration: configuration)
+        let needed = max(2, configuration.preRecordFrames + 1) * source.framesPerTrigger
+        let available = configuration.memoryBudget - reserved
+        let slots = slotBytes > 0 && available > 0 ? available / slotBytes : 0
+        guard slots >= needed else {
+            let mib = FramePoolError.mebibytes
+            let what = configuration.preRecordFrames > 0
+                ? "a pre-record of \(configuration.preRecordFrames) frame\(configuration.preRecordFrames == 1 ? "" : "s") needs \(needed) slots"
+                : "a burst needs at least \(needed) slots"
+            throw FramePoolError("a memory budget of \(mib(configuration.memoryBudget)) holds \(slots) frame slot\(slots == 1 ? "" : "s") "
+                + "of \(mib(slotBytes)) after \(mib(reserved)) for spare frames, writers and the process; "
+                + "\(what): give --memory-budget \(mib(reserved + needed * slotBytes)) or more")
+        }
+        return BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,
+                               sourceBytes: sourceBytes, spareBytes: spareBytes, writerBytes: writerBytes,
+                               processBytes: processBytes)
+    }
+}

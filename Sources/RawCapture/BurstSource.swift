@@ -1,0 +1,77 @@
+import RawCore
+import RawSensor
+
+/// What a burst takes frames from: one source, or two sources triggered together (`DualSource`), each
+/// frame of a pair going to its own slot and its own file.
+///
+/// The burst paces the frames itself (`BurstSession.Configuration.clock`), so the sources should be
+/// free-running; a source with a real-time clock of its own adds its own waits.
+public enum BurstSource {
+    /// One sensor.
+    case single(any FrameSource)
+    /// Two sensors triggered together; both frames of a pair share a sequence number and trigger time.
+    case pair(DualSource)
+
+    /// The sensor names frames are tagged with, one per frame of a trigger.
+    public var sensorNames: [String] {
+        switch self {
+        case .single(let source): [source.capabilities.name]
+        case .pair(let dual): [dual.sensorNames.a, dual.sensorNames.b]
+        }
+    }
+
+    /// Frames made per trigger (1 or 2).
+    public var framesPerTrigger: Int { sensorNames.count }
+
+    /// The underlying sources, in trigger order.
+    public var sources: [any FrameSource] {
+        switch self {
+        case .single(let source): [source]
+        case .pair(let dual): [dual.a, dual.b]
+        }
+    }
+
+    /// Samples a slot must hold to take a frame of any of the sources.
+    public var samplesPerSlot: Int { sources.map(\.samplesPerFrame).max() ?? 0 }
+
+    /// Bytes the sources keep allocated while running (their `workingMemoryBytes`).
+    public var workingMemoryBytes: Int { sources.reduce(0) { $0 + $1.workingMemoryBytes } }
+
+    /// Checks `settings` against every source without changing any; an error of a pair names the sensor.
+    public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        for (source, name) in zip(sources, sensorNames) {
+            do { try source.check(settings) } catch {
+                throw framesPerTrigger == 1 ? error : CaptureSettingsError(setting: "\(name) \(error.setting)", error.reason)
+            }
+        }
+    }
+
+    /// Applies `settings` to every source (a pair checks both before changing either).
+    public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        switch self {
+        case .single(let source): try source.configure(settings)
+        case .pair(let dual): try dual.configure(a: settings, b: settings)
+        }
+    }
+
+    /// The first source's settings for the next frame with automatic ones resolved, when it can say.
+    var resolvedSettings: AppliedSettings? {
+        switch self {
+        case .single(let source): source.resolvedSettings
+        case .pair: nil
+        }
+    }
+
+    /// The capabilities of the first source (the one a bracketing plan's exposure is metered on).
+    var capabilities: SourceCapabilities { sources[0].capabilities }
+
+    /// Fills `buffers` (one per frame of a trigger) and returns the frames in the same order.
+    func next(into buffers: [PixelStorage]) throws(FrameSourceError) -> [CapturedFrame] {
+        switch self {
+        case .single(let source): return [try source.nextFrame(into: buffers[0])]
+        case .pair(let dual):
+            let (a, b) = try dual.nextPair(into: buffers[0], buffers[1])
+            return [a, b]
+        }
+    }
+}
