@@ -14,6 +14,8 @@ public enum BurstRecovery {
     public struct Frame: Sendable, Hashable, Codable {
         /// Its sequence number (from the journal, or from the file name when not journaled).
         public let sequenceNumber: UInt64?
+        /// The sensor that made it (from the journal; nil when not journaled).
+        public let sensor: String?
         /// Its file name in the burst folder.
         public let file: String
         /// Its size in bytes.
@@ -33,11 +35,19 @@ public enum BurstRecovery {
         /// Temporary files removed.
         public let removedTemporaryFiles: [String]
         /// Frames the journal records as dropped, with the reason.
-        public let dropped: [BurstLedger.Drop]
+        public let dropped: [DroppedFrame]
         /// True when the journal has its end line (the burst finished).
         public let finished: Bool
         /// Journal lines that did not parse (a line cut short by the crash).
         public let unreadableJournalLines: Int
+    }
+
+    /// A frame the journal records as dropped.
+    public struct DroppedFrame: Sendable, Hashable, Codable {
+        /// The sensor that made it (nil in journals of one-sensor bursts written before sensors were recorded).
+        public let sensor: String?
+        public let sequenceNumber: UInt64
+        public let reason: BurstLedger.DropReason
     }
 
     /// Recovers the burst folder `directory`.
@@ -80,9 +90,9 @@ public enum BurstRecovery {
                 problems.append("frame \(sequence): \(file) is not a valid DNG (\(error.message))")
                 continue
             }
-            frames.append(Frame(sequenceNumber: sequence, file: file, bytes: size, journaled: true))
+            frames.append(Frame(sequenceNumber: sequence, sensor: entry.sensor, file: file, bytes: size, journaled: true))
         }
-        frames.sort { ($0.sequenceNumber ?? 0) < ($1.sequenceNumber ?? 0) }
+        frames.sort { ($0.sequenceNumber ?? 0, $0.sensor ?? "") < ($1.sequenceNumber ?? 0, $1.sensor ?? "") }
 
         // DNGs with a final name but no journal line: complete (renamed after fsync) if they validate.
         var invalid: [String] = []
@@ -93,12 +103,12 @@ public enum BurstRecovery {
                 continue
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            frames.append(Frame(sequenceNumber: sequenceNumber(inName: name), file: name, bytes: size, journaled: false))
+            frames.append(Frame(sequenceNumber: sequenceNumber(inName: name), sensor: nil, file: name, bytes: size, journaled: false))
         }
-        let dropped = entries.compactMap { entry -> BurstLedger.Drop? in
+        let dropped = entries.compactMap { entry -> DroppedFrame? in
             guard entry.event == "dropped", let n = entry.sequenceNumber,
                   let reason = entry.reason.flatMap(BurstLedger.DropReason.init(rawValue:)) else { return nil }
-            return BurstLedger.Drop(sequenceNumber: n, reason: reason)
+            return DroppedFrame(sensor: entry.sensor, sequenceNumber: n, reason: reason)
         }
         return Result(frames: frames, problems: problems, invalidFiles: invalid, removedTemporaryFiles: removed,
                       dropped: dropped, finished: entries.contains { $0.event == "end" }, unreadableJournalLines: unreadable)

@@ -139,6 +139,7 @@ public final class BurstSession: @unchecked Sendable {
         var pacer = FramePacer(clock: clock)
         var stopReason: String?
         var latencies: [UInt64] = []
+        var triggerTimes: [UInt64] = []
         var firstFrame: UInt64?
         var triggeredAt: UInt64?
         var wasTriggered = !preRecording
@@ -221,6 +222,7 @@ public final class BurstSession: @unchecked Sendable {
                 break
             }
             triggers += 1
+            triggerTimes.append(frames.first?.monotonicNanoseconds ?? tick.monotonicNanoseconds)
             if wasTriggered { taken += 1 }
             lastSequence = frames.first?.sequenceNumber
             for frame in frames {
@@ -265,7 +267,7 @@ public final class BurstSession: @unchecked Sendable {
         let (finalLedgers, finalRecords, finalErrors) = lock.withLock { (ledgers, records, errors) }
         return Report(ledgers: finalLedgers, frames: finalRecords, errors: finalErrors, pool: pool.statistics, memory: memory,
                       seconds: Date().timeIntervalSince(started), stopReason: stopReason, degradations: governor.steps,
-                      slotLatencies: latencies, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
+                      slotLatencies: latencies, triggerNanoseconds: triggerTimes, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
                       triggeredAtSequenceNumber: triggeredAt, pauses: pauses)
     }
 

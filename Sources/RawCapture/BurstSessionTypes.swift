@@ -107,6 +107,8 @@ extension BurstSession {
         public let degradations: [BurstGovernor.Step]
         /// Sensor-to-slot latency of every frame produced (ns), in order.
         public let slotLatencies: [UInt64]
+        /// `CLOCK_MONOTONIC` start of every trigger (ns), in order; a pair's two frames share one.
+        public let triggerNanoseconds: [UInt64]
         /// `CLOCK_MONOTONIC` when `run()` began and when the first frame was in the pool (ns).
         public let startedNanoseconds: UInt64
         public let firstFrameNanoseconds: UInt64?

@@ -1,8 +1,10 @@
 /// The figures a burst is judged by, computed from its report: rates, percentiles of encode time, sensor-to-slot
 /// latency and lateness, for the manifest, the summary and `rawburst stress`.
 public struct BurstStatistics: Sendable, Hashable, Codable {
-    /// Frames produced per second, over all sensors, from the first frame's start to the last's.
+    /// Frames produced per second, over all sensors, from the first trigger's start to the last's.
     public let producedFPS: Double
+    /// Triggers per second (the frame rate each sensor ran at).
+    public let triggersPerSecond: Double
     /// Frames written per second over the whole burst (start of `run()` to its end).
     public let writtenFPS: Double
     /// Bytes written per second over the whole burst.
@@ -21,14 +23,13 @@ public struct BurstStatistics: Sendable, Hashable, Codable {
 
     /// The figures of `report`.
     public init(_ report: BurstSession.Report) {
-        let starts = report.frames.map(\.monotonicNanoseconds)
-        if let first = starts.min(), let last = starts.max(), last > first {
-            // Triggers per second × frames per trigger.
-            let triggers = Set(starts).count
-            producedFPS = Self.rounded(Double(triggers - 1) / (Double(last - first) / 1e9) * Double(report.frames.count) / Double(triggers))
+        let starts = report.triggerNanoseconds
+        if let first = starts.first, let last = starts.last, last > first {
+            triggersPerSecond = Self.rounded(Double(starts.count - 1) / (Double(last - first) / 1e9))
         } else {
-            producedFPS = 0
+            triggersPerSecond = 0
         }
+        producedFPS = Self.rounded(triggersPerSecond * Double(report.producedCount) / Double(max(1, starts.count)))
         let seconds = max(report.seconds, 1e-9)
         writtenFPS = Self.rounded(Double(report.writtenCount) / seconds)
         writtenBytesPerSecond = (Double(report.frames.reduce(0) { $0 + $1.bytes }) / seconds).rounded()

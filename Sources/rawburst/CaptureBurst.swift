@@ -179,7 +179,8 @@ extension CaptureCommand {
             ?? "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
         print("captured \(report.writtenCount) of \(report.producedCount) frame"
               + "\(report.producedCount == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds)
-              + (statistics.producedFPS > 0 ? String(format: " (%.1f fps)", statistics.producedFPS) : ""))
+              + (statistics.triggersPerSecond > 0
+                 ? String(format: " (%.1f fps", statistics.triggersPerSecond) + (setup.cameras.count > 1 ? " per sensor)" : ")") : ""))
         if setup.replayedFiles == nil {
             for camera in setup.cameras {
                 if let s = frames.first(where: { $0.sensor == camera.name })?.settings {

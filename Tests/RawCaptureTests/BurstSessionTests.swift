@@ -94,7 +94,7 @@ import TestSupport
     @Test func aFailingDiskCountsEachFailedFrameAndLeavesNoPartialFile() throws {
         let tmp = try TemporaryDirectory()
         let sensor = try Self.sensor()
-        // Frame 3's file name is taken by a directory: that write fails, the others go on.
+        // Frame 3's file name is taken by a directory: that write fails.
         try FileManager.default.createDirectory(at: tmp.url.appendingPathComponent("phone-wide-0003.dng"),
                                                 withIntermediateDirectories: false)
         let session = try BurstSession(source: sensor, configuration: .init(
@@ -106,7 +106,12 @@ import TestSupport
         #expect(report.errors.count == 1 && report.errors[0].hasPrefix("frame 3: "), "\(report.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path)
         #expect(!names.contains { $0.hasPrefix(".") }, "temporary files left: \(names)")
-        #expect(names.filter { $0.hasSuffix(".dng") }.count == 6) // five DNGs and the directory in the way
+        // Under `block` a failed write stops the burst: frames already made are still written, none after.
+        #expect(report.stopReason?.hasPrefix("writes failing: ") == true, "\(String(describing: report.stopReason))")
+        let produced = report.ledger.produced
+        #expect(produced.count >= 4 && report.ledger.written.sorted() == produced.filter { $0 != 3 })
+        // The written DNGs and the directory in the way.
+        #expect(names.filter { $0.hasSuffix(".dng") }.count == produced.count)
     }
 
     @Test func aBudgetTooSmallIsRefusedWithTheSizes() throws {
