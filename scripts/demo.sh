@@ -38,7 +38,9 @@ fi
 
 for sub in capture convert inspect; do
     # A real subcommand answers --help with a usage text (swift-argument-parser prints "USAGE:").
-    if ! "$RAWBURST" "$sub" --help 2>&1 | grep -qi 'usage'; then
+    # (Read the whole text first: grep -q stops at its match, and under pipefail the writer's SIGPIPE would count.)
+    help_text=$("$RAWBURST" "$sub" --help 2>&1 || true)
+    if ! grep -qi 'usage' <<<"$help_text"; then
         echo "demo: this build of rawburst ($RAWBURST) has no '$sub' command yet" >&2
         exit 1
     fi
