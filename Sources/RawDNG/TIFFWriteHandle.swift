@@ -17,8 +17,12 @@ final class TIFFWriteHandle {
     init(path: String, reportingAs displayPath: String) throws(DNGWriteError) {
         rb_tiff_initialize()
         rb_tiff_clear_error()
+        errno = 0
         guard let handle = TIFFOpen(path, "wl") else {
-            throw DNGWriteError(path: displayPath, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())")
+            // Name the system's reason too (a full disk fails here, on the header): libtiff's own message does not.
+            let code = errno
+            let reason = code == 0 ? "" : " (\(String(cString: strerror(code))))"
+            throw DNGWriteError(path: displayPath, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())\(reason)")
         }
         tif = handle
         self.path = displayPath
