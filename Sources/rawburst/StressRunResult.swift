@@ -45,33 +45,8 @@ struct StressRunResult: Encodable {
     let withinMemoryLimit: Bool
     /// Why the burst failed, empty when it passed.
     let problems: [String]
-    var passed: Bool { problems.isEmpty }
-
-    private enum CodingKeys: String, CodingKey {
-        case scenario, label, command, exitStatus, fpsAsked, fpsAchieved, produced, written, dropped, dropReasons, slots,
-             queueHighWater, encodeP50Milliseconds, encodeP99Milliseconds, slotLatencyP99Milliseconds, lateFrames,
-             degradations, stopReason, processStartToFirstFrameMilliseconds, peakRSSBytes, budgetBytes, sensorBytes,
-             residentLimitBytes, accounted, withinMemoryLimit, problems, passed
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(scenario, forKey: .scenario); try c.encode(label, forKey: .label); try c.encode(command, forKey: .command)
-        try c.encode(exitStatus, forKey: .exitStatus); try c.encode(fpsAsked, forKey: .fpsAsked)
-        try c.encode(fpsAchieved, forKey: .fpsAchieved); try c.encode(produced, forKey: .produced)
-        try c.encode(written, forKey: .written); try c.encode(dropped, forKey: .dropped)
-        try c.encode(dropReasons, forKey: .dropReasons); try c.encode(slots, forKey: .slots)
-        try c.encode(queueHighWater, forKey: .queueHighWater); try c.encode(encodeP50Milliseconds, forKey: .encodeP50Milliseconds)
-        try c.encode(encodeP99Milliseconds, forKey: .encodeP99Milliseconds)
-        try c.encode(slotLatencyP99Milliseconds, forKey: .slotLatencyP99Milliseconds)
-        try c.encode(lateFrames, forKey: .lateFrames); try c.encode(degradations, forKey: .degradations)
-        try c.encodeIfPresent(stopReason, forKey: .stopReason)
-        try c.encodeIfPresent(processStartToFirstFrameMilliseconds, forKey: .processStartToFirstFrameMilliseconds)
-        try c.encode(peakRSSBytes, forKey: .peakRSSBytes); try c.encode(budgetBytes, forKey: .budgetBytes)
-        try c.encode(sensorBytes, forKey: .sensorBytes); try c.encode(residentLimitBytes, forKey: .residentLimitBytes)
-        try c.encode(accounted, forKey: .accounted); try c.encode(withinMemoryLimit, forKey: .withinMemoryLimit)
-        try c.encode(problems, forKey: .problems); try c.encode(passed, forKey: .passed)
-    }
+    /// True when `problems` is empty.
+    let passed: Bool
 
     /// The parts of `capture --json` the harness reads.
     private struct ChildReport: Decodable {
@@ -124,6 +99,7 @@ struct StressRunResult: Encodable {
             (peakRSSBytes, budgetBytes, sensorBytes, residentLimitBytes) = (0, 0, 0, 0)
             (accounted, withinMemoryLimit) = (false, false)
             self.problems = problems
+            passed = false
             return
         }
         let burst = report.burst
@@ -183,6 +159,7 @@ struct StressRunResult: Encodable {
         }
         if ![0, 3].contains(exitStatus) { problems.append("capture exited with status \(exitStatus)") }
         self.problems = problems
+        passed = problems.isEmpty
     }
 
     /// The table's header line.
