@@ -9,7 +9,7 @@ extension BurstSession {
     func writeLoop() {
         let faults = faultInjector
         while let (slot, pending) = pool.nextFull() {
-            let frame = pending.frame
+            let frame = located(pending.frame)
             let taken = Date()
             var options = configuration.dngOptions
             // The governor's first step: no optional preview.
@@ -47,5 +47,16 @@ extension BurstSession {
             pool.release(slot)
             reportProgress()
         }
+    }
+
+    /// `frame` with the burst's position, when it has none of its own (the image's storage is shared, not copied).
+    private func located(_ frame: CapturedFrame) -> CapturedFrame {
+        guard let gps = configuration.gps, frame.image.metadata.gps == nil else { return frame }
+        var image = frame.image
+        image.metadata.gps = (try? GPSFix(latitude: gps.latitude, longitude: gps.longitude, altitude: gps.altitude,
+                                          timestampMilliseconds: image.metadata.captureTime?.millisecondsSince1970)) ?? gps
+        return CapturedFrame(image: image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
+                             monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: frame.latenessNanoseconds,
+                             sensorName: frame.sensorName)
     }
 }

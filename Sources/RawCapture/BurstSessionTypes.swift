@@ -30,6 +30,9 @@ extension BurstSession {
         public var sidecars = false
         /// The lighting preset's name, for the sidecars.
         public var presetName: String?
+        /// A position for every frame that has none (a fixed camera, or a rig without its own receiver): written
+        /// to the DNG's EXIF GPS IFD and the sidecar, time-stamped with the frame's capture time.
+        public var gps: GPSFix?
         /// A bracketing plan and the settings it varies (trigger i is taken with the plan's step i); nil to keep
         /// the source's settings.
         public var plan: (plan: BracketPlan, base: CaptureSettings)?

@@ -86,6 +86,7 @@ extension CaptureCommand {
         configuration.thermal = options.thermal
         configuration.storageFaults = options.storageFaults
         configuration.governor = !noGovernor
+        configuration.gps = try gps.map(Self.gpsFix)
         if let plan = try bracketPlan() {
             configuration.plan = (plan, settings)
         }

@@ -157,6 +157,11 @@ struct CaptureCommand: ParsableCommand {
             help: "File name template: %s sensor, %q sequence number, %n counter, %b bracket, %Y%m%d %H%M%S %L time; %4q pads (default %s-%4q).")
     var nameTemplate = "%s-%4q"
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Position for every frame: LAT,LON[,ALT] in degrees and metres, e.g. 48.8584,2.2945,35 "
+                               + "(EXIF GPS in each DNG and in its sidecar).", valueName: "lat,lon[,alt]"))
+    var gps: String?
+
     @Flag(help: "Write a JSON sidecar beside each DNG with the settings it was taken with.")
     var sidecar = false
 
@@ -313,6 +318,18 @@ struct CaptureCommand: ParsableCommand {
         let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
         return "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
             + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))")
+    }
+
+    /// The fix of `--gps LAT,LON[,ALT]`, or the problem in one line.
+    static func gpsFix(_ text: String) throws -> GPSFix {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("--gps: '\(text)' is not LAT,LON or LAT,LON,ALT (degrees, metres; e.g. 48.8584,2.2945,35)")
+        }
+        do { return try GPSFix(latitude: parts[0]!, longitude: parts[1]!, altitude: parts.count == 3 ? parts[2] : nil) } catch {
+            throw ValidationError("--gps: \(error)")
+        }
     }
 
     static func point(_ text: String, option: String) throws -> NormalisedPoint {

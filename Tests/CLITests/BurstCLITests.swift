@@ -151,6 +151,34 @@ struct BurstCLITests {
         }
     }
 
+    @Test("--gps: every DNG carries the position (EXIF GPS, stamped with its capture time), and so does its sidecar",
+          .enabled(if: ToolAvailability.has("exiftool")))
+    func gpsPosition() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("gps")
+        let result = try CLI.run(["capture", "--profile", try Self.smallProfile(in: tmp).path] + Self.fixed
+                                 + ["--frames", "2", "--gps", "-33.8568,151.2153,12.5", "--sidecar", "-o", out.path])
+        #expect(result.exitStatus == 0, "\(result)")
+        for n in 0..<2 {
+            let dng = out.appendingPathComponent(String(format: "phone-front-%04d.dng", n))
+            let tags = try ExifTool.tags(of: dng.path)
+            #expect(tags["Composite:GPSLatitude"]?.double == -33.8568 && tags["Composite:GPSLongitude"]?.double == 151.2153,
+                    "\(tags.filter { $0.key.contains("GPS") })")
+            #expect(tags["Composite:GPSAltitude"]?.double == 12.5)
+            // The fix is stamped with the frame's capture time (UTC).
+            let subSec = try #require(tags.first { $0.key.hasSuffix(":SubSecDateTimeOriginal") }?.value.string)
+            let gpsTime = try #require(tags["Composite:GPSDateTime"]?.string)
+            #expect(gpsTime.hasSuffix("Z") && subSec.prefix(4) == gpsTime.prefix(4), "\(subSec) vs \(gpsTime)")
+            let sidecar = try JSONValue(parsing: try Data(contentsOf: out.appendingPathComponent(String(format: "phone-front-%04d.json", n))))
+            #expect(sidecar["gps"]?["latitude"]?.double == -33.8568 && sidecar["gps"]?["altitude"]?.double == 12.5)
+        }
+        for (value, message) in [("91,0", "--gps: invalid GPS latitude: 91.0° is outside -90...90"),
+                                 ("north", "--gps: 'north' is not LAT,LON")] {
+            let refused = try CLI.run(["capture", "--gps", value, "-o", tmp.url.appendingPathComponent("no").path])
+            #expect(refused.exitStatus == 2 && refused.stderr.contains(message), "\(refused.stderr)")
+        }
+    }
+
     @Test("impossible burst plans are refused before anything is made, with the reason")
     func refusedPlans() throws {
         let tmp = try TemporaryDirectory()
