@@ -1,14 +1,12 @@
 import RawDNG
 
-/// How a burst's memory budget is spent: everything the burst allocates is counted before the frame pool
-/// gets what is left. Computed before anything is allocated, so a budget too small is refused with the sizes.
+/// How a burst's memory budget is spent: everything the process allocates for the burst is counted before the
+/// frame pool gets what is left. Computed before anything is allocated, so a budget too small is refused with
+/// the sizes, and the process's peak RSS stays within `budget + 64 MiB` (`residentLimitBytes`).
 ///
-/// The sensor's own memory (`sourceBytes`: a simulator's rendering planes, a replay's decoded files) stands in
-/// for camera hardware, which fills our buffers and keeps its own memory elsewhere; it is reported beside the
-/// budget, not taken out of it, and the process's peak RSS is held to `budget + sourceBytes + 64 MiB`.
-///
-/// | part of the budget | size |
+/// | part | size |
 /// |---|---|
+/// | sources | their `workingMemoryBytes` (the simulator: five float planes of a frame; a replay: its decoded files) |
 /// | spare frames | one frame buffer per sensor, for frames that find no slot (counted, then dropped) |
 /// | writers | per writer: 8 MiB (strip buffer, thumbnail, TIFF directories) + its JPEG preview, if any |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
@@ -20,7 +18,7 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     public let slotBytes: Int
     /// Slots in the pool.
     public let slots: Int
-    /// The sources' working memory (beside the budget, not in it).
+    /// The sources' working memory.
     public let sourceBytes: Int
     /// The spare frame buffers.
     public let spareBytes: Int
@@ -31,12 +29,12 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
 
     /// Bytes of the pool.
     public var poolBytes: Int { slots * slotBytes }
-    /// Everything the budget pays for.
-    public var totalBytes: Int { poolBytes + spareBytes + writerBytes + processBytes }
+    /// Everything counted.
+    public var totalBytes: Int { poolBytes + sourceBytes + spareBytes + writerBytes + processBytes }
 
-    /// The most resident memory a burst with this plan may reach: the budget, the sensor's own memory and
-    /// 64 MiB of slack for the allocator and the runtime.
-    public var residentLimitBytes: Int { budgetBytes + sourceBytes + (64 << 20) }
+    /// The most resident memory a burst with this plan may reach: the budget and 64 MiB of slack for the
+    /// allocator and the runtime.
+    public var residentLimitBytes: Int { budgetBytes + (64 << 20) }
 
     /// The process's share of every budget.
     public static let processBytes = 32 << 20
@@ -47,10 +45,10 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         return (8 << 20) + preview
     }
 
-    /// Bytes the budget sets aside before the pool for a burst from `source` with `configuration`: a spare frame
-    /// per sensor, the writers and the process.
+    /// Bytes the budget sets aside before the pool for a burst from `source` with `configuration`: the sources'
+    /// working memory, a spare frame per sensor, the writers and the process.
     public static func reservedBytes(for source: BurstSource, configuration: BurstSession.Configuration) -> Int {
-        source.framesPerTrigger * source.samplesPerSlot * MemoryLayout<UInt16>.stride
+        source.workingMemoryBytes + source.framesPerTrigger * source.samplesPerSlot * MemoryLayout<UInt16>.stride
             + configuration.writers * writerBytes(options: configuration.dngOptions) + processBytes
     }
 
@@ -78,7 +76,8 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
                 ? "a pre-record of \(configuration.preRecordFrames) frame\(configuration.preRecordFrames == 1 ? "" : "s") needs \(needed) slots"
                 : "a burst needs at least \(needed) slots"
             throw FramePoolError("a memory budget of \(mib(configuration.memoryBudget)) holds \(slots) frame slot\(slots == 1 ? "" : "s") "
-                + "of \(mib(slotBytes)) after \(mib(reserved)) for spare frames, writers and the process; "
+                + "of \(mib(slotBytes)) after \(mib(reserved)) for the sensor (\(mib(sourceBytes))), spare frames, "
+                + "writers and the process; "
                 + "\(what): give --memory-budget \(mib(reserved + needed * slotBytes)) or more")
         }
         return BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,

@@ -48,7 +48,7 @@ extension BurstSession {
         public var governor = true
 
         /// A configuration with `writers` defaulting to the number of cores.
-        public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 512 << 20,
+        public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 1 << 30,
                     outputDirectory: String, dngOptions: DNGWriter.Options = DNGWriter.Options(),
                     nameTemplate: FilenameTemplate = .standard) {
             self.frames = frames

@@ -121,8 +121,8 @@ struct CaptureCommand: ParsableCommand {
             help: "Output directory, created if missing (default: burst-YYYYmmdd-HHMMSS in the current directory).")
     var outputOption: String?
 
-    @Option(help: "Memory for the frame buffers: 512MiB, 2GiB, 800MB ... (default 512MiB).")
-    var memoryBudget = "512MiB"
+    @Option(help: "Memory the burst may use, sensor and frame buffers included: 1GiB, 2GiB, 800MB ... (default 1GiB).")
+    var memoryBudget = "1GiB"
 
     @Option(help: "When every frame buffer is taken: block (the sensor waits), drop-newest, drop-oldest or stop.")
     var overflow = "block"

@@ -12,10 +12,10 @@ struct StressCommand: ParsableCommand {
         Each burst runs as its own `rawburst capture --json` process on the simulated sensor, so the peak RSS \
         reported is that burst's alone. For every burst the harness checks, from the manifest and the files: \
         every sequence number produced is either written (its DNG is there) or dropped with a reason, never both, \
-        and the process's peak RSS stays within the budget plus the sensor's own memory plus 64 MiB. The files \
+        and the process's peak RSS stays within the budget plus 64 MiB. The files \
         are removed after each burst unless --keep is given.
 
-        Scenarios: budget-sweep (30 fps, drop-newest, 128 MiB ... 2 GiB), slow-disk (80 MB/s under each \
+        Scenarios: budget-sweep (30 fps, drop-newest, 512 MiB ... 2 GiB), slow-disk (80 MB/s under each \
         policy), writer-stalls (random 300 ms stalls; one long stall), long-run (10 fps for 60 s at the default \
         budget), thermal (fair → serious → critical). --quick shortens them all (about 20 s in a release build).
 

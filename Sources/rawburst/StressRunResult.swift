@@ -36,9 +36,9 @@ struct StressRunResult: Encodable {
     let processStartToFirstFrameMilliseconds: Double?
     let peakRSSBytes: Int
     let budgetBytes: Int
-    /// The sensor's own memory, beside the budget.
+    /// The sensor's working memory (part of the budget).
     let sensorBytes: Int
-    /// budget + sensor + 64 MiB.
+    /// budget + 64 MiB.
     let residentLimitBytes: Int
     /// Every produced frame written or dropped, never both, files matching the account.
     let accounted: Bool

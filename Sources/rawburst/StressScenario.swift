@@ -33,9 +33,9 @@ struct StressScenario {
         case "budget-sweep":
             // More frames a second than the writers keep up with: the budget decides how long the pool
             // absorbs the difference before frames are dropped.
-            let budgets = quick ? ["128MiB", "512MiB"] : ["128MiB", "256MiB", "512MiB", "1GiB", "2GiB"]
+            let budgets = quick ? ["512MiB", "1GiB"] : ["512MiB", "768MiB", "1GiB", "2GiB"]
             return StressScenario(
-                name: name, summary: "30 fps with drop-newest at budgets from 128 MiB to 2 GiB: slots, drops and peak RSS",
+                name: name, summary: "30 fps with drop-newest at budgets from 512 MiB to 2 GiB: slots, drops and peak RSS",
                 runs: budgets.map { budget in
                     Run(label: "budget \(budget)", options: burst(fps: 30, seconds: seconds)
                         + ["--memory-budget", budget, "--overflow", "drop-newest"], fps: 30)
