@@ -83,4 +83,9 @@ public struct BurstLedger: Sendable, Hashable {
         }
         return out
     }
+
+    /// Frames produced, written and dropped over several ledgers (one per sensor).
+    public static func totals(_ ledgers: some Sequence<BurstLedger>) -> (produced: Int, written: Int, dropped: Int) {
+        ledgers.reduce((0, 0, 0)) { ($0.0 + $1.produced.count, $0.1 + $1.written.count, $0.2 + $1.drops.count) }
+    }
 }

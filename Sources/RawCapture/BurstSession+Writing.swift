@@ -7,7 +7,7 @@ extension BurstSession {
     /// One writer: takes full slots until the pool is closed and drained, writes each frame's DNG (and
     /// sidecar) straight from its slot, commits it in the journal once durable, and gives the slot back.
     func writeLoop() {
-        let faults = faultInjector
+        let faults = self.faults
         while let (slot, pending) = pool.nextFull() {
             let frame = located(pending.frame)
             let taken = Date()

@@ -45,7 +45,8 @@ public final class BurstSession: @unchecked Sendable {
     private var counters: [String: Int] = [:]
     private var journal: BurstJournal?
     private var bytesWritten = 0
-    private var faults: StorageFaultInjector?
+    /// The storage fault injector, if faults are simulated (set when the burst starts, read by the writers).
+    private(set) var faults: StorageFaultInjector?
     private var level = BurstGovernor.Level.normal
     private var consecutiveWriteFailures = 0
     private var startedNanoseconds: UInt64 = 0
@@ -106,6 +107,14 @@ public final class BurstSession: @unchecked Sendable {
         control.withLock {
             if stopRequest == nil { stopRequest = reason }
             control.broadcast()
+        }
+    }
+
+    /// Pauses a running burst, or resumes a paused one (one step, so two callers cannot both pause).
+    public func togglePause() {
+        control.withLock {
+            paused.toggle()
+            if !paused { control.broadcast() }
         }
     }
 
@@ -176,7 +185,7 @@ public final class BurstSession: @unchecked Sendable {
             }
             if configuration.governor && wasTriggered {
                 if let changed = governor.observe(queued: pool.statistics.queued, thermal: thermal, seconds: seconds,
-                                                  lastSequenceNumber: lastSequence, effect: { self.effect(of: $0, clock: clock) }) {
+                                                  lastSequenceNumber: lastSequence, effect: { self.effect(of: $0) }) {
                     lock.withLock { level = changed }
                     let rate = changed >= .lowerRate ? Self.halved(configuration.clock) : configuration.clock
                     if rate != clock {
@@ -208,9 +217,9 @@ public final class BurstSession: @unchecked Sendable {
                     reclaimed.append(slot)
                 }
             }
-            let slots = reclaimed.count == perTrigger ? reclaimed : acquireSlots(count: perTrigger, reusing: reclaimed)
+            let slots = acquireSlots(count: perTrigger, reusing: reclaimed)
             let slotLatency = MonotonicClock.nanoseconds() - tick.monotonicNanoseconds
-            let buffers = slots.map(\.storage).isEmpty ? spares : slots.map(\.storage)
+            let buffers = slots.isEmpty ? spares : slots.map(\.storage)
             let frames: [CapturedFrame]
             do {
                 let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
@@ -257,10 +266,7 @@ public final class BurstSession: @unchecked Sendable {
         pool.close()
         writerGroup.wait()
         var end = BurstJournal.Entry(event: "end")
-        (end.produced, end.written, end.dropped) = lock.withLock {
-            (ledgers.values.reduce(0) { $0 + $1.produced.count }, ledgers.values.reduce(0) { $0 + $1.written.count },
-             ledgers.values.reduce(0) { $0 + $1.drops.count })
-        }
+        (end.produced, end.written, end.dropped) = lock.withLock { BurstLedger.totals(ledgers.values) }
         journalAppend(end)
         // A writer may have asked for the stop (a failing disk) after the sensor loop had ended on its own.
         if stopReason == nil, let late = control.withLock({ stopRequest }) { stopReason = late }
@@ -333,7 +339,7 @@ public final class BurstSession: @unchecked Sendable {
     }
 
     /// What governor level `level` does in this burst, for the manifest.
-    private func effect(of level: BurstGovernor.Level, clock: FrameClock) -> String {
+    private func effect(of level: BurstGovernor.Level) -> String {
         switch level {
         case .normal: return "full work for every frame"
         case .noPreviews:
@@ -443,9 +449,6 @@ public final class BurstSession: @unchecked Sendable {
     /// The governor's level now (the writers read it per frame).
     var currentLevel: BurstGovernor.Level { lock.withLock { level } }
 
-    /// The storage fault injector, if faults are simulated.
-    var faultInjector: StorageFaultInjector? { faults }
-
     /// Appends to the journal, if there is one; a failure is reported as an error.
     private func journalAppend(_ entry: BurstJournal.Entry) {
         guard let journal else { return }
@@ -458,12 +461,11 @@ public final class BurstSession: @unchecked Sendable {
         let stats = pool.statistics
         let (isPaused, waiting) = control.withLock { (paused, !triggered) }
         let progress = lock.withLock {
-            Progress(produced: ledgers.values.reduce(0) { $0 + $1.produced.count },
-                     written: ledgers.values.reduce(0) { $0 + $1.written.count },
-                     dropped: ledgers.values.reduce(0) { $0 + $1.drops.count },
-                     queued: stats.queued, slots: stats.slotCount, bytes: bytesWritten,
-                     seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9, level: level,
-                     paused: isPaused, waitingForTrigger: waiting)
+            let totals = BurstLedger.totals(ledgers.values)
+            return Progress(produced: totals.produced, written: totals.written, dropped: totals.dropped,
+                            queued: stats.queued, slots: stats.slotCount, bytes: bytesWritten,
+                            seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9, level: level,
+                            paused: isPaused, waitingForTrigger: waiting)
         }
         onProgress(progress)
     }

@@ -125,8 +125,8 @@ extension BurstSession {
         /// The first sensor's ledger (the only one for one sensor).
         public var ledger: BurstLedger { ledgers.sorted { $0.key < $1.key }.first?.value ?? BurstLedger() }
         /// Produced, written and dropped frames over all sensors.
-        public var producedCount: Int { ledgers.values.reduce(0) { $0 + $1.produced.count } }
-        public var writtenCount: Int { ledgers.values.reduce(0) { $0 + $1.written.count } }
+        public var producedCount: Int { BurstLedger.totals(ledgers.values).produced }
+        public var writtenCount: Int { BurstLedger.totals(ledgers.values).written }
         /// Every drop, with its sensor, sensor by sensor in drop order.
         public var drops: [(sensor: String, drop: BurstLedger.Drop)] {
             ledgers.sorted { $0.key < $1.key }.flatMap { name, ledger in ledger.drops.map { (name, $0) } }

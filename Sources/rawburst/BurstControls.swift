@@ -27,7 +27,7 @@ final class BurstControls: @unchecked Sendable {
     func start(keys: Bool, triggerAfter: Double?) {
         let session = session
         watch(SIGUSR1) { session.trigger() }
-        watch(SIGUSR2) { session.isPaused ? session.resume() : session.pause() }
+        watch(SIGUSR2) { session.togglePause() }
         watch(SIGTERM) { session.stop(reason: "stopped by SIGTERM") }
         watch(SIGINT) {
             session.stop(reason: "stopped by SIGINT")
@@ -83,7 +83,7 @@ final class BurstControls: @unchecked Sendable {
                 guard read(STDIN_FILENO, &byte, 1) == 1 else { continue }
                 switch byte {
                 case 10, 13, 32: session.trigger()
-                case UInt8(ascii: "p"), UInt8(ascii: "P"): session.isPaused ? session.resume() : session.pause()
+                case UInt8(ascii: "p"), UInt8(ascii: "P"): session.togglePause()
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): session.stop(reason: "stopped with the q key")
                 default: break
                 }

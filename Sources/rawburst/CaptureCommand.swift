@@ -204,7 +204,7 @@ struct CaptureCommand: ParsableCommand {
     func frameCount() throws -> Int {
         if let duration {
             guard framesOption == nil else { throw ValidationError("give --frames or --duration, not both") }
-            guard let seconds = Self.seconds(duration), seconds > 0 else {
+            guard let seconds = BurstOptionError.seconds(duration), seconds > 0 else {
                 throw ValidationError("--duration: '\(duration)' is not a duration (e.g. 10s, 1m, 500ms)")
             }
             guard let rate = try frameRate() else { throw ValidationError("--duration needs --fps or --interval") }
@@ -218,19 +218,10 @@ struct CaptureCommand: ParsableCommand {
     func frameRate() throws -> Double? {
         guard let interval else { return fps }
         guard fps == nil else { throw ValidationError("give --fps or --interval, not both") }
-        guard let seconds = Self.seconds(interval), seconds >= 0.001, seconds <= 86_400 else {
+        guard let seconds = BurstOptionError.seconds(interval), seconds >= 0.001, seconds <= 86_400 else {
             throw ValidationError("--interval: '\(interval)' is not a time between 1ms and 24h (e.g. 2s, 500ms, 1m)")
         }
         return 1 / seconds
-    }
-
-    /// Seconds in `10s`, `500ms`, `2m`, `1h`, `1.5` (seconds).
-    static func seconds(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where t.hasSuffix(suffix) {
-            return Double(t.dropLast(suffix.count)).map { $0 * scale }
-        }
-        return Double(t)
     }
 
     /// The output directory: `-o`, or `burst-YYYYmmdd-HHMMSS` (the time this process started).

@@ -341,6 +341,7 @@ struct CaptureCLITests {
         for (options, message) in [(["--duration", "2s"], "--duration needs --fps or --interval"),
                                    (["--interval", "2s", "--fps", "3"], "give --fps or --interval, not both"),
                                    (["--interval", "soon"], "--interval: 'soon' is not a time"),
+                                   (["--duration", "inf", "--fps", "10"], "--duration: 'inf' is not a duration"),
                                    (["--duration", "1s", "--fps", "2", "--frames", "3"], "give --frames or --duration")] {
             let refused = try CLI.run(["capture"] + options + ["-o", tmp.url.appendingPathComponent("no").path])
             #expect(refused.exitStatus == 2 && refused.stderr.contains(message), "\(options): \(refused.stderr)")
