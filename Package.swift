@@ -30,13 +30,15 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
         // The only hand-written C: typed, non-variadic wrappers (libtiff fields, libjpeg error handling).
-        .target(name: "CShims", dependencies: ["CTIFF", "CJPEG"]),
+        .target(name: "CShims", dependencies: ["CTIFF", "CJPEG", "CPNG"]),
 
         .target(name: "RawCore"),
-        .target(name: "RawDNG", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG", "CPNG"]),
+        .target(name: "RawDevelop", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG", "CPNG", "CExif",
+                                                  "CLCMS2", "CHeif"]),
+        .target(name: "RawDNG", dependencies: ["RawCore", "RawDevelop", "CShims", "CTIFF", "CJPEG", "CPNG"]),
         .target(name: "RawSensor", dependencies: ["RawCore", "RawDNG", "CLibRaw"]),
-        .target(name: "RawCapture", dependencies: ["RawCore", "RawDNG", "RawSensor"]),
-        .target(name: "RawBurst", dependencies: ["RawCore", "RawDNG", "RawSensor", "RawCapture"]),
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawDevelop", "RawDNG", "RawSensor"]),
+        .target(name: "RawBurst", dependencies: ["RawCore", "RawDevelop", "RawDNG", "RawSensor", "RawCapture"]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -44,6 +46,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["RawCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
+        .testTarget(name: "RawDevelopTests", dependencies: ["RawDevelop", "RawCore", "RawSensor", "RawDNG", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSensor", "RawCore", "TestSupport"]),

@@ -1,3 +1,4 @@
+import RawCore
 import Foundation
 
 /// A named starting point for the exposure controls under one kind of light: an ISO (or leave it as it is),

@@ -1,3 +1,5 @@
+import RawCore
+
 /// The white balance a capture records (DNG AsShotNeutral). Raw data is never changed by it; developers use it.
 public enum WhiteBalanceSetting: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Estimated from the frame (grey world over unclipped pixels).
@@ -60,24 +62,4 @@ extension WhiteBalanceSetting {
         var c = encoder.singleValueContainer()
         try c.encode(description)
     }
-}
-
-/// White balance presets: each a colour temperature and a tint, as cameras define them.
-public enum WhiteBalancePreset: String, Sendable, Hashable, Codable, CaseIterable {
-    case daylight, cloudy, shade, tungsten, fluorescent, flash
-
-    /// Correlated colour temperature in kelvin.
-    public var kelvin: Double {
-        switch self {
-        case .daylight: 5500
-        case .cloudy: 6500
-        case .shade: 7500
-        case .tungsten: 2850
-        case .fluorescent: 4000
-        case .flash: 5900
-        }
-    }
-
-    /// Green (−) / magenta (+) tint: fluorescent tubes are greenish, so the preset adds magenta.
-    public var tint: Double { self == .fluorescent ? 10 : 0 }
 }

@@ -1,0 +1,92 @@
+import RawCore
+
+/// A finished RGB image: what the developer produces and the encoders write.
+///
+/// Samples are interleaved R, G, B, row by row, top row first, already turned upright (so the file's
+/// orientation is always "normal") and encoded with ``transfer`` of ``colorSpace``. 16-bit images use the
+/// whole 0...65535 range; float images hold the same code values as 0...1 (not clipped above 1 when the
+/// tone curve let highlights through).
+public struct DevelopedImage: Sendable {
+    /// The sample storage.
+    public enum Samples: Sendable, Hashable {
+        /// 16-bit code values, 0...65535.
+        case uint16([UInt16])
+        /// 32-bit float code values, nominally 0...1.
+        case float32([Float])
+    }
+
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width * height * 3` samples.
+    public var samples: Samples
+    /// The RGB space of the samples (its ICC profile is embedded by every encoder).
+    public let colorSpace: OutputColorSpace
+    /// The curve the samples are encoded with: the space's own, or linear.
+    public let transfer: TransferFunction
+    /// Camera, exposure, time and place for EXIF (orientation is ignored: the pixels are upright).
+    public var metadata: FrameMetadata
+
+    /// Creates an image, checking the sample count.
+    public init(width: Int, height: Int, samples: Samples, colorSpace: OutputColorSpace,
+                transfer: TransferFunction? = nil, metadata: FrameMetadata) throws(InvalidValueError) {
+        try require(width > 0 && height > 0 && width <= 65535 && height <= 65535, "image size",
+                    "\(width)x\(height) is empty or larger than 65535 on a side")
+        let count: Int
+        switch samples {
+        case .uint16(let s): count = s.count
+        case .float32(let s): count = s.count
+        }
+        try require(count == width * height * 3, "image samples",
+                    "\(count) samples for \(width)x\(height) RGB (needs \(width * height * 3))")
+        self.width = width
+        self.height = height
+        self.samples = samples
+        self.colorSpace = colorSpace
+        self.transfer = transfer ?? colorSpace.transfer
+        self.metadata = metadata
+    }
+
+    /// True when the samples are linear light (an ICC profile with a linear curve is embedded).
+    public var isLinear: Bool { transfer == .linear }
+
+    /// The 16-bit samples (float samples are scaled and clamped).
+    public var uint16Samples: [UInt16] {
+        switch samples {
+        case .uint16(let s): return s
+        case .float32(let s):
+            return s.map { v in v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }
+        }
+    }
+
+    /// The samples reduced to 8 bits (rounded: `(v * 255 + 32767) / 65535`).
+    public var uint8Samples: [UInt8] {
+        let s = uint16Samples
+        return [UInt8](unsafeUninitializedCapacity: s.count) { out, n in
+            s.withUnsafeBufferPointer { src in
+                for i in 0..<src.count { out[i] = UInt8(truncatingIfNeeded: (UInt32(src[i]) * 255 + 32767) / 65535) }
+            }
+            n = s.count
+        }
+    }
+
+    /// The samples reduced to `bits` (8...16) per sample, rounded, in 16-bit containers.
+    public func samples(bits: Int) -> [UInt16] {
+        let s = uint16Samples
+        guard bits < 16 else { return s }
+        let top = UInt32((1 << bits) - 1)
+        return s.map { UInt16(truncatingIfNeeded: (UInt32($0) * top + 32767) / 65535) }
+    }
+
+    /// The pixel at `x`, `y` as 16-bit values.
+    public func pixel(x: Int, y: Int) -> (red: UInt16, green: UInt16, blue: UInt16) {
+        let i = (y * width + x) * 3
+        switch samples {
+        case .uint16(let s): return (s[i], s[i + 1], s[i + 2])
+        case .float32(let f):
+            func q(_ v: Float) -> UInt16 { v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }
+            return (q(f[i]), q(f[i + 1]), q(f[i + 2]))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import RawCore
+
+/// The per-channel curves that turn linear output-space light into code values: black cut, highlight
+/// shoulder, transfer function, contrast S-curve, lift and split toning, in that order, tabulated.
+///
+/// Tables are indexed by `sqrt(x / inputMaximum)`, which spaces the entries densely near black where the
+/// transfer curves bend most; values between entries are interpolated linearly. 4096 entries keep every
+/// curve within 1e-5 of its exact value.
+struct FinishTable: Sendable {
+    static let entries = 4096
+    /// Linear value that maps to the last entry; larger values get the last entry.
+    let inputMaximum: Float
+    /// `entries + 1` values per channel (the last repeated so that interpolation never reads past the end).
+    let tables: [[Float]]
+
+    /// Builds the curves.
+    /// - Parameters:
+    ///   - headroom: the largest linear value worth distinguishing (1 when highlights are clipped and exposure
+    ///     is not raised); with the standard curve, values between its shoulder start and `headroom` roll off into white.
+    init(tone: ToneCurve, look: Look, transfer: TransferFunction, headroom: Double) {
+        let maximum = max(1, headroom)
+        inputMaximum = Float(maximum)
+        let n = FinishTable.entries
+        let contrast = tone.contrast * look.contrast
+        let pivot = transfer.encode(0.18)
+        let cut = look.blackCut
+        var tables: [[Float]] = []
+        for channel in 0..<3 {
+            var t = [Float](repeating: 0, count: n + 1)
+            for i in 0...n {
+                let u = Double(i) / Double(n)
+                let x = u * u * maximum
+                var linear = max(0, (x - cut) / (1 - cut))
+                if let knee = tone.shoulderStart, maximum > 1 {
+                    linear = FinishTable.shoulder(linear, knee: knee, white: maximum)
+                }
+                var e = transfer.encode(min(linear, 1))
+                e = FinishTable.sCurve(e, pivot: pivot, contrast: contrast)
+                e = look.lift + (1 - look.lift) * e
+                e += look.shadowTint[channel] * (1 - e) * (1 - e) + look.highlightTint[channel] * e * e
+                t[i] = Float(min(1, max(0, e)))
+            }
+            tables.append(t)
+        }
+        self.tables = tables
+    }
+
+    /// Identity below `knee`; above it a rational curve with slope 1 at the knee that reaches 1 at `white`.
+    static func shoulder(_ x: Double, knee: Double, white: Double) -> Double {
+        guard x > knee else { return x }
+        guard x < white else { return 1 }
+        let a = (1 - knee) / (white - 1)
+        let u = (x - knee) / (white - knee)
+        return knee + (1 - knee) * u * (1 + a) / (u + a)
+    }
+
+    /// A power S-curve about `pivot`: 0, `pivot` and 1 stay; the slope at the pivot is `contrast`.
+    static func sCurve(_ e: Double, pivot: Double, contrast: Double) -> Double {
+        guard contrast != 1, pivot > 0, pivot < 1 else { return e }
+        if e <= pivot { return pivot * pow(max(0, e) / pivot, contrast) }
+        return 1 - (1 - pivot) * pow(max(0, 1 - e) / (1 - pivot), contrast)
+    }
+
+    /// The curve of `channel` at linear value `x` (for checks and single colours).
+    func value(channel: Int, linear x: Double) -> Double {
+        let u = min(1, (max(0, x) / Double(inputMaximum)).squareRoot()) * Double(FinishTable.entries)
+        let i = min(Int(u), FinishTable.entries - 1)
+        let f = u - Double(i)
+        let t = tables[channel]
+        return Double(t[i]) + f * Double(t[i + 1] - t[i])
+    }
+}

@@ -1,0 +1,86 @@
+import RawCore
+
+/// The fast path of previews: every whole CFA period of a rectangle becomes one camera-RGB pixel, the mean of
+/// each colour's samples in it (normalised, white-balanced and clipped like the mosaic of a full development).
+enum PeriodBinning {
+    static func bin(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int) -> PlanarImage {
+        let pr = frame.cfa.rows, pc = frame.cfa.columns
+        let outW = max(1, rect.width / pc), outH = max(1, rect.height / pr)
+        let out = PlanarImage(width: outW, height: outH)
+        let white = Double(frame.whiteLevel)
+        // Per position of the period (relative to the rectangle): channel, black, scale, ceiling.
+        var channel = [Int](repeating: -1, count: pr * pc)
+        var black = [Float](repeating: 0, count: pr * pc)
+        var scale = [Float](repeating: 0, count: pr * pc)
+        var counts = [Float](repeating: 0, count: 3)
+        for dy in 0..<pr {
+            for dx in 0..<pc {
+                let p = dy * pc + dx
+                switch frame.color(row: rect.top + dy, column: rect.left + dx) {
+                case .red: channel[p] = 0
+                case .green: channel[p] = 1
+                case .blue: channel[p] = 2
+                default: continue
+                }
+                let b = frame.blackLevel(row: rect.top + dy, column: rect.left + dx)
+                black[p] = Float(b)
+                scale[p] = Float(gains[channel[p]] / max(1, white - b))
+                counts[channel[p]] += 1
+            }
+        }
+        let inverseCounts = counts.map { $0 > 0 ? 1 / $0 : 0 }
+        let base = frame.storage.baseAddress
+        let stride = frame.rowStride
+        let rows = min(pr, rect.height), columns = min(pc, rect.width)
+        // A Bayer period, the common case, gets a loop without the per-position table.
+        if pr == 2 && pc == 2 && frame.cfa.isBayer {
+            let ids = channel, bl = black, sc = scale
+            let rIndex = ids.firstIndex(of: 0)!, bIndex = ids.firstIndex(of: 2)!
+            let gIndices = ids.indices.filter { ids[$0] == 1 }
+            let (g0, g1) = (gIndices[0], gIndices[1])
+            let cR = ceilings[0], cG = ceilings[1], cB = ceilings[2]
+            ParallelRows.run(rows: outH, threads: threads) { range in
+                for y in range {
+                    let top = base + (rect.top + 2 * y) * stride + rect.left
+                    let row = [top, top + stride]
+                    let pR = row[rIndex / 2] + rIndex % 2, pB = row[bIndex / 2] + bIndex % 2
+                    let pG0 = row[g0 / 2] + g0 % 2, pG1 = row[g1 / 2] + g1 % 2
+                    let oR = out.row(0, y), oG = out.row(1, y), oB = out.row(2, y)
+                    for x in 0..<outW {
+                        let r = (Float(pR[2 * x]) - bl[rIndex]) * sc[rIndex]
+                        let g = ((Float(pG0[2 * x]) - bl[g0]) * sc[g0] + (Float(pG1[2 * x]) - bl[g1]) * sc[g1]) * 0.5
+                        let b = (Float(pB[2 * x]) - bl[bIndex]) * sc[bIndex]
+                        oR[x] = min(max(r, 0), cR)
+                        oG[x] = min(max(g, 0), cG)
+                        oB[x] = min(max(b, 0), cB)
+                    }
+                }
+            }
+            return out
+        }
+        ParallelRows.run(rows: outH, threads: threads) { range in
+            for y in range {
+                for x in 0..<outW {
+                    var sums: (Float, Float, Float) = (0, 0, 0)
+                    for dy in 0..<rows {
+                        let src = base + (rect.top + y * pr + dy) * stride + rect.left + x * pc
+                        for dx in 0..<columns {
+                            let p = dy * pc + dx
+                            let v = (Float(src[dx]) - black[p]) * scale[p]
+                            switch channel[p] {
+                            case 0: sums.0 += min(max(v, 0), ceilings[0])
+                            case 1: sums.1 += min(max(v, 0), ceilings[1])
+                            case 2: sums.2 += min(max(v, 0), ceilings[2])
+                            default: break
+                            }
+                        }
+                    }
+                    out.row(0, y)[x] = sums.0 * inverseCounts[0]
+                    out.row(1, y)[x] = sums.1 * inverseCounts[1]
+                    out.row(2, y)[x] = sums.2 * inverseCounts[2]
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import RawCore
+
+/// Develops raw frames into finished RGB images.
+///
+/// The path of a frame: black subtraction and scaling per CFA position, white-balance gains and highlight
+/// clipping on the mosaic → demosaic (Bayer: bilinear or Malvar-He-Cutler on the four sub-lattices; other
+/// patterns: neighbourhood averages; or an external demosaicer such as LibRaw's AHD) → resize (area
+/// averaging in linear light, also squaring non-square pixels) → highlight reconstruction, one 3x3 matrix
+/// to linear output RGB (camera → XYZ D50 → output space, exposure and look saturation folded in) and the
+/// finishing curves (tone, contrast, toning, transfer) → turned upright. Without a resize the demosaic and
+/// the finishing run block row by block row, so no full-size float image is ever held.
+///
+/// ``preview(_:longEdge:)`` is the fast path for thumbnails and previews: each CFA period is binned into one
+/// pixel (no demosaic), then resized and finished with the same colour plan.
+public struct RawDeveloper: Sendable {
+    /// The settings.
+    public let settings: DevelopSettings
+    /// Where ``DemosaicMethod/libRawAHD`` is sent.
+    public let externalDemosaicer: (any ExternalDemosaicer)?
+    /// Threads for one frame (default: every core).
+    public let threads: Int
+
+    /// What a development produced.
+    public struct Result: Sendable {
+        /// The image.
+        public let image: DevelopedImage
+        /// The colour decisions (neutral, white, gains, matrix, exposure).
+        public let plan: ColorPlan
+        /// The demosaic actually used (bilinear or MHC fall back to neighbourhood averages on non-Bayer sensors).
+        public let demosaic: String
+        /// Things the user should know.
+        public let warnings: [String]
+    }
+
+    /// Creates a developer.
+    public init(settings: DevelopSettings = DevelopSettings(), externalDemosaicer: (any ExternalDemosaicer)? = nil,
+                threads: Int? = nil) {
+        self.settings = settings
+        self.externalDemosaicer = externalDemosaicer
+        self.threads = max(1, threads ?? ParallelRows.defaultThreads)
+    }
+
+    /// Develops `image`.
+    public func develop(_ image: RawImage) throws(DevelopError) -> Result {
+        let settings: DevelopSettings
+        do { settings = try self.settings.validated() } catch { throw DevelopError(error.description) }
+        let frame = image.frame
+        let plan = try ColorPlan(image: image, settings: settings)
+        var warnings = plan.warnings
+        let geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
+        let rect = geometry.sensorRect
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct)
+        let ceiling = plan.ceilings.max() ?? 1
+        let isBayer = frame.cfa.isBayer
+        var demosaicName = settings.demosaic.rawValue
+
+        var samples: DevelopedImage.Samples
+        if isBayer && settings.demosaic != .libRawAHD && !geometry.needsResize {
+            let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
+            let interpolator = BayerInterpolator(method: settings.demosaic, ceiling: ceiling)
+            samples = directFinish(planes, interpolator: interpolator, rect: rect, finisher: finisher, float: settings.floatOutput)
+        } else {
+            let camera: PlanarImage
+            if settings.demosaic == .libRawAHD {
+                guard let external = externalDemosaicer else {
+                    throw DevelopError("the libraw-ahd demosaic needs LibRaw, which this developer was not given")
+                }
+                camera = try externalDemosaic(frame: frame, rect: rect, plan: plan, using: external)
+                demosaicName = external.name
+            } else if isBayer {
+                let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
+                camera = bayerToPlanes(planes, interpolator: BayerInterpolator(method: settings.demosaic, ceiling: ceiling), rect: rect)
+            } else {
+                camera = NeighbourhoodDemosaic.demosaic(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings,
+                                                        threads: threads)
+                demosaicName = "neighbourhood"
+                warnings.append("the \(frame.cfa.rows)x\(frame.cfa.columns) CFA pattern is not Bayer; \(settings.demosaic.rawValue) "
+                                + "does not apply, so each missing colour is the average of its nearest samples")
+            }
+            let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+            samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+        }
+        return Result(image: try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings),
+                      plan: plan, demosaic: demosaicName, warnings: warnings)
+    }
+
+    /// A quick rendering whose long edge is at most `longEdge` (never enlarged): each CFA period of the crop is
+    /// binned into one pixel, then the result is resized and finished like ``develop(_:)``'s output.
+    public func preview(_ image: RawImage, longEdge: Int) throws(DevelopError) -> DevelopedImage {
+        var settings = self.settings
+        settings.longEdge = max(16, longEdge)
+        do { settings = try settings.validated() } catch { throw DevelopError(error.description) }
+        let frame = image.frame
+        let plan = try ColorPlan(image: image, settings: settings)
+        var geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
+        if longEdge < 16 { geometry.limit(longEdge: longEdge) }
+        let binned = PeriodBinning.bin(frame: frame, rect: geometry.sensorRect, gains: plan.gains, ceilings: plan.ceilings,
+                                       threads: threads)
+        let resized = Resampler.resize(binned, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct)
+        let samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+        return try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings)
+    }
+
+    // MARK: - Stages
+
+    /// Demosaic and finish block row by block row, straight into interleaved output.
+    private func directFinish(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect, finisher: Finisher,
+                              float: Bool) -> DevelopedImage.Samples {
+        let count = rect.width * rect.height * 3
+        let width = rect.width
+        func fill(_ sink: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, Int, Int, Int) -> Void) {
+            ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
+                let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
+                let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
+                for i in blockRows {
+                    interpolator.interpolate(planes, blockRow: i, into: rows)
+                    for site in 0..<4 {
+                        let dy = site / 2, dx = site % 2
+                        let y = planes.originRow + 2 * i + dy
+                        guard y >= rect.top && y < rect.bottom else { continue }
+                        let firstColumn = planes.originColumn + dx
+                        let jStart = firstColumn < rect.left ? 1 : 0
+                        let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
+                        guard jEnd > jStart else { continue }
+                        let x0 = firstColumn + 2 * jStart - rect.left
+                        sink(rows[site * 3] + jStart, rows[site * 3 + 1] + jStart, rows[site * 3 + 2] + jStart,
+                             jEnd - jStart, (y - rect.top) * width + x0, 2)
+                    }
+                }
+            }
+        }
+        if float {
+            var out = [Float](repeating: 0, count: count)
+            out.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                fill { r, g, b, n, pixel, step in finisher.finish(r, g, b, count: n, into: base + pixel * 3, pixelStride: 3 * step) }
+            }
+            return .float32(out)
+        }
+        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
+            let base = buffer.baseAddress!
+            fill { r, g, b, n, pixel, step in finisher.finish(r, g, b, count: n, into: base + pixel * 3, pixelStride: 3 * step) }
+            initialised = count
+        }
+        return .uint16(out)
+    }
+
+    /// Demosaic into full-size camera RGB planes (for resizing or when the output is planar).
+    private func bayerToPlanes(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect) -> PlanarImage {
+        let out = PlanarImage(width: rect.width, height: rect.height)
+        ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
+            let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
+            let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
+            for i in blockRows {
+                interpolator.interpolate(planes, blockRow: i, into: rows)
+                for site in 0..<4 {
+                    let dy = site / 2, dx = site % 2
+                    let y = planes.originRow + 2 * i + dy
+                    guard y >= rect.top && y < rect.bottom else { continue }
+                    let firstColumn = planes.originColumn + dx
+                    let jStart = firstColumn < rect.left ? 1 : 0
+                    let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
+                    guard jEnd > jStart else { continue }
+                    let x0 = firstColumn + 2 * jStart - rect.left
+                    for c in 0..<3 {
+                        let src = rows[site * 3 + c] + jStart
+                        let dst = out.row(c, y - rect.top) + x0
+                        for j in 0..<(jEnd - jStart) { dst[2 * j] = src[j] }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The normalised, white-balanced mosaic of `rect` sent through an external demosaicer.
+    private func externalDemosaic(frame: RawFrame, rect: PixelRect, plan: ColorPlan,
+                                  using external: any ExternalDemosaicer) throws(DevelopError) -> PlanarImage {
+        let ceiling = Double(plan.ceilings.max() ?? 1)
+        let scale = 65535 / ceiling
+        var mosaic = [UInt16](repeating: 0, count: rect.width * rect.height)
+        let white = Double(frame.whiteLevel)
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let row = rect.top + y, column = rect.left + x
+                let c: Int
+                switch frame.color(row: row, column: column) { case .red: c = 0; case .green: c = 1; case .blue: c = 2; default: c = 1 }
+                let black = frame.blackLevel(row: row, column: column)
+                let v = (Double(frame[row, column]) - black) * plan.gains[c] / max(1, white - black)
+                mosaic[y * rect.width + x] = UInt16(min(max(v, 0), Double(plan.ceilings[c])) * scale + 0.5)
+            }
+        }
+        let cfa = frame.cfa.shifted(rows: rect.top - frame.activeArea.top, columns: rect.left - frame.activeArea.left)
+        let rgb = try external.demosaic(mosaic, width: rect.width, height: rect.height, cfa: cfa)
+        guard rgb.count == rect.width * rect.height * 3 else {
+            throw DevelopError("\(external.name) returned \(rgb.count) samples for a \(rect.width)x\(rect.height) image")
+        }
+        let out = PlanarImage(width: rect.width, height: rect.height)
+        let inverse = Float(1 / scale)
+        for y in 0..<rect.height {
+            for c in 0..<3 {
+                let dst = out.row(c, y)
+                for x in 0..<rect.width { dst[x] = Float(rgb[(y * rect.width + x) * 3 + c]) * inverse }
+            }
+        }
+        return out
+    }
+
+    /// Finish planar camera RGB into interleaved samples.
+    private func finishPlanes(_ image: PlanarImage, finisher: Finisher, float: Bool) -> DevelopedImage.Samples {
+        let count = image.width * image.height * 3
+        if float {
+            var out = [Float](repeating: 0, count: count)
+            out.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                ParallelRows.run(rows: image.height, threads: threads) { rows in
+                    for y in rows {
+                        finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width,
+                                        into: base + y * image.width * 3, pixelStride: 3)
+                    }
+                }
+            }
+            return .float32(out)
+        }
+        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
+            let base = buffer.baseAddress!
+            ParallelRows.run(rows: image.height, threads: threads) { rows in
+                for y in rows {
+                    finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width,
+                                    into: base + y * image.width * 3, pixelStride: 3)
+                }
+            }
+            initialised = count
+        }
+        return .uint16(out)
+    }
+
+    /// The image turned upright, with metadata that no longer asks readers to turn it.
+    private func upright(_ samples: DevelopedImage.Samples, geometry: OutputGeometry, plan: ColorPlan, image: RawImage,
+                         settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
+        var metadata = image.metadata
+        var oriented = samples
+        var width = geometry.outputWidth, height = geometry.outputHeight
+        if settings.applyOrientation {
+            let o = metadata.orientation
+            switch samples {
+            case .uint16(let s):
+                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
+                (oriented, width, height) = (.uint16(r.samples), r.width, r.height)
+            case .float32(let s):
+                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
+                (oriented, width, height) = (.float32(r.samples), r.width, r.height)
+            }
+            metadata.orientation = .normal
+        }
+        do {
+            return try DevelopedImage(width: width, height: height, samples: oriented, colorSpace: settings.colorSpace,
+                                      transfer: settings.linearOutput ? .linear : nil, metadata: metadata)
+        } catch {
+            throw DevelopError(error.description)
+        }
+    }
+}
+
+/// Where on the sensor the output comes from and how large it is before it is turned upright.
+struct OutputGeometry {
+    /// The developed rectangle in buffer coordinates.
+    let sensorRect: PixelRect
+    /// Output size in sensor orientation.
+    private(set) var outputWidth: Int
+    private(set) var outputHeight: Int
+
+    init(frame: RawFrame, orientation: Orientation, settings: DevelopSettings) {
+        let transposed = settings.applyOrientation && ImageOrienter.transposes(orientation)
+        let relative = settings.crop.rectangle(in: frame, transposed: transposed)
+        sensorRect = try! PixelRect(top: frame.activeArea.top + relative.top, left: frame.activeArea.left + relative.left,
+                                    height: relative.height, width: relative.width) // inside the active area
+        // Square the pixels (DefaultScale), then fit the long edge.
+        let displayW = Double(relative.width) * frame.defaultScale.horizontal
+        let displayH = Double(relative.height) * frame.defaultScale.vertical
+        let fit = settings.longEdge.map { min(1, Double($0) / max(displayW, displayH)) } ?? 1
+        outputWidth = max(1, Int((displayW * fit).rounded()))
+        outputHeight = max(1, Int((displayH * fit).rounded()))
+    }
+
+    /// Shrinks the output further so its long edge is at most `longEdge`.
+    mutating func limit(longEdge: Int) {
+        let fit = min(1, Double(max(1, longEdge)) / Double(max(outputWidth, outputHeight)))
+        outputWidth = max(1, Int((Double(outputWidth) * fit).rounded()))
+        outputHeight = max(1, Int((Double(outputHeight) * fit).rounded()))
+    }
+
+    var needsResize: Bool { outputWidth != sensorRect.width || outputHeight != sensorRect.height }
+}
