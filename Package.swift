@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "RawDevelop", dependencies: ["RawCore", "CShims", "CTIFF", "CJPEG", "CPNG", "CExif",
                                                   "CLCMS2", "CHeif"]),
         .target(name: "RawDNG", dependencies: ["RawCore", "RawDevelop", "CShims", "CTIFF", "CJPEG", "CPNG"]),
-        .target(name: "RawSensor", dependencies: ["RawCore", "RawDNG", "CLibRaw"]),
+        .target(name: "RawSensor", dependencies: ["RawCore", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawCapture", dependencies: ["RawCore", "RawDevelop", "RawDNG", "RawSensor"]),
         .target(name: "RawBurst", dependencies: ["RawCore", "RawDevelop", "RawDNG", "RawSensor", "RawCapture"]),
         .executableTarget(name: "rawburst", dependencies: [
