@@ -56,7 +56,25 @@ public struct RawDeveloper: Sendable {
         var demosaicName = settings.demosaic.rawValue
 
         var samples: DevelopedImage.Samples
-        if isBayer && settings.demosaic != .libRawAHD && !geometry.needsResize {
+        if isBayer && settings.demosaic == .gradientWeighted {
+            let demosaic = GradientDemosaic(ceiling: ceiling)
+            if geometry.needsResize {
+                let camera = PlanarImage(width: rect.width, height: rect.height)
+                demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, r, g, b in
+                    camera.row(0, y).update(from: r, count: rect.width)
+                    camera.row(1, y).update(from: g, count: rect.width)
+                    camera.row(2, y).update(from: b, count: rect.width)
+                }
+                let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+                samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+            } else {
+                samples = rowFinish(rect: rect, float: settings.floatOutput) { sink in
+                    demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, r, g, b in
+                        sink(y, r, g, b, finisher)
+                    }
+                }
+            }
+        } else if isBayer && settings.demosaic != .libRawAHD && !geometry.needsResize {
             let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
             let interpolator = BayerInterpolator(method: settings.demosaic, ceiling: ceiling)
             samples = directFinish(planes, interpolator: interpolator, rect: rect, finisher: finisher, float: settings.floatOutput)
@@ -142,6 +160,28 @@ public struct RawDeveloper: Sendable {
         let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
             let base = buffer.baseAddress!
             fill { r, g, b, n, pixel, step in finisher.finish(r, g, b, count: n, into: base + pixel * 3, pixelStride: 3 * step) }
+            initialised = count
+        }
+        return .uint16(out)
+    }
+
+    /// Output of a demosaic that hands over whole rows: each row finished straight into interleaved samples.
+    private func rowFinish(rect: PixelRect, float: Bool,
+                           produce: ((Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, Finisher) -> Void) -> Void)
+        -> DevelopedImage.Samples {
+        let count = rect.width * rect.height * 3
+        let width = rect.width
+        if float {
+            var out = [Float](repeating: 0, count: count)
+            out.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                produce { y, r, g, b, finisher in finisher.finish(r, g, b, count: width, into: base + y * width * 3, pixelStride: 3) }
+            }
+            return .float32(out)
+        }
+        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
+            let base = buffer.baseAddress!
+            produce { y, r, g, b, finisher in finisher.finish(r, g, b, count: width, into: base + y * width * 3, pixelStride: 3) }
             initialised = count
         }
         return .uint16(out)
