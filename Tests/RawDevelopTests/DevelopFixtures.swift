@@ -8,11 +8,11 @@ enum DevelopFixtures {
     /// A noise-free frame of the colour chart from `profile` (resized to `width`) lit by D65, white balance
     /// recorded at `kelvin`, without lens fall-off so every patch is lit alike.
     static func chart(profile name: String = "phone-wide", width: Int = 1024, kelvin: Double = 6504, noise: Bool = false,
-                      seed: UInt64 = 3) throws -> (image: RawImage, profile: SensorProfile, scene: ColorChartScene) {
+                      seed: UInt64 = 3, light: Double = 6504) throws -> (image: RawImage, profile: SensorProfile, scene: ColorChartScene) {
         var profile = SensorProfile.builtIn(named: name)!.resized(toWidth: width)
         profile.lenses = [profile.lenses[0]]
         profile.lenses[0].vignetting = 0
-        let scene = ColorChartScene()
+        let scene = ColorChartScene(illuminantKelvin: light)
         let sensor = try SimulatedSensor(profile: profile, scene: scene, seed: seed)
         sensor.addsNoise = noise
         try sensor.configure(CaptureSettings(iso: 100, focus: .metres(scene.subjectDistance),
@@ -58,5 +58,40 @@ enum DevelopFixtures {
             let lab = ColorSpaceMath.lab(fromXYZ: xyz(rgb.map { $0 * scale }), white: OutputColorSpace.pcsWhite)
             return ColorSpaceMath.deltaE2000(lab, patch.labD50)
         }
+    }
+}
+
+extension DevelopFixtures {
+    /// A small synthetic RGGB frame (14-bit, black 512) from a function of (x, y) giving linear camera RGB 0...1
+    /// (values above 1 clip at the white level), with an sRGB-like calibration, neutral as-shot white.
+    static func synthetic(width: Int = 64, height: Int = 48, orientation: Orientation = .normal,
+                          _ rgb: (Int, Int) -> (Double, Double, Double)) throws -> RawImage {
+        let black = 512.0, white = 16383.0
+        var samples = [UInt16](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let v = rgb(x, y)
+                let c = CFALayout.rggb.color(row: y, column: x)
+                let value = c == .red ? v.0 : c == .green ? v.1 : v.2
+                samples[y * width + x] = UInt16(min(white, max(0, black + value * (white - black))).rounded())
+            }
+        }
+        let frame = try RawFrame(width: width, height: height, storage: PixelStorage(copying: samples), cfa: .rggb,
+                                 blackLevels: try BlackLevels(uniform: black), whiteLevel: UInt32(white), bitsPerSample: 14)
+        var metadata = try FrameMetadata(make: "Test", model: "Synthetic")
+        metadata.orientation = orientation
+        let xyzToSRGB = ColorSpaceMath.xyzToSRGB
+        let calibration = try ColorCalibration(colorMatrix1: ColorMatrix(rows: 3, columns: 3, values: xyzToSRGB),
+                                               illuminant1: .d65, asShotNeutral: [1, 1, 1])
+        return RawImage(frame: frame, metadata: metadata, calibration: calibration)
+    }
+
+    /// Settings that leave the pixels' relation to the input simple: linear tone, linear output, whole active area.
+    static var linearSettings: DevelopSettings {
+        var s = DevelopSettings()
+        s.tone = .linear
+        s.linearOutput = true
+        s.crop = .activeArea
+        return s
     }
 }
