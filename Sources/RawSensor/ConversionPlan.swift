@@ -1,12 +1,18 @@
 import Foundation
 import RawCore
 
-/// One raw file to convert and the DNG it becomes.
+/// One raw file to convert and the file it becomes.
 public struct ConversionJob: Sendable, Hashable {
     /// The source raw file.
     public let input: String
-    /// The DNG to write.
+    /// The file to write.
     public let output: String
+
+    /// Creates a job.
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
 }
 
 /// Turns command-line style inputs (files and directories) and an output (file or directory) into jobs,
@@ -22,13 +28,20 @@ public struct ConversionPlan: Sendable {
     /// The jobs, in a stable order (inputs as given; directory contents sorted by path).
     public let jobs: [ConversionJob]
 
+    /// Plans jobs that were worked out elsewhere (pairs of a composite), with the same refusals.
+    public init(checked jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
+        try Self.check(jobs, overwrite: overwrite)
+        self.jobs = jobs
+    }
+
     /// Plans the conversion of `inputs` into `output`.
     ///
     /// - A single input file and an output that is not an existing directory: the output is the DNG's path.
-    /// - Otherwise `output` must be an existing directory; each file becomes `<dir>/<name>.dng`, and with
+    /// - Otherwise `output` must be an existing directory; each file becomes `<dir>/<name>.<outputExtension>`, and with
     ///   `recursive` the sub-directories of an input directory are mirrored inside it.
     /// - Two inputs that would write the same output, or an output that is its own input, are refused.
-    public init(inputs: [String], output: String, recursive: Bool, overwrite: Bool) throws(ConversionPlanError) {
+    public init(inputs: [String], output: String, recursive: Bool, overwrite: Bool,
+                outputExtension: String = "dng") throws(ConversionPlanError) {
         guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
         let fm = FileManager.default
         var outputIsDirectory: ObjCBool = false
@@ -66,12 +79,19 @@ public struct ConversionPlan: Sendable {
                     : "\(output): output directory does not exist")
             }
             for source in sources {
-                let name = (URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent) + ".dng"
+                let name = (URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent) + "." + outputExtension
                 let directory = source.relativeDirectory.isEmpty ? output : output + "/" + source.relativeDirectory
                 jobs.append(ConversionJob(input: source.path, output: Self.join(directory, name)))
             }
         }
 
+        try Self.check(jobs, overwrite: overwrite)
+        self.jobs = jobs
+    }
+
+    /// Refuses two jobs with one output, an output that is its own input, and (without `overwrite`) existing outputs.
+    static func check(_ jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
+        let fm = FileManager.default
         var seen: [String: String] = [:]
         for job in jobs {
             let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
@@ -86,7 +106,6 @@ public struct ConversionPlan: Sendable {
                 throw ConversionPlanError("\(job.output): already exists (use --overwrite to replace it)")
             }
         }
-        self.jobs = jobs
     }
 
     /// Directories that must exist before the jobs run (mirrored sub-directories of a recursive scan).
@@ -98,7 +117,7 @@ public struct ConversionPlan: Sendable {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    private static func scan(directory: String, recursive: Bool) throws(ConversionPlanError) -> [(path: String, relativeDirectory: String)] {
+    static func scan(directory: String, recursive: Bool) throws(ConversionPlanError) -> [(path: String, relativeDirectory: String)] {
         let fm = FileManager.default
         var out: [(String, String)] = []
         var pending: [String] = [""]

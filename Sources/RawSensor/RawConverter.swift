@@ -48,14 +48,22 @@ public struct RawConverter: Sendable {
     /// and calls `progress` (serially, from the worker threads) after each job. Results keep the jobs' order.
     public func convert(_ jobs: [ConversionJob], parallelism: Int,
                         progress: @escaping @Sendable (Result, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) -> [Result] {
-        let state = BatchState(count: jobs.count)
+        BatchRunner.run(jobs, parallelism: parallelism, work: { self.convert($0) }, progress: progress)
+    }
+}
+
+/// Runs independent jobs on dedicated threads, keeping results in the jobs' order (conversions, developments).
+enum BatchRunner {
+    static func run<Job: Sendable, Result: Sendable>(_ jobs: [Job], parallelism: Int, work: @escaping @Sendable (Job) -> Result,
+                                                     progress: @escaping @Sendable (Result, Int, Int) -> Void) -> [Result] {
+        let state = BatchState<Result>(count: jobs.count)
         let workers = max(1, min(parallelism, jobs.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
                 while let index = state.nextIndex() {
-                    let result = self.convert(jobs[index])
+                    let result = work(jobs[index])
                     let done = state.store(result, at: index)
                     state.withReportLock { progress(result, done, jobs.count) }
                 }
@@ -69,13 +77,13 @@ public struct RawConverter: Sendable {
     }
 }
 
-/// Work distribution and result collection shared by the conversion threads.
-private final class BatchState: @unchecked Sendable {
+/// Work distribution and result collection shared by the batch threads.
+private final class BatchState<Result>: @unchecked Sendable {
     private let lock = NSLock()
     private let reportLock = NSLock()
     private var next = 0
     private var done = 0
-    private var stored: [RawConverter.Result?]
+    private var stored: [Result?]
 
     init(count: Int) { stored = Array(repeating: nil, count: count) }
 
@@ -86,7 +94,7 @@ private final class BatchState: @unchecked Sendable {
         return next - 1
     }
 
-    func store(_ result: RawConverter.Result, at index: Int) -> Int {
+    func store(_ result: Result, at index: Int) -> Int {
         lock.lock(); defer { lock.unlock() }
         stored[index] = result
         done += 1
@@ -98,7 +106,7 @@ private final class BatchState: @unchecked Sendable {
         body()
     }
 
-    func results() -> [RawConverter.Result] {
+    func results() -> [Result] {
         lock.lock(); defer { lock.unlock() }
         return stored.map { $0! }
     }
