@@ -1,3 +1,4 @@
+import RawDevelop
 import RawDNG
 
 /// How a burst's memory budget is spent: everything the process allocates for the burst is counted before the
@@ -9,6 +10,7 @@ import RawDNG
 /// | sources | their `workingMemoryBytes` (the simulator: five float planes of a frame; a replay: its decoded files) |
 /// | spare frames | one frame buffer per sensor, for frames that find no slot (counted, then dropped) |
 /// | writers | per writer: 8 MiB (strip buffer, thumbnail, TIFF directories) + its JPEG preview, if any |
+/// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
 /// | pool | the rest, in whole slots |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
@@ -26,11 +28,16 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     public let writerBytes: Int
     /// The process's own share.
     public let processBytes: Int
+    /// All writers' developers (0 when nothing is developed during the burst).
+    public let developerBytes: Int
+    /// Whether the writers develop frames during the burst (the budget had room for them); when false, a burst
+    /// with a development develops everything afterwards.
+    public let developsDuringBurst: Bool
 
     /// Bytes of the pool.
     public var poolBytes: Int { slots * slotBytes }
     /// Everything counted.
-    public var totalBytes: Int { poolBytes + sourceBytes + spareBytes + writerBytes + processBytes }
+    public var totalBytes: Int { poolBytes + sourceBytes + spareBytes + writerBytes + developerBytes + processBytes }
 
     /// The most resident memory a burst with this plan may reach: the budget and 64 MiB of slack for the
     /// allocator and the runtime.
@@ -47,9 +54,17 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
 
     /// Bytes the budget sets aside before the pool for a burst from `source` with `configuration`: the sources'
     /// working memory, a spare frame per sensor, the writers and the process.
-    public static func reservedBytes(for source: BurstSource, configuration: BurstSession.Configuration) -> Int {
+    public static func reservedBytes(for source: BurstSource, configuration: BurstSession.Configuration,
+                                     developing: Bool = false) -> Int {
         source.workingMemoryBytes + source.framesPerTrigger * source.samplesPerSlot * MemoryLayout<UInt16>.stride
             + configuration.writers * writerBytes(options: configuration.dngOptions) + processBytes
+            + (developing ? developerBytes(source: source, configuration: configuration) : 0)
+    }
+
+    /// All writers' developers for `configuration`'s development (0 without one).
+    public static func developerBytes(source: BurstSource, configuration: BurstSession.Configuration) -> Int {
+        guard let development = configuration.development else { return 0 }
+        return configuration.writers * BurstDevelopment.workingBytes(samples: source.samplesPerSlot, format: development.format)
     }
 
     /// The smallest budget that gives a burst from `source` with `configuration` (whose own budget is ignored)
@@ -66,8 +81,14 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         let sourceBytes = source.workingMemoryBytes
         let spareBytes = source.framesPerTrigger * slotBytes
         let writerBytes = configuration.writers * writerBytes(options: configuration.dngOptions)
-        let reserved = reservedBytes(for: source, configuration: configuration)
         let needed = max(2, configuration.preRecordFrames + 1) * source.framesPerTrigger
+        // Developers during the burst only if the pool still gets the slots it needs; else develop afterwards.
+        var developing = configuration.development != nil
+        var reserved = reservedBytes(for: source, configuration: configuration, developing: developing)
+        if developing && (configuration.memoryBudget - reserved) / max(1, slotBytes) < needed {
+            developing = false
+            reserved = reservedBytes(for: source, configuration: configuration)
+        }
         let available = configuration.memoryBudget - reserved
         let slots = slotBytes > 0 && available > 0 ? available / slotBytes : 0
         guard slots >= needed else {
@@ -82,6 +103,8 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         }
         return BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,
                                sourceBytes: sourceBytes, spareBytes: spareBytes, writerBytes: writerBytes,
-                               processBytes: processBytes)
+                               processBytes: processBytes,
+                               developerBytes: developing ? developerBytes(source: source, configuration: configuration) : 0,
+                               developsDuringBurst: developing)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 import RawDNG
 import RawSensor
 
@@ -41,11 +42,43 @@ extension BurstSession {
                                          bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
                 // The file (and its sidecar) is durable under its final name: now it is committed.
                 recordWritten(record, file: name)
+                develop(frame, dng: path)
             } catch {
                 recordWriteFailure(frame, message: "\(error)")
             }
             pool.release(slot)
             reportProgress()
+        }
+    }
+
+    /// Develops a written frame from its slot when the plan has room for it and the governor allows, or leaves it
+    /// for after the burst (with the reason). A failed development is an error of the burst, not of the frame.
+    private func develop(_ frame: CapturedFrame, dng: String) {
+        guard let development = configuration.development else { return }
+        let reason: String?
+        if !memory.developsDuringBurst {
+            reason = "the memory budget has no room for developing during the burst"
+        } else if currentLevel >= .noPreviews {
+            reason = "governor at \(currentLevel.name)"
+        } else {
+            reason = nil
+        }
+        if let reason {
+            let deferral = DevelopDeferral(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, dng: dng, reason: reason)
+            lock.withLock { deferredDevelopments.append(deferral) }
+            return
+        }
+        let start = Date()
+        let path = development.path(forDNG: dng)
+        do {
+            let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.writers))
+            let picture = try RawDeveloper(settings: development.settings, threads: threads).develop(frame.image).image
+            let written = try ImageFileWriter(format: development.format, options: development.options).write(picture, to: path)
+            let record = DevelopedRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, path: path,
+                                         bytes: written.bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
+            lock.withLock { developed.append(record) }
+        } catch {
+            lock.withLock { errorsAppend("develop frame \(frame.sequenceNumber) (\(frame.sensorName)): \(error)") }
         }
     }
 

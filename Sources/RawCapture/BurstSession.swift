@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 import RawDNG
 import RawSensor
 
@@ -41,6 +42,9 @@ public final class BurstSession: @unchecked Sendable {
     private let control = NSCondition()
     private var ledgers: [String: BurstLedger] = [:]
     private var records: [FrameRecord] = []
+    /// Developed pictures and frames left for after the burst (under `lock`; the writers add to them).
+    var developed: [DevelopedRecord] = []
+    var deferredDevelopments: [DevelopDeferral] = []
     private var errors: [String] = []
     private var counters: [String: Int] = [:]
     private var journal: BurstJournal?
@@ -271,10 +275,12 @@ public final class BurstSession: @unchecked Sendable {
         // A writer may have asked for the stop (a failing disk) after the sensor loop had ended on its own.
         if stopReason == nil, let late = control.withLock({ stopRequest }) { stopReason = late }
         let (finalLedgers, finalRecords, finalErrors) = lock.withLock { (ledgers, records, errors) }
+        let (finalDeveloped, finalDeferred) = lock.withLock { (developed, deferredDevelopments) }
         return Report(ledgers: finalLedgers, frames: finalRecords, errors: finalErrors, pool: pool.statistics, memory: memory,
                       seconds: Date().timeIntervalSince(started), stopReason: stopReason, degradations: governor.steps,
                       slotLatencies: latencies, triggerNanoseconds: triggerTimes, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
-                      triggeredAtSequenceNumber: triggeredAt, pauses: pauses)
+                      triggeredAtSequenceNumber: triggeredAt, pauses: pauses, developed: finalDeveloped,
+                      deferredDevelopments: finalDeferred)
     }
 
     /// `count` slots by the overflow policy (after `reusing`, slots already in hand), or none: a trigger gets
@@ -437,6 +443,9 @@ public final class BurstSession: @unchecked Sendable {
             stop(reason: "writes failing: \(message)")
         }
     }
+
+    /// Adds a line to the burst's errors (call with `lock` held).
+    func errorsAppend(_ line: String) { errors.append(line) }
 
     /// The next file counter of `sensor` (1, 2, ...).
     func nextCounter(_ sensor: String) -> Int {

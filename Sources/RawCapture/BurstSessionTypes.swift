@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 import RawDNG
 import RawSensor
 
@@ -46,6 +47,8 @@ extension BurstSession {
         public var storageFaults: StorageFaults?
         /// Let the governor give up work under pressure (`BurstGovernor`); false keeps every frame's full work.
         public var governor = true
+        /// Developed pictures beside the DNGs (and composites of pairs), or nil for DNGs only.
+        public var development: BurstDevelopment?
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 1 << 30,
@@ -119,6 +122,10 @@ extension BurstSession {
         public let triggeredAtSequenceNumber: UInt64?
         /// Times the burst was paused.
         public let pauses: Int
+        /// Pictures developed during the burst.
+        public let developed: [DevelopedRecord]
+        /// Frames left to develop after the burst, and why.
+        public let deferredDevelopments: [DevelopDeferral]
 
         /// True when the burst ended early.
         public var stoppedEarly: Bool { stopReason != nil }

@@ -98,28 +98,34 @@ extension CaptureCommand {
     /// balance, 3 frames dropped or the burst stopped early by its policy, the thermal state or the disk.
     func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
         let (configuration, options) = (burst.configuration, burst.options)
-        let session: BurstSession
-        do {
-            session = try BurstSession(source: setup.source, configuration: configuration)
-        } catch {
-            Terminal.error("rawburst capture: \(error)")
-            throw ExitCode(2)
+        // The session (and its pool) lives only while the burst runs, so developing afterwards has its memory back.
+        func takeBurst() throws -> BurstSession.Report {
+            let session: BurstSession
+            do {
+                session = try BurstSession(source: setup.source, configuration: configuration)
+            } catch {
+                Terminal.error("rawburst capture: \(error)")
+                throw ExitCode(2)
+            }
+            let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
+            let perTrigger = setup.source.framesPerTrigger
+            let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
+                                         keys: keys)
+            session.onProgress = { status.update($0) }
+            let controls = BurstControls(session: session)
+            controls.start(keys: keys, triggerAfter: options.triggerAfter)
+            if configuration.preRecordFrames > 0 && !json {
+                Terminal.error("pre-recording the last \(configuration.preRecordFrames) frames; trigger with "
+                               + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
+                               + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
+            }
+            let report = session.run()
+            controls.finish()
+            status.finish()
+            return report
         }
-        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
-        let perTrigger = setup.source.framesPerTrigger
-        let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
-                                     keys: keys)
-        session.onProgress = { status.update($0) }
-        let controls = BurstControls(session: session)
-        controls.start(keys: keys, triggerAfter: options.triggerAfter)
-        if configuration.preRecordFrames > 0 && !json {
-            Terminal.error("pre-recording the last \(configuration.preRecordFrames) frames; trigger with "
-                           + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
-                           + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
-        }
-        let report = session.run()
-        controls.finish()
-        status.finish()
+        let report = try takeBurst()
+        let developmentReport = configuration.development.map { developAfterBurst(report, development: $0, setup: setup) }
         for line in report.errors { Terminal.error("error: \(line)") }
         let problems = report.problems
         for problem in problems { Terminal.error("rawburst capture: frame accounting: \(problem)") }
@@ -151,7 +157,8 @@ extension CaptureCommand {
                          seconds: (report.seconds * 1000).rounded() / 1000, statistics: statistics,
                          processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: ProcessClock.peakResidentBytes(),
                          degradations: report.degradations, stoppedEarly: report.stoppedEarly, stopReason: report.stopReason,
-                         errors: report.errors, problems: problems))
+                         errors: report.errors, problems: problems),
+            development: developmentReport)
         // The manifest: the same account, kept with the files.
         let manifest = (output as NSString).appendingPathComponent(Self.manifestName)
         var manifestWritten = false
@@ -165,17 +172,20 @@ extension CaptureCommand {
             Terminal.printJSON(summary)
         } else {
             printSummary(setup: setup, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
-                         frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil)
+                         frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
+                         development: developmentReport)
         }
         let stoppedOnRequest = report.stopReason?.hasPrefix("stopped") ?? false
-        if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten { throw ExitCode(1) }
+        let developFailed = !(developmentReport?.failures.isEmpty ?? true)
+        if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
     }
 
     /// The human summary of a burst.
     private func printSummary(setup: CaptureSetup, report: BurstSession.Report, statistics: BurstStatistics,
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
-                              dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?) {
+                              dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
+                              development: CaptureDevelopmentReport?) {
         let what = setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" }
             ?? "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
         print("captured \(report.writtenCount) of \(report.producedCount) frame"
@@ -218,7 +228,46 @@ extension CaptureCommand {
             print("  \(frames.count) DNGs in \(output)/")
         }
         for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
+        if let d = development {
+            let during = d.developed.filter(\.duringBurst).count
+            print("  developed \(d.developed.count) \(d.format) picture\(d.developed.count == 1 ? "" : "s") "
+                  + "(\(during) during the burst, \(d.developed.count - during) after it)"
+                  + (d.duringBurst ? "" : "; the memory budget had no room for developing during the burst"))
+            if let layout = d.composite {
+                print("  \(d.composites.count) composite\(d.composites.count == 1 ? "" : "s") (\(layout))")
+                let shown = d.developed.count + d.composites.count <= 12
+                if shown { for c in d.composites { print("  \(c.path)") } }
+            }
+            if d.developed.count <= 12 { for f in d.developed { print("  \(f.path)") } }
+            for line in d.pairsWithoutComposite { print("  no composite for \(line)") }
+            for line in d.failures where !report.errors.contains(line) { Terminal.error("error: \(line)") }
+        }
         if let manifest { print("  \(manifest) (every frame, drop and setting)") }
+    }
+}
+
+extension CaptureCommand {
+    /// Develops what the burst left (frames the governor or the budget deferred, and the composites of pairs) from
+    /// the DNGs, with a progress bar, and puts everything developed into one report.
+    func developAfterBurst(_ report: BurstSession.Report, development: BurstDevelopment,
+                           setup: CaptureSetup) -> CaptureDevelopmentReport {
+        let pairs = development.compositor != nil ? Set(report.frames.map(\.sequenceNumber)).count : 0
+        let bar = ProgressBar(total: report.deferredDevelopments.count + pairs,
+                              enabled: Terminal.stderrIsTerminal && !json && report.deferredDevelopments.count + pairs > 1)
+        let outcome = BurstDevelopmentFinisher.finish(report, development: development, sensors: setup.cameras.map(\.name)) { done, _ in
+            bar.update(done: done, label: "developing", failed: 0)
+        }
+        bar.finish()
+        let settings = development.settings
+        return CaptureDevelopmentReport(
+            format: development.format.rawValue,
+            settings: "white balance \(settings.whiteBalance), \(settings.demosaic), \(settings.colorSpace.rawValue), "
+                + "look \(settings.look.name), tone \(settings.tone), size \(settings.longEdge.map(String.init) ?? "full")",
+            duringBurst: report.memory.developsDuringBurst,
+            developed: (report.developed + outcome.developed).sorted { ($0.sequenceNumber, $0.sensor) < ($1.sequenceNumber, $1.sensor) },
+            deferred: report.deferredDevelopments, composite: development.compositor?.layout.description,
+            composites: outcome.composites, pairsWithoutComposite: outcome.pairsWithoutComposite,
+            failures: report.errors.filter { $0.hasPrefix("develop ") } + outcome.failures)
     }
 }
 

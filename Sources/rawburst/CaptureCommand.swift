@@ -165,7 +165,10 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "Write a JSON sidecar beside each DNG with the settings it was taken with.")
     var sidecar = false
 
-    @Flag(help: "Replace existing DNGs.")
+    @OptionGroup(title: "Developed pictures and composites")
+    var developOptions: CaptureDevelopOptions
+
+    @Flag(help: "Replace existing DNGs (and developed pictures).")
     var overwrite = false
 
     @Flag(help: "Print a JSON report on standard output.")
@@ -338,7 +341,8 @@ struct CaptureCommand: ParsableCommand {
             settings = try captureSettings(preset: try lightingPreset())
             setup = try makeSetup(settings: settings)
             let options = try burstOptions()
-            let configuration = try burstConfiguration(options: options, settings: settings)
+            var configuration = try burstConfiguration(options: options, settings: settings)
+            configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw ValidationError("\(error)") }
             if let (plan, base) = configuration.plan {
                 do { try plan.validate(base: base) { try setup.source.check($0) } } catch { throw ValidationError("--bracket: \(error)") }
@@ -372,6 +376,12 @@ struct CaptureCommand: ParsableCommand {
                                                                captureTime: nil)
                     planned.append(file(name))
                     if sidecar { planned.append(file(FrameSidecar.fileName(forDNG: name))) }
+                    if let development = configuration.development {
+                        planned.append(development.path(forDNG: file(name)))
+                        if development.compositor != nil && camera.name == setup.cameras[0].name {
+                            planned.append(development.compositePath(forFirstDNG: file(name)))
+                        }
+                    }
                 }
                 if camera.chart != nil { planned.append(file("\(camera.name)-colorchart.json")) }
             }

@@ -47,6 +47,8 @@ struct CaptureReport: Encodable {
     let chartFiles: [String]
     let frames: [Frame]
     let burst: Burst
+    /// Developed pictures and composites (`--develop`), or nil.
+    var development: CaptureDevelopmentReport?
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {

@@ -1,0 +1,95 @@
+import Foundation
+import RawCore
+import RawDevelop
+
+/// Developed pictures written beside a burst's DNGs (`capture --develop heic`), and composites of pairs.
+///
+/// During the burst a writer develops each frame straight from its slot after the DNG is durable — when the memory
+/// plan has room for a developer per writer and the governor is below `no-previews` (developing is the first thing it
+/// gives up). Frames it could not develop then are developed after the burst from their DNGs, and so are the
+/// composites of two-sensor bursts: one for every pair whose two frames were both written, never silently skipped
+/// (a pair with a dropped frame is reported).
+public struct BurstDevelopment: Sendable {
+    /// Development settings.
+    public var settings: DevelopSettings
+    /// Output format.
+    public var format: OutputFormat
+    /// Encoder options (quality, bit depth, overwrite).
+    public var options: EncodeOptions
+    /// How pairs are composited (two-sensor bursts), or nil for no composites.
+    public var compositor: DualSensorCompositor?
+
+    /// Creates a development plan.
+    public init(settings: DevelopSettings = DevelopSettings(), format: OutputFormat, options: EncodeOptions = EncodeOptions(),
+                compositor: DualSensorCompositor? = nil) {
+        self.settings = settings
+        self.format = format
+        self.options = options
+        self.compositor = compositor
+    }
+
+    /// Working memory of one writer developing frames of `samples` pixels: the 16-bit output (6 bytes a pixel), the
+    /// encoder's 8-bit or converted copy (up to 6), the demosaic's bands and the encoder's own buffers (64 MiB, which
+    /// covers x265's lookahead for HEIF at these sizes). Measured peaks are in docs/benchmarks.md.
+    public static func workingBytes(samples: Int, format: OutputFormat) -> Int {
+        samples * 12 + (64 << 20)
+    }
+
+    /// The developed file beside a DNG: same name, the format's extension.
+    public func path(forDNG dng: String) -> String {
+        (dng as NSString).deletingPathExtension + "." + format.fileExtension
+    }
+
+    /// The composite of a pair beside its first frame's DNG.
+    public func compositePath(forFirstDNG dng: String) -> String {
+        (dng as NSString).deletingPathExtension + "-composite." + format.fileExtension
+    }
+}
+
+/// A developed picture of a burst.
+public struct DevelopedRecord: Sendable, Hashable, Codable {
+    /// The frame's sequence number and sensor.
+    public let sequenceNumber: UInt64
+    public let sensor: String
+    /// The file written.
+    public let path: String
+    public let bytes: Int
+    /// Seconds to develop and write it.
+    public let seconds: Double
+    /// True when written during the burst from the frame's slot, false when developed afterwards from the DNG.
+    public let duringBurst: Bool
+}
+
+/// A frame not developed during the burst, and why (it is developed afterwards from its DNG).
+public struct DevelopDeferral: Sendable, Hashable, Codable {
+    public let sequenceNumber: UInt64
+    public let sensor: String
+    /// The frame's DNG.
+    public let dng: String
+    /// Why it waited: the governor's level, or a memory budget without room for developers.
+    public let reason: String
+}
+
+/// A composite of a pair.
+public struct CompositeRecord: Sendable, Hashable, Codable {
+    public let sequenceNumber: UInt64
+    /// The two frames' DNGs, first frame first.
+    public let inputs: [String]
+    public let path: String
+    public let bytes: Int
+    public let seconds: Double
+}
+
+/// What was developed after the burst, and what could not be.
+public struct BurstDevelopmentOutcome: Sendable, Hashable, Codable {
+    /// Frames developed from their DNGs after the burst.
+    public var developed: [DevelopedRecord] = []
+    /// Composites of pairs.
+    public var composites: [CompositeRecord] = []
+    /// Pairs without a composite because a frame does not exist (dropped or failed), one line each.
+    public var pairsWithoutComposite: [String] = []
+    /// Developments or composites that failed, one line each.
+    public var failures: [String] = []
+
+    public init() {}
+}
