@@ -19,9 +19,11 @@ public struct BurstDevelopment: Sendable {
     /// How pairs are composited (two-sensor bursts), or nil for no composites.
     public var compositor: DualSensorCompositor?
 
-    /// Creates a development plan.
+    /// Creates a development plan (the samples developed are the type the format needs).
     public init(settings: DevelopSettings = DevelopSettings(), format: OutputFormat, options: EncodeOptions = EncodeOptions(),
                 compositor: DualSensorCompositor? = nil) {
+        var settings = settings
+        settings.sampleFormat = SampleFormat.for(format, options: options)
         self.settings = settings
         self.format = format
         self.options = options

@@ -12,6 +12,7 @@ public enum PreviewRenderer {
     public static let settings: DevelopSettings = {
         var s = DevelopSettings()
         s.applyOrientation = false
+        s.sampleFormat = .uint8
         return s
     }()
 

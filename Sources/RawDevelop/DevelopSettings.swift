@@ -49,6 +49,11 @@ public protocol ExternalDemosaicer: Sendable {
     func demosaic(_ mosaic: [UInt16], width: Int, height: Int, cfa: CFALayout) throws(DevelopError) -> [UInt16]
 }
 
+/// The type of the developed samples.
+public enum SampleFormat: String, Sendable, Hashable, CaseIterable {
+    case uint8, uint16, float32
+}
+
 /// Every setting of a development, as one value. The defaults give a finished sRGB picture: as-shot white
 /// balance, gradient-weighted demosaic, the standard tone curve, the default crop, upright.
 public struct DevelopSettings: Sendable, Hashable {
@@ -76,8 +81,9 @@ public struct DevelopSettings: Sendable, Hashable {
     public var longEdge: Int? = nil
     /// Encode linear light instead of the space's transfer curve (the embedded profile says so).
     public var linearOutput = false
-    /// Produce 32-bit float samples (for float TIFF) instead of 16-bit.
-    public var floatOutput = false
+    /// The samples to produce: 8-bit for 8-bit files (finished straight to bytes, no 16-bit pass), 16-bit, or
+    /// 32-bit float (float TIFF).
+    public var sampleFormat: SampleFormat = .uint16
 
     /// The defaults.
     public init() {}

@@ -5,10 +5,12 @@ import RawCore
 /// Samples are interleaved R, G, B, row by row, top row first, already turned upright (so the file's
 /// orientation is always "normal") and encoded with ``transfer`` of ``colorSpace``. 16-bit images use the
 /// whole 0...65535 range; float images hold the same code values as 0...1 (not clipped above 1 when the
-/// tone curve let highlights through).
+/// tone curve let highlights through); 8-bit images hold 0...255.
 public struct DevelopedImage: Sendable {
     /// The sample storage.
     public enum Samples: Sendable, Hashable {
+        /// 8-bit code values, 0...255.
+        case uint8([UInt8])
         /// 16-bit code values, 0...65535.
         case uint16([UInt16])
         /// 32-bit float code values, nominally 0...1.
@@ -28,13 +30,24 @@ public struct DevelopedImage: Sendable {
     /// Camera, exposure, time and place for EXIF (orientation is ignored: the pixels are upright).
     public var metadata: FrameMetadata
 
-    /// Creates an image, checking the sample count.
+    /// Creates an image encoded with the colour space's own transfer curve, checking the sample count.
     public init(width: Int, height: Int, samples: Samples, colorSpace: OutputColorSpace,
-                transfer: TransferFunction? = nil, metadata: FrameMetadata) throws(InvalidValueError) {
+                metadata: FrameMetadata) throws(InvalidValueError) {
+        try self.init(width: width, height: height, samples: samples, colorSpace: colorSpace, transfer: colorSpace.transfer,
+                      metadata: metadata)
+    }
+
+    /// Creates an image encoded with `transfer` (the space's own curve or linear), checking the sample count.
+    ///
+    /// (Two initialisers rather than one with an optional curve: Swift 6.3.1 release builds miscompile a throwing
+    /// initialiser of this shape called across modules with `nil` for the optional.)
+    public init(width: Int, height: Int, samples: Samples, colorSpace: OutputColorSpace, transfer: TransferFunction,
+                metadata: FrameMetadata) throws(InvalidValueError) {
         try require(width > 0 && height > 0 && width <= 65535 && height <= 65535, "image size",
                     "\(width)x\(height) is empty or larger than 65535 on a side")
         let count: Int
         switch samples {
+        case .uint8(let s): count = s.count
         case .uint16(let s): count = s.count
         case .float32(let s): count = s.count
         }
@@ -44,7 +57,7 @@ public struct DevelopedImage: Sendable {
         self.height = height
         self.samples = samples
         self.colorSpace = colorSpace
-        self.transfer = transfer ?? colorSpace.transfer
+        self.transfer = transfer
         self.metadata = metadata
     }
 
@@ -54,6 +67,7 @@ public struct DevelopedImage: Sendable {
     /// The 16-bit samples (float samples are scaled and clamped).
     public var uint16Samples: [UInt16] {
         switch samples {
+        case .uint8(let s): return s.map { UInt16($0) * 257 }
         case .uint16(let s): return s
         case .float32(let s):
             return s.map { v in v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }
@@ -62,6 +76,7 @@ public struct DevelopedImage: Sendable {
 
     /// The samples reduced to 8 bits (rounded: `(v * 255 + 32767) / 65535`).
     public var uint8Samples: [UInt8] {
+        if case .uint8(let bytes) = samples { return bytes }
         let s = uint16Samples
         return [UInt8](unsafeUninitializedCapacity: s.count) { out, n in
             s.withUnsafeBufferPointer { src in
@@ -83,6 +98,7 @@ public struct DevelopedImage: Sendable {
     public func pixel(x: Int, y: Int) -> (red: UInt16, green: UInt16, blue: UInt16) {
         let i = (y * width + x) * 3
         switch samples {
+        case .uint8(let s): return (UInt16(s[i]) * 257, UInt16(s[i + 1]) * 257, UInt16(s[i + 2]) * 257)
         case .uint16(let s): return (s[i], s[i + 1], s[i + 2])
         case .float32(let f):
             func q(_ v: Float) -> UInt16 { v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }

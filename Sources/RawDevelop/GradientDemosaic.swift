@@ -21,20 +21,24 @@ import RawCore
 struct GradientDemosaic: Sendable {
     static let margin = 10
     static let bandRows = 64
+    static let tileColumns = 448
 
     let ceiling: Float
 
     /// Demosaics `rect` of `frame` (normalised, white-balanced and clipped with `gains`/`ceilings`) and hands each
-    /// finished row to `sink` as (row index within `rect`, red, green, blue), from several threads at once.
+    /// finished piece of a row to `sink` as (row and column within `rect`, pixel count, red, green, blue), from several
+    /// threads at once. Tiles of 64 x 448 pixels keep a worker's planes within its cache.
     func run(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int,
-             sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+             sink: (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let bands = (rect.height + Self.bandRows - 1) / Self.bandRows
-        ParallelRows.run(rows: bands, threads: threads, minimumRows: 1) { range in
-            let workspace = Workspace(width: rect.width + 2 * Self.margin, height: Self.bandRows + 2 * Self.margin)
-            for band in range {
-                let y0 = band * Self.bandRows
-                let rows = min(Self.bandRows, rect.height - y0)
-                process(frame: frame, rect: rect, firstRow: y0, rows: rows, gains: gains, ceilings: ceilings,
+        let tiles = (rect.width + Self.tileColumns - 1) / Self.tileColumns
+        ParallelRows.run(rows: bands * tiles, threads: threads, minimumRows: 1) { range in
+            let workspace = Workspace(width: min(rect.width, Self.tileColumns) + 2 * Self.margin,
+                                      height: Self.bandRows + 2 * Self.margin)
+            for index in range {
+                let y0 = (index / tiles) * Self.bandRows, x0 = (index % tiles) * Self.tileColumns
+                process(frame: frame, rect: rect, firstRow: y0, rows: min(Self.bandRows, rect.height - y0),
+                        firstColumn: x0, columns: min(Self.tileColumns, rect.width - x0), gains: gains, ceilings: ceilings,
                         workspace: workspace, sink: sink)
             }
         }
@@ -59,10 +63,11 @@ struct GradientDemosaic: Sendable {
         }
     }
 
-    private func process(frame: RawFrame, rect: PixelRect, firstRow: Int, rows: Int, gains: [Double], ceilings: [Float],
-                         workspace ws: Workspace, sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+    private func process(frame: RawFrame, rect: PixelRect, firstRow: Int, rows: Int, firstColumn: Int, columns: Int,
+                         gains: [Double], ceilings: [Float], workspace ws: Workspace,
+                         sink: (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let m = Self.margin
-        let w = ws.width
+        let w = columns + 2 * m
         let h = rows + 2 * m
         let area = frame.activeArea
         func reflect(_ p: Int, _ low: Int, _ high: Int) -> Int {
@@ -72,7 +77,7 @@ struct GradientDemosaic: Sendable {
             return min(max(q, low), high - 1)
         }
         // Band pixel (y, x) is buffer pixel (rect.top + firstRow + y − m, rect.left + x − m).
-        let top = rect.top + firstRow - m, left = rect.left - m
+        let top = rect.top + firstRow - m, left = rect.left + firstColumn - m
         // Colour of the band's first 2x2 (mirroring keeps each position's colour).
         var colour = [[Int]](repeating: [0, 0], count: 2)
         for dy in 0..<2 {
@@ -82,7 +87,7 @@ struct GradientDemosaic: Sendable {
             }
         }
         let white = Double(frame.whiteLevel)
-        let columns = (0..<w).map { reflect(left + $0, area.left, area.right) }
+        let sourceColumns = (0..<w).map { reflect(left + $0, area.left, area.right) }
         // 1. Normalised mosaic.
         for y in 0..<h {
             let sy = reflect(top + y, area.top, area.bottom)
@@ -91,14 +96,14 @@ struct GradientDemosaic: Sendable {
             var scale: [Float] = [0, 0], black: [Float] = [0, 0], cap: [Float] = [0, 0]
             for p in 0..<2 {
                 let c = colour[y & 1][p]
-                let b = frame.blackLevel(row: sy, column: columns[p])
+                let b = frame.blackLevel(row: sy, column: sourceColumns[p])
                 black[p] = Float(b)
                 scale[p] = Float(gains[c] / max(1, white - b))
                 cap[p] = ceilings[c]
             }
             for x in 0..<w {
                 let p = x & 1
-                dst[x] = min(max((Float(src[columns[x]]) - black[p]) * scale[p], 0), cap[p])
+                dst[x] = min(max((Float(src[sourceColumns[x]]) - black[p]) * scale[p], 0), cap[p])
             }
         }
         // Sign of the colour difference: +1 where the pixel is red or blue (Δ = estimate of G − known), −1 on green.
@@ -157,8 +162,11 @@ struct GradientDemosaic: Sendable {
             var x = 6 + ((firstColour - 6) & 1)
             while x < w - 6 {
                 let bn = bvUp[x] + epsilon, bs = bvDown[x] + epsilon, bw = bhRow[x - 2] + epsilon, be = bhRow[x + 2] + epsilon
-                let bn2 = bn * bn, bs2 = bs * bs, bw2 = bw * bw, be2 = be * be
-                let wn = 1 / (bn2 * bn2), ws2 = 1 / (bs2 * bs2), ww = 1 / (bw2 * bw2), we = 1 / (be2 * be2)
+                // Weights 1/b⁴ with one division: 1/bn = bs·bw·be / (bn·bs·bw·be), and so on.
+                let r = 1 / (bn * bs * bw * be)
+                let inN = bs * bw * be * r, inS = bn * bw * be * r, inW = bn * bs * be * r, inE = bn * bs * bw * r
+                let wn = (inN * inN) * (inN * inN), ws2 = (inS * inS) * (inS * inS)
+                let ww = (inW * inW) * (inW * inW), we = (inE * inE) * (inE * inE)
                 let delta = (wn * mvUp[x] + ws2 * mvDown[x] + ww * mhRow[x - 2] + we * mhRow[x + 2]) / (wn + ws2 + ww + we)
                 g[x] = min(max(row[x] + delta, 0), ceiling)
                 d[x] = g[x] - row[x]
@@ -213,18 +221,24 @@ struct GradientDemosaic: Sendable {
             }
             for y in 9..<(h - 9) {
                 let g = ws.green.base + y * w, r = ws.red.base + y * w, b = ws.blue.base + y * w
+                // Medians of every pixel first (a loop the compiler vectorises), then the ones that were estimated.
+                let medianR = ws.gradH.base + y * w, medianB = ws.gradV.base + y * w
+                for x in 9..<(w - 9) {
+                    medianR[x] = Self.median9(rd, y * w + x, w)
+                    medianB[x] = Self.median9(bd, y * w + x, w)
+                }
                 let rowIsRed = colour[y & 1].contains(0)
                 let greenEven = greenAtEven[y & 1]
                 for x in 9..<(w - 9) {
                     let isGreen = (x & 1 == 0) == greenEven
-                    if isGreen || !rowIsRed { r[x] = min(max(g[x] + Self.median9(rd, y * w + x, w), 0), ceiling) }
-                    if isGreen || rowIsRed { b[x] = min(max(g[x] + Self.median9(bd, y * w + x, w), 0), ceiling) }
+                    if isGreen || !rowIsRed { r[x] = min(max(g[x] + medianR[x], 0), ceiling) }
+                    if isGreen || rowIsRed { b[x] = min(max(g[x] + medianB[x], 0), ceiling) }
                 }
             }
         }
         for y in 0..<rows {
             let by = y + m
-            sink(firstRow + y, ws.red.base + by * w + m, ws.green.base + by * w + m, ws.blue.base + by * w + m)
+            sink(firstRow + y, firstColumn, columns, ws.red.base + by * w + m, ws.green.base + by * w + m, ws.blue.base + by * w + m)
         }
     }
 

@@ -50,7 +50,7 @@ public struct RawDeveloper: Sendable {
         var warnings = plan.warnings
         let geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
         let rect = geometry.sensorRect
-        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct)
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
         let ceiling = plan.ceilings.max() ?? 1
         let isBayer = frame.cfa.isBayer
         var demosaicName = settings.demosaic.rawValue
@@ -60,24 +60,25 @@ public struct RawDeveloper: Sendable {
             let demosaic = GradientDemosaic(ceiling: ceiling)
             if geometry.needsResize {
                 let camera = PlanarImage(width: rect.width, height: rect.height)
-                demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, r, g, b in
-                    camera.row(0, y).update(from: r, count: rect.width)
-                    camera.row(1, y).update(from: g, count: rect.width)
-                    camera.row(2, y).update(from: b, count: rect.width)
+                demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, x, n, r, g, b in
+                    (camera.row(0, y) + x).update(from: r, count: n)
+                    (camera.row(1, y) + x).update(from: g, count: n)
+                    (camera.row(2, y) + x).update(from: b, count: n)
                 }
                 let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
-                samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+                samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
             } else {
-                samples = rowFinish(rect: rect, float: settings.floatOutput) { sink in
-                    demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, r, g, b in
-                        sink(y, r, g, b, finisher)
+                let width = rect.width
+                samples = FinishedBuffer.make(settings.sampleFormat, count: rect.width * rect.height * 3) { buffer in
+                    demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, x, n, r, g, b in
+                        finisher.finish(r, g, b, count: n, into: buffer, first: y * width + x, pixelStride: 1)
                     }
                 }
             }
         } else if isBayer && settings.demosaic != .libRawAHD && !geometry.needsResize {
             let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
             let interpolator = BayerInterpolator(method: settings.demosaic, ceiling: ceiling)
-            samples = directFinish(planes, interpolator: interpolator, rect: rect, finisher: finisher, float: settings.floatOutput)
+            samples = directFinish(planes, interpolator: interpolator, rect: rect, finisher: finisher, format: settings.sampleFormat)
         } else {
             let camera: PlanarImage
             if settings.demosaic == .libRawAHD {
@@ -97,7 +98,7 @@ public struct RawDeveloper: Sendable {
                                 + "does not apply, so each missing colour is the average of its nearest samples")
             }
             let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
-            samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+            samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
         }
         return Result(image: try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings),
                       plan: plan, demosaic: demosaicName, warnings: warnings)
@@ -116,8 +117,8 @@ public struct RawDeveloper: Sendable {
         let binned = PeriodBinning.bin(frame: frame, rect: geometry.sensorRect, gains: plan.gains, ceilings: plan.ceilings,
                                        threads: threads)
         let resized = Resampler.resize(binned, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
-        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct)
-        let samples = finishPlanes(resized, finisher: finisher, float: settings.floatOutput)
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
+        let samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
         return try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings)
     }
 
@@ -125,10 +126,9 @@ public struct RawDeveloper: Sendable {
 
     /// Demosaic and finish block row by block row, straight into interleaved output.
     private func directFinish(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect, finisher: Finisher,
-                              float: Bool) -> DevelopedImage.Samples {
-        let count = rect.width * rect.height * 3
+                              format: SampleFormat) -> DevelopedImage.Samples {
         let width = rect.width
-        func fill(_ sink: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, Int, Int, Int) -> Void) {
+        return FinishedBuffer.make(format, count: rect.width * rect.height * 3) { buffer in
             ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
                 let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
                 let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
@@ -143,48 +143,12 @@ public struct RawDeveloper: Sendable {
                         let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
                         guard jEnd > jStart else { continue }
                         let x0 = firstColumn + 2 * jStart - rect.left
-                        sink(rows[site * 3] + jStart, rows[site * 3 + 1] + jStart, rows[site * 3 + 2] + jStart,
-                             jEnd - jStart, (y - rect.top) * width + x0, 2)
+                        finisher.finish(rows[site * 3] + jStart, rows[site * 3 + 1] + jStart, rows[site * 3 + 2] + jStart,
+                                        count: jEnd - jStart, into: buffer, first: (y - rect.top) * width + x0, pixelStride: 2)
                     }
                 }
             }
         }
-        if float {
-            var out = [Float](repeating: 0, count: count)
-            out.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
-                fill { r, g, b, n, pixel, step in finisher.finish(r, g, b, count: n, into: base + pixel * 3, pixelStride: 3 * step) }
-            }
-            return .float32(out)
-        }
-        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
-            let base = buffer.baseAddress!
-            fill { r, g, b, n, pixel, step in finisher.finish(r, g, b, count: n, into: base + pixel * 3, pixelStride: 3 * step) }
-            initialised = count
-        }
-        return .uint16(out)
-    }
-
-    /// Output of a demosaic that hands over whole rows: each row finished straight into interleaved samples.
-    private func rowFinish(rect: PixelRect, float: Bool,
-                           produce: ((Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, Finisher) -> Void) -> Void)
-        -> DevelopedImage.Samples {
-        let count = rect.width * rect.height * 3
-        let width = rect.width
-        if float {
-            var out = [Float](repeating: 0, count: count)
-            out.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
-                produce { y, r, g, b, finisher in finisher.finish(r, g, b, count: width, into: base + y * width * 3, pixelStride: 3) }
-            }
-            return .float32(out)
-        }
-        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
-            let base = buffer.baseAddress!
-            produce { y, r, g, b, finisher in finisher.finish(r, g, b, count: width, into: base + y * width * 3, pixelStride: 3) }
-            initialised = count
-        }
-        return .uint16(out)
     }
 
     /// Demosaic into full-size camera RGB planes (for resizing or when the output is planar).
@@ -249,32 +213,15 @@ public struct RawDeveloper: Sendable {
     }
 
     /// Finish planar camera RGB into interleaved samples.
-    private func finishPlanes(_ image: PlanarImage, finisher: Finisher, float: Bool) -> DevelopedImage.Samples {
-        let count = image.width * image.height * 3
-        if float {
-            var out = [Float](repeating: 0, count: count)
-            out.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
-                ParallelRows.run(rows: image.height, threads: threads) { rows in
-                    for y in rows {
-                        finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width,
-                                        into: base + y * image.width * 3, pixelStride: 3)
-                    }
-                }
-            }
-            return .float32(out)
-        }
-        let out = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
-            let base = buffer.baseAddress!
+    private func finishPlanes(_ image: PlanarImage, finisher: Finisher, format: SampleFormat) -> DevelopedImage.Samples {
+        FinishedBuffer.make(format, count: image.width * image.height * 3) { buffer in
             ParallelRows.run(rows: image.height, threads: threads) { rows in
                 for y in rows {
-                    finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width,
-                                    into: base + y * image.width * 3, pixelStride: 3)
+                    finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width, into: buffer,
+                                    first: y * image.width, pixelStride: 1)
                 }
             }
-            initialised = count
         }
-        return .uint16(out)
     }
 
     /// The image turned upright, with metadata that no longer asks readers to turn it.
@@ -286,6 +233,9 @@ public struct RawDeveloper: Sendable {
         if settings.applyOrientation {
             let o = metadata.orientation
             switch samples {
+            case .uint8(let s):
+                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
+                (oriented, width, height) = (.uint8(r.samples), r.width, r.height)
             case .uint16(let s):
                 let r = ImageOrienter.apply(o, to: s, width: width, height: height)
                 (oriented, width, height) = (.uint16(r.samples), r.width, r.height)
@@ -297,7 +247,7 @@ public struct RawDeveloper: Sendable {
         }
         do {
             return try DevelopedImage(width: width, height: height, samples: oriented, colorSpace: settings.colorSpace,
-                                      transfer: settings.linearOutput ? .linear : nil, metadata: metadata)
+                                      transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer, metadata: metadata)
         } catch {
             throw DevelopError(error.description)
         }

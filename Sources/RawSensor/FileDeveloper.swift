@@ -55,8 +55,11 @@ public struct FileDeveloper: Sendable {
     /// Threads for each file (nil: every core).
     public let threadsPerFile: Int?
 
-    /// Creates a developer of files.
+    /// Creates a developer of files (the samples developed are the type the format needs, whatever
+    /// `settings.sampleFormat` says).
     public init(settings: DevelopSettings, format: OutputFormat, options: EncodeOptions, threadsPerFile: Int? = nil) {
+        var settings = settings
+        settings.sampleFormat = SampleFormat.for(format, options: options)
         self.settings = settings
         writer = ImageFileWriter(format: format, options: options)
         self.threadsPerFile = threadsPerFile

@@ -180,7 +180,7 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         options = try options.validated()
-        settings.floatOutput = chosen == .tiff && options.tiffBitDepth == 32
+        settings.sampleFormat = SampleFormat.for(chosen, options: options)
         settings = try settings.validated()
         var compositor: DualSensorCompositor?
         if let composite {

@@ -14,7 +14,7 @@ struct DemosaicTests {
         settings.whiteBalance = .neutral([1, 1, 1])
         settings.tone = .linear
         settings.linearOutput = true
-        settings.floatOutput = true
+        settings.sampleFormat = .float32
         settings.crop = .activeArea
         settings.applyBaselineExposure = false
         let developer = RawDeveloper(settings: settings, externalDemosaicer: method == .libRawAHD ? LibRawDemosaicer() : nil)

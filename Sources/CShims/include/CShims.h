@@ -1,9 +1,10 @@
 #ifndef RAWBURST_CSHIMS_H
 #define RAWBURST_CSHIMS_H
-/* The only hand-written C in rawburst: non-variadic, typed entry points into libtiff and libjpeg.
-   Swift cannot call C variadic functions, and libjpeg's default error handler calls exit(). */
+/* The only hand-written C in rawburst: non-variadic, typed entry points into libtiff, libjpeg and libpng.
+   Swift cannot call C variadic functions, and libjpeg's and libpng's default error handlers exit or longjmp. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <tiffio.h>
 
 #ifdef __cplusplus
@@ -48,6 +49,33 @@ int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_by
 int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
                         unsigned char **out, int *width, int *height, int *components,
                         char *errbuf, size_t errbuf_len);
+
+/* Like rb_jpeg_encode_rgb8, and also embeds an ICC profile (`icc`, may be NULL) as APP2 ICC_PROFILE markers
+   (split into chunks as the ICC specification requires) after the APP1 marker. `app1` and `icc` may both be
+   given; when `app1` is given no JFIF header is written, so EXIF comes first. 4:2:0 chroma subsampling,
+   optimized Huffman tables. Never prints and never exits the process. */
+int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
+                            const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
+                            unsigned char **out, unsigned long *out_len,
+                            char *errbuf, size_t errbuf_len);
+
+/* Encodes interleaved RGB as a PNG onto `fp` through libpng, with libpng's errors caught (setjmp) rather than
+   ending the process. `bit_depth` is 8 (bytes) or 16 (uint16_t in host byte order); rows are `row_bytes`
+   apart, top row first. `icc` (may be NULL) becomes an iCCP chunk named `icc_name` (1-79 Latin-1 characters);
+   `exif` (may be NULL) becomes an eXIf chunk and must be TIFF data without the "Exif\0\0" prefix. No gAMA,
+   cHRM or sRGB chunk is written. `compression_level` is zlib's 0-9. The stream is flushed (fflush) but not
+   closed. Returns 1 on success; on failure returns 0, sets *sys_errno to the system error of a failed write
+   (0 when the failure was not a write error) and writes a one-line message into errbuf. */
+int rb_png_encode_rgb(FILE *fp, const void *rgb, uint32_t width, uint32_t height, size_t row_bytes,
+                      int bit_depth, const uint8_t *icc, size_t icc_len, const char *icc_name,
+                      const uint8_t *exif, size_t exif_len, int compression_level,
+                      int *sys_errno, char *errbuf, size_t errbuf_len);
+
+/* Sets a tag that libtiff takes as one 16-bit value passed by value even though it declares a variable count
+   (SampleFormat: rb_tiff_set_numbers would pass an array there). */
+static inline int rb_tiff_set_uint16_value(TIFF *tif, uint32_t tag, uint16_t value) {
+    return TIFFSetField(tif, tag, (int)value);
+}
 
 /* Typed, non-variadic TIFFGetFieldDefaulted for single-valued tags; return 1 when the value is known. */
 static inline int rb_tiff_get_uint16(TIFF *tif, uint32_t tag, uint16_t *value) {
