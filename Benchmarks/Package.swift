@@ -39,6 +39,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "Simulator", dependencies: benchmarkDependencies, path: "Benchmarks/Simulator",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "Develop", dependencies: benchmarkDependencies, path: "Benchmarks/Develop",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "Burst", dependencies: benchmarkDependencies, path: "Benchmarks/Burst",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],

@@ -64,7 +64,7 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
     cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&cinfo); /* YCbCr, 4:2:0 */
     jpeg_set_quality(&cinfo, quality, TRUE);
-    cinfo.optimize_coding = TRUE;
+    cinfo.optimize_coding = FALSE;
     cinfo.dct_method = JDCT_ISLOW;
     if (app1 && app1_len) cinfo.write_JFIF_header = FALSE;
     jpeg_start_compress(&cinfo, TRUE);

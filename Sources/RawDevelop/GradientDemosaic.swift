@@ -101,9 +101,21 @@ struct GradientDemosaic: Sendable {
                 scale[p] = Float(gains[c] / max(1, white - b))
                 cap[p] = ceilings[c]
             }
-            for x in 0..<w {
-                let p = x & 1
-                dst[x] = min(max((Float(src[sourceColumns[x]]) - black[p]) * scale[p], 0), cap[p])
+            if left >= area.left && left + w <= area.right {
+                // The usual case: the band's columns are all inside the active area, one contiguous run.
+                let run = src + left
+                let (b0, b1, s0, s1, c0, c1) = (black[0], black[1], scale[0], scale[1], cap[0], cap[1])
+                for x in 0..<w {
+                    let odd = x & 1 == 1
+                    let v = (Float(run[x]) - (odd ? b1 : b0)) * (odd ? s1 : s0)
+                    let top = odd ? c1 : c0
+                    dst[x] = v < 0 ? 0 : (v > top ? top : v)
+                }
+            } else {
+                for x in 0..<w {
+                    let p = x & 1
+                    dst[x] = min(max((Float(src[sourceColumns[x]]) - black[p]) * scale[p], 0), cap[p])
+                }
             }
         }
         // Sign of the colour difference: +1 where the pixel is red or blue (Δ = estimate of G − known), −1 on green.
@@ -148,67 +160,45 @@ struct GradientDemosaic: Sendable {
         }
         for y in 4..<(h - 4) {
             let mv = ws.meanV.base + y * w
-            let r = (-2...2).map { ws.dv.base + (y + $0) * w }
-            for x in 0..<w { mv[x] = (r[0][x] + r[1][x] + r[2][x] + r[3][x] + r[4][x]) * 0.2 }
+            let r0 = ws.dv.base + (y - 2) * w, r1 = r0 + w, r2 = r1 + w, r3 = r2 + w, r4 = r3 + w
+            for x in 0..<w { mv[x] = (r0[x] + r1[x] + r2[x] + r3[x] + r4[x]) * 0.2 }
         }
-        // 4. Green at red and blue pixels: the known colour plus the gradient-weighted difference.
+        // 4. Green at red and blue pixels: the known colour plus the gradient-weighted difference. Each step is a small
+        //    kernel over a few rows (few pointers: the vectoriser gives up on loops needing many run-time alias
+        //    checks), computed at every pixel and kept by selects where the colour is red or blue.
         let epsilon: Float = 1e-6
+        let delta = ws.scratch.base
         for y in 6..<(h - 6) {
             let row = mo + y * w, g = ws.green.base + y * w, d = ws.difference.base + y * w
-            let bhRow = ws.boxH.base + y * w, bvUp = ws.boxV.base + (y - 2) * w, bvDown = ws.boxV.base + (y + 2) * w
-            let mhRow = ws.meanH.base + y * w, mvUp = ws.meanV.base + (y - 2) * w, mvDown = ws.meanV.base + (y + 2) * w
-            let firstColour = greenAtEven[y & 1] ? 1 : 0
+            Self.weightedDifference(boxH: ws.boxH.base + y * w, boxVUp: ws.boxV.base + (y - 2) * w,
+                                    boxVDown: ws.boxV.base + (y + 2) * w, meanH: ws.meanH.base + y * w,
+                                    meanVUp: ws.meanV.base + (y - 2) * w, meanVDown: ws.meanV.base + (y + 2) * w,
+                                    range: 6..<(w - 6), epsilon: epsilon, into: delta + y * w)
             for x in 0..<w { g[x] = row[x]; d[x] = 0 }
-            var x = 6 + ((firstColour - 6) & 1)
-            while x < w - 6 {
-                let bn = bvUp[x] + epsilon, bs = bvDown[x] + epsilon, bw = bhRow[x - 2] + epsilon, be = bhRow[x + 2] + epsilon
-                // Weights 1/b⁴ with one division: 1/bn = bs·bw·be / (bn·bs·bw·be), and so on.
-                let r = 1 / (bn * bs * bw * be)
-                let inN = bs * bw * be * r, inS = bn * bw * be * r, inW = bn * bs * be * r, inE = bn * bs * bw * r
-                let wn = (inN * inN) * (inN * inN), ws2 = (inS * inS) * (inS * inS)
-                let ww = (inW * inW) * (inW * inW), we = (inE * inE) * (inE * inE)
-                let delta = (wn * mvUp[x] + ws2 * mvDown[x] + ww * mhRow[x - 2] + we * mhRow[x + 2]) / (wn + ws2 + ww + we)
-                g[x] = min(max(row[x] + delta, 0), ceiling)
-                d[x] = g[x] - row[x]
-                x += 2
-            }
+            Self.addDifference(row, delta + y * w, colourAtEven: !greenAtEven[y & 1], ceiling: ceiling, range: 6..<(w - 6),
+                               green: g, difference: d)
         }
         // 5. Red at blue pixels and blue at red pixels: green minus the mean of the four diagonal differences.
-        //    (The planes of the directional means, no longer needed, then hold G − R and G − B at every red and blue pixel.)
+        //    (The planes of the directional means, no longer needed, then hold G − R and G − B at every red and blue
+        //    pixel; what they hold at green pixels is never read.)
         let dR = ws.meanH.base, dB = ws.meanV.base
         for y in 7..<(h - 7) {
             let rowIsRed = colour[y & 1].contains(0)
-            let greenEven = greenAtEven[y & 1]
-            let d = ws.difference.base + y * w, dUp = ws.difference.base + (y - 1) * w, dDown = ws.difference.base + (y + 1) * w
             let own = (rowIsRed ? dR : dB) + y * w, other = (rowIsRed ? dB : dR) + y * w
-            for x in 7..<(w - 7) where (x & 1 == 0) != greenEven {
-                own[x] = d[x]
-                other[x] = (dUp[x - 1] + dUp[x + 1] + dDown[x - 1] + dDown[x + 1]) * 0.25
-            }
+            (own + 7).update(from: ws.difference.base + y * w + 7, count: w - 14)
+            Self.diagonalMean(up: ws.difference.base + (y - 1) * w, down: ws.difference.base + (y + 1) * w,
+                              range: 7..<(w - 7), into: other)
         }
         // 6. Red and blue everywhere: known, or green minus a difference — on green pixels the four neighbours'
         //    differences, horizontal and vertical pairs weighted by the inverse square of their gradient sums.
         for y in 8..<(h - 8) {
-            let row = mo + y * w, g = ws.green.base + y * w
-            let r = ws.red.base + y * w, b = ws.blue.base + y * w
-            let bh = ws.boxH.base + y * w, bv = ws.boxV.base + y * w
             let rowIsRed = colour[y & 1].contains(0)
-            let greenEven = greenAtEven[y & 1]
-            let dRRow = dR + y * w, dRUp = dR + (y - 1) * w, dRDown = dR + (y + 1) * w
-            let dBRow = dB + y * w, dBUp = dB + (y - 1) * w, dBDown = dB + (y + 1) * w
-            for x in 8..<(w - 8) {
-                if (x & 1 == 0) == greenEven {
-                    let eh = bh[x] + epsilon, ev = bv[x] + epsilon
-                    let wh = 1 / (eh * eh), wv = 1 / (ev * ev)
-                    let norm = 1 / (wh + wv)
-                    let redDifference = (wh * (dRRow[x - 1] + dRRow[x + 1]) + wv * (dRUp[x] + dRDown[x])) * 0.5 * norm
-                    let blueDifference = (wh * (dBRow[x - 1] + dBRow[x + 1]) + wv * (dBUp[x] + dBDown[x])) * 0.5 * norm
-                    r[x] = min(max(g[x] - redDifference, 0), ceiling)
-                    b[x] = min(max(g[x] - blueDifference, 0), ceiling)
-                } else {
-                    r[x] = rowIsRed ? row[x] : min(max(g[x] - dRRow[x], 0), ceiling)
-                    b[x] = rowIsRed ? min(max(g[x] - dBRow[x], 0), ceiling) : row[x]
-                }
+            let greenAtEvenColumns = greenAtEven[y & 1]
+            for (plane, out, known) in [(dR, ws.red.base, rowIsRed), (dB, ws.blue.base, !rowIsRed)] {
+                Self.fillColour(mosaic: mo + y * w, green: ws.green.base + y * w, boxH: ws.boxH.base + y * w,
+                                boxV: ws.boxV.base + y * w, difference: plane + y * w, differenceUp: plane + (y - 1) * w,
+                                differenceDown: plane + (y + 1) * w, knownHere: known, greenAtEven: greenAtEvenColumns,
+                                epsilon: epsilon, ceiling: ceiling, range: 8..<(w - 8), into: out + y * w)
             }
         }
         // 7. Refinement: the colour differences R − G and B − G are replaced by their 3x3 medians where the colour
@@ -223,17 +213,14 @@ struct GradientDemosaic: Sendable {
                 let g = ws.green.base + y * w, r = ws.red.base + y * w, b = ws.blue.base + y * w
                 // Medians of every pixel first (a loop the compiler vectorises), then the ones that were estimated.
                 let medianR = ws.gradH.base + y * w, medianB = ws.gradV.base + y * w
-                for x in 9..<(w - 9) {
-                    medianR[x] = Self.median9(rd, y * w + x, w)
-                    medianB[x] = Self.median9(bd, y * w + x, w)
-                }
+                Self.medians9(rd + y * w, width: w, range: 9..<(w - 9), into: medianR)
+                Self.medians9(bd + y * w, width: w, range: 9..<(w - 9), into: medianB)
                 let rowIsRed = colour[y & 1].contains(0)
                 let greenEven = greenAtEven[y & 1]
-                for x in 9..<(w - 9) {
-                    let isGreen = (x & 1 == 0) == greenEven
-                    if isGreen || !rowIsRed { r[x] = min(max(g[x] + medianR[x], 0), ceiling) }
-                    if isGreen || rowIsRed { b[x] = min(max(g[x] + medianB[x], 0), ceiling) }
-                }
+                Self.refine(green: g, median: medianR, range: 9..<(w - 9), greenAtEven: greenEven, keepColour: rowIsRed,
+                            ceiling: ceiling, into: r)
+                Self.refine(green: g, median: medianB, range: 9..<(w - 9), greenAtEven: greenEven, keepColour: !rowIsRed,
+                            ceiling: ceiling, into: b)
             }
         }
         for y in 0..<rows {
@@ -243,15 +230,94 @@ struct GradientDemosaic: Sendable {
     }
 
 
-    @inline(__always)
-    static func median9(_ p: UnsafeMutablePointer<Float>, _ i: Int, _ w: Int) -> Float {
-        var a = (p[i - w - 1], p[i - w], p[i - w + 1], p[i - 1], p[i], p[i + 1], p[i + w - 1], p[i + w], p[i + w + 1])
-        @inline(__always) func s(_ x: inout Float, _ y: inout Float) { let lo = min(x, y); y = max(x, y); x = lo }
-        s(&a.1, &a.2); s(&a.4, &a.5); s(&a.7, &a.8); s(&a.0, &a.1); s(&a.3, &a.4); s(&a.6, &a.7)
-        s(&a.1, &a.2); s(&a.4, &a.5); s(&a.7, &a.8); s(&a.0, &a.3); s(&a.5, &a.8); s(&a.4, &a.7)
-        s(&a.3, &a.6); s(&a.1, &a.4); s(&a.2, &a.5); s(&a.4, &a.7); s(&a.4, &a.2); s(&a.6, &a.4)
-        s(&a.4, &a.2)
-        return a.4
+    /// The gradient-weighted colour difference at every pixel of `range` of one row: the four directions' 5-pixel
+    /// mean differences, weighted by the inverse fourth power of their 5x5 gradient sums.
+    static func weightedDifference(boxH: UnsafePointer<Float>, boxVUp: UnsafePointer<Float>, boxVDown: UnsafePointer<Float>,
+                                   meanH: UnsafePointer<Float>, meanVUp: UnsafePointer<Float>, meanVDown: UnsafePointer<Float>,
+                                   range: Range<Int>, epsilon: Float, into out: UnsafeMutablePointer<Float>) {
+        let bhW = boxH - 2, bhE = boxH + 2, mhW = meanH - 2, mhE = meanH + 2
+        for x in range {
+            let bn = boxVUp[x] + epsilon, bs = boxVDown[x] + epsilon, bw = bhW[x] + epsilon, be = bhE[x] + epsilon
+            // Weights 1/b⁴ with one division: 1/bn = bs·bw·be / (bn·bs·bw·be), and so on.
+            let r = 1 / (bn * bs * bw * be)
+            let inN = bs * bw * be * r, inS = bn * bw * be * r, inW = bn * bs * be * r, inE = bn * bs * bw * r
+            let wn = (inN * inN) * (inN * inN), ws = (inS * inS) * (inS * inS)
+            let ww = (inW * inW) * (inW * inW), we = (inE * inE) * (inE * inE)
+            out[x] = (wn * meanVUp[x] + ws * meanVDown[x] + ww * mhW[x] + we * mhE[x]) / (wn + ws + ww + we)
+        }
+    }
+
+    /// Green where the mosaic is red or blue: known colour + difference, clamped; `difference` keeps green − known.
+    static func addDifference(_ mosaic: UnsafePointer<Float>, _ delta: UnsafePointer<Float>, colourAtEven: Bool, ceiling: Float,
+                              range: Range<Int>, green: UnsafeMutablePointer<Float>, difference: UnsafeMutablePointer<Float>) {
+        for x in range {
+            let sum = mosaic[x] + delta[x]
+            let estimate = sum < 0 ? 0 : (sum > ceiling ? ceiling : sum)
+            let isColour = (x & 1 == 0) == colourAtEven
+            green[x] = isColour ? estimate : mosaic[x]
+            difference[x] = isColour ? estimate - mosaic[x] : 0
+        }
+    }
+
+    /// The mean of the four diagonal neighbours' values (rows above and below).
+    static func diagonalMean(up: UnsafePointer<Float>, down: UnsafePointer<Float>, range: Range<Int>,
+                             into out: UnsafeMutablePointer<Float>) {
+        let uw = up - 1, ue = up + 1, dw = down - 1, de = down + 1
+        for x in range { out[x] = (uw[x] + ue[x] + dw[x] + de[x]) * 0.25 }
+    }
+
+    /// One colour (red or blue) over a row: the mosaic where it is that colour (`knownHere` on its pixels of this row),
+    /// green minus the difference on the other colour's pixels, and on green pixels green minus the weighted mean of
+    /// the horizontal and vertical neighbours' differences.
+    static func fillColour(mosaic: UnsafePointer<Float>, green: UnsafePointer<Float>, boxH: UnsafePointer<Float>,
+                           boxV: UnsafePointer<Float>, difference: UnsafePointer<Float>, differenceUp: UnsafePointer<Float>,
+                           differenceDown: UnsafePointer<Float>, knownHere: Bool, greenAtEven: Bool, epsilon: Float,
+                           ceiling: Float, range: Range<Int>, into out: UnsafeMutablePointer<Float>) {
+        let dW = difference - 1, dE = difference + 1
+        for x in range {
+            // Horizontal weight 1/eh² against vertical 1/ev², normalised: ev²/(eh² + ev²) and eh²/(eh² + ev²).
+            let eh = boxH[x] + epsilon, ev = boxV[x] + epsilon
+            let a = eh * eh, c = ev * ev
+            let neighbours = (c * (dW[x] + dE[x]) + a * (differenceUp[x] + differenceDown[x])) * (0.5 / (a + c))
+            let isGreen = (x & 1 == 0) == greenAtEven
+            let estimate = green[x] - (isGreen ? neighbours : difference[x])
+            let clamped = estimate < 0 ? 0 : (estimate > ceiling ? ceiling : estimate)
+            out[x] = !isGreen && knownHere ? mosaic[x] : clamped
+        }
+    }
+
+    /// Refinement of one colour: green + the median difference wherever the colour was estimated.
+    static func refine(green: UnsafePointer<Float>, median: UnsafePointer<Float>, range: Range<Int>, greenAtEven: Bool,
+                       keepColour: Bool, ceiling: Float, into out: UnsafeMutablePointer<Float>) {
+        for x in range {
+            let isGreen = (x & 1 == 0) == greenAtEven
+            let sum = green[x] + median[x]
+            let refined = sum < 0 ? 0 : (sum > ceiling ? ceiling : sum)
+            out[x] = isGreen || !keepColour ? refined : out[x]
+        }
+    }
+
+    /// The medians of the 3x3 neighbourhoods of `row[x]` for `x` in `range` (rows `w` apart) into `out[x]`: a fixed
+    /// network of 19 compare-exchanges (Paeth's) per pixel. The exchanges are written as `a < b ? a : b` selects,
+    /// which the loop vectoriser turns into packed min/max (`Swift.min`/`max` keep it scalar here).
+    static func medians9(_ row: UnsafePointer<Float>, width w: Int, range: Range<Int>, into out: UnsafeMutablePointer<Float>) {
+        // Shifted row pointers, so the loop indexes with `x` alone: `x ± 1` with a lower bound the compiler cannot see
+        // would be overflow-checked, and checks stop the vectoriser.
+        let u0 = row - w - 1, u1 = row - w, u2 = row - w + 1, r0 = row - 1, r2 = row + 1
+        let d0 = row + w - 1, d1 = row + w, d2 = row + w + 1
+        @inline(__always) func order(_ a: inout Float, _ b: inout Float) {
+            let low = a < b ? a : b
+            b = a < b ? b : a
+            a = low
+        }
+        for x in range {
+            var p0 = u0[x], p1 = u1[x], p2 = u2[x]
+            var p3 = r0[x], p4 = row[x], p5 = r2[x]
+            var p6 = d0[x], p7 = d1[x], p8 = d2[x]
+            order(&p1, &p2); order(&p4, &p5); order(&p7, &p8); order(&p0, &p1); order(&p3, &p4); order(&p6, &p7); order(&p1, &p2); order(&p4, &p5); order(&p7, &p8); order(&p0, &p3); order(&p5, &p8); order(&p4, &p7); order(&p3, &p6); order(&p1, &p4); order(&p2, &p5); order(&p4, &p7); order(&p4, &p2); order(&p6, &p4); order(&p4, &p2)
+            _ = (p0, p1, p3, p5, p6, p7, p8)
+            out[x] = p4
+        }
     }
 
     /// 5x5 box sums of `source` (rows and columns within 2 of an edge are left as they were).
@@ -262,8 +328,8 @@ struct GradientDemosaic: Sendable {
         }
         for y in 2..<(h - 2) {
             let o = out.base + y * w
-            let r = (-2...2).map { scratch.base + (y + $0) * w }
-            for x in 0..<w { o[x] = r[0][x] + r[1][x] + r[2][x] + r[3][x] + r[4][x] }
+            let r0 = scratch.base + (y - 2) * w, r1 = r0 + w, r2 = r1 + w, r3 = r2 + w, r4 = r3 + w
+            for x in 0..<w { o[x] = r0[x] + r1[x] + r2[x] + r3[x] + r4[x] }
         }
     }
 }
