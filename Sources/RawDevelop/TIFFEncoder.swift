@@ -9,11 +9,10 @@ import Darwin
 /// Encodes developed images as TIFF through libtiff.
 ///
 /// The file is little-endian, one image, RGB, contiguous samples, upright (Orientation 1), 72 pixels per
-/// inch, in strips of about 256 KiB compressed with Deflate (Adobe, code 8): 16-bit unsigned samples with the
+/// inch, in strips of about 256 KiB compressed with LZW (code 5, TIFF 6): 16-bit unsigned samples with the
 /// horizontal-differencing predictor (2), or 32-bit IEEE float samples (SampleFormat 3) with the
-/// floating-point predictor (3). Deflate is lossless, read by every TIFF reader that matters and halves a
-/// smooth 16-bit image (exiftool's validator still warns about it: its list holds only the TIFF 6 baseline
-/// codes); the float samples are written exactly as they are. IFD0 carries Make, Model, Software, DateTime
+/// floating-point predictor (3). LZW is lossless and read by every TIFF reader (Deflate packs a little tighter
+/// but is an Adobe extension exiftool's validator warns about); the float samples are written exactly as they are. IFD0 carries Make, Model, Software, DateTime
 /// and the ICC profile (tag 34675); EXIF and GPS are real sub-IFDs (written before the image directory,
 /// which then points at them), and their rationals are rewritten as exact fractions after libtiff closes the
 /// file (libtiff stores them through `float`). Images above about 3.5 GB of samples are written as BigTIFF.
@@ -72,7 +71,7 @@ public struct TIFFEncoder: Sendable, Hashable {
         try tiff.set(UInt32(TIFFTAG_SAMPLEFORMAT), short: UInt16(float ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT))
         try tiff.set(UInt32(TIFFTAG_PHOTOMETRIC), unsigned: UInt64(PHOTOMETRIC_RGB))
         try tiff.set(UInt32(TIFFTAG_PLANARCONFIG), unsigned: UInt64(PLANARCONFIG_CONTIG))
-        try tiff.set(UInt32(TIFFTAG_COMPRESSION), unsigned: UInt64(COMPRESSION_ADOBE_DEFLATE))
+        try tiff.set(UInt32(TIFFTAG_COMPRESSION), unsigned: UInt64(COMPRESSION_LZW)) // TIFF 6 (Deflate is not, and exiftool -validate says so)
         try tiff.set(UInt32(TIFFTAG_PREDICTOR), unsigned: UInt64(float ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL))
         try tiff.set(UInt32(TIFFTAG_ROWSPERSTRIP), unsigned: UInt64(rowsPerStrip))
         try tiff.set(fields.filter { $0.directory == .ifd0 }) // Make, Model, Orientation, resolution, Software, DateTime
