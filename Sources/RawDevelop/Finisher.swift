@@ -21,15 +21,15 @@ enum FinishedBuffer {
 /// finishing curves, writing 8-bit, 16-bit or float code values into interleaved RGB with any pixel stride.
 ///
 /// 16-bit and float samples use the interpolated square-root-indexed curves of ``FinishTable``; 8-bit samples use
-/// byte tables indexed by the linear value in 65 536 steps (fine enough that no byte differs from the exact curve's
-/// by more than one), which needs no square root and no interpolation.
+/// the same tables rounded to bytes and read at the nearest entry (4096 steps of √x are fine enough that no byte
+/// differs from the exact curve's by more than one), with no interpolation.
 struct Finisher: Sendable {
     let m: [Float]
     let table: FinishTable
     let reconstruct: Bool
     /// Per-channel saturation levels of the white-balanced mosaic (reconstruction only).
     let ceilings: [Float]
-    /// Byte curves per channel, 65 537 entries over 0...`table.inputMaximum` (built for 8-bit output only).
+    /// Byte curves per channel: ``FinishTable``'s entries rounded to bytes (8-bit output only).
     let bytes: [[UInt8]]
 
     init(plan: ColorPlan, reconstruct: Bool, format: SampleFormat) {
@@ -37,20 +37,8 @@ struct Finisher: Sendable {
         table = plan.table
         self.reconstruct = reconstruct
         ceilings = plan.ceilings
-        if format == .uint8 {
-            let maximum = Double(plan.table.inputMaximum)
-            bytes = (0..<3).map { c in
-                (0...Finisher.byteEntries).map { i in
-                    UInt8(min(255, max(0, (plan.table.value(channel: c, linear: Double(i) / Double(Finisher.byteEntries) * maximum)
-                        * 255).rounded())))
-                }
-            }
-        } else {
-            bytes = []
-        }
+        bytes = format == .uint8 ? plan.table.tables.map { t in t.map { UInt8(($0 * 255).rounded()) } } : []
     }
-
-    static let byteEntries = 65536
 
     /// A channel counts as clipped from this fraction of its saturation level on.
     static let clipFraction: Float = 0.995
@@ -62,16 +50,16 @@ struct Finisher: Sendable {
         switch buffer {
         case .uint8(let base):
             let out = base + 3 * first
-            let scale = Float(Finisher.byteEntries) / table.inputMaximum
-            let top = Float(Finisher.byteEntries)
+            let scale = 1 / table.inputMaximum
+            let n = Float(FinishTable.entries)
             bytes[0].withUnsafeBufferPointer { t0 in
                 bytes[1].withUnsafeBufferPointer { t1 in
                     bytes[2].withUnsafeBufferPointer { t2 in
                         run(r, g, b, count: count) { k, v0, v1, v2 in
                             let o = out + k * step
-                            o[0] = t0[Int(min(max(v0 * scale, 0), top))]
-                            o[1] = t1[Int(min(max(v1 * scale, 0), top))]
-                            o[2] = t2[Int(min(max(v2 * scale, 0), top))]
+                            o[0] = t0[Int(min(max(v0 * scale, 0), 1).squareRoot() * n + 0.5)]
+                            o[1] = t1[Int(min(max(v1 * scale, 0), 1).squareRoot() * n + 0.5)]
+                            o[2] = t2[Int(min(max(v2 * scale, 0), 1).squareRoot() * n + 0.5)]
                         }
                     }
                 }

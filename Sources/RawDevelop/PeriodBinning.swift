@@ -2,7 +2,54 @@ import RawCore
 
 /// The fast path of previews: every whole CFA period of a rectangle becomes one camera-RGB pixel, the mean of
 /// each colour's samples in it (normalised, white-balanced and clipped like the mosaic of a full development).
+/// For small pictures of large frames (thumbnails), ``sample(frame:rect:width:height:gains:ceilings:)`` looks at
+/// 2x2 periods around each output pixel's centre only, so the cost follows the output's size, not the frame's.
 enum PeriodBinning {
+    /// `width` x `height` camera-RGB pixels, each the mean of the 2x2 CFA periods at the centre of the part of `rect`
+    /// it covers (fewer where `rect` is smaller than that).
+    static func sample(frame: RawFrame, rect: PixelRect, width outW: Int, height outH: Int, gains: [Double],
+                       ceilings: [Float]) -> PlanarImage {
+        let pr = frame.cfa.rows, pc = frame.cfa.columns
+        let out = PlanarImage(width: outW, height: outH)
+        let white = Double(frame.whiteLevel)
+        let windowRows = min(rect.height / pr, 2) * pr, windowColumns = min(rect.width / pc, 2) * pc
+        let cellH = Double(rect.height) / Double(outH), cellW = Double(rect.width) / Double(outW)
+        var channel = [Int](repeating: -1, count: pr * pc), black = [Double](repeating: 0, count: pr * pc)
+        for dy in 0..<pr {
+            for dx in 0..<pc {
+                switch frame.color(row: rect.top + dy, column: rect.left + dx) {
+                case .red: channel[dy * pc + dx] = 0
+                case .green: channel[dy * pc + dx] = 1
+                case .blue: channel[dy * pc + dx] = 2
+                default: break
+                }
+                black[dy * pc + dx] = frame.blackLevel(row: rect.top + dy, column: rect.left + dx)
+            }
+        }
+        for oy in 0..<outH {
+            let centre = Int((Double(oy) + 0.5) * cellH)
+            let y0 = min(max(0, centre - windowRows / 2) / pr * pr, max(0, rect.height - windowRows))
+            for ox in 0..<outW {
+                let centreX = Int((Double(ox) + 0.5) * cellW)
+                let x0 = min(max(0, centreX - windowColumns / 2) / pc * pc, max(0, rect.width - windowColumns))
+                var sums = [0.0, 0.0, 0.0], counts = [0.0, 0.0, 0.0]
+                for dy in 0..<max(1, windowRows) {
+                    let row = frame.storage.baseAddress + (rect.top + y0 + dy) * frame.rowStride + rect.left + x0
+                    for dx in 0..<max(1, windowColumns) {
+                        let p = (dy % pr) * pc + dx % pc
+                        let c = channel[p]
+                        guard c >= 0 else { continue }
+                        let v = (Double(row[dx]) - black[p]) * gains[c] / max(1, white - black[p])
+                        sums[c] += min(max(v, 0), Double(ceilings[c]))
+                        counts[c] += 1
+                    }
+                }
+                for c in 0..<3 { out.row(c, oy)[ox] = counts[c] > 0 ? Float(sums[c] / counts[c]) : 0 }
+            }
+        }
+        return out
+    }
+
     static func bin(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int) -> PlanarImage {
         let pr = frame.cfa.rows, pc = frame.cfa.columns
         let outW = max(1, rect.width / pc), outH = max(1, rect.height / pr)

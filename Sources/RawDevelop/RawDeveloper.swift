@@ -105,7 +105,8 @@ public struct RawDeveloper: Sendable {
     }
 
     /// A quick rendering whose long edge is at most `longEdge` (never enlarged): each CFA period of the crop is
-    /// binned into one pixel, then the result is resized and finished like ``develop(_:)``'s output.
+    /// binned into one pixel, then the result is resized and finished like ``develop(_:)``'s output. Pictures at
+    /// least 8 times smaller than the frame (thumbnails) average only the periods at each pixel's centre.
     public func preview(_ image: RawImage, longEdge: Int) throws(DevelopError) -> DevelopedImage {
         var settings = self.settings
         settings.longEdge = max(16, longEdge)
@@ -114,9 +115,16 @@ public struct RawDeveloper: Sendable {
         let plan = try ColorPlan(image: image, settings: settings)
         var geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
         if longEdge < 16 { geometry.limit(longEdge: longEdge) }
-        let binned = PeriodBinning.bin(frame: frame, rect: geometry.sensorRect, gains: plan.gains, ceilings: plan.ceilings,
-                                       threads: threads)
-        let resized = Resampler.resize(binned, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+        let rect = geometry.sensorRect
+        let resized: PlanarImage
+        if rect.width / frame.cfa.columns >= 4 * geometry.outputWidth && rect.height / frame.cfa.rows >= 4 * geometry.outputHeight {
+            // A thumbnail of a large frame: look only at the periods at each output pixel's centre.
+            resized = PeriodBinning.sample(frame: frame, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
+                                           gains: plan.gains, ceilings: plan.ceilings)
+        } else {
+            let binned = PeriodBinning.bin(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
+            resized = Resampler.resize(binned, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+        }
         let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
         let samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
         return try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings)
