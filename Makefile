@@ -34,7 +34,7 @@ build: ## Release build of the rawburst command-line tool
 test: deps ## Install deps, then run every test (XCTest + Swift Testing) with a summary line
 	@SWIFT="$(SWIFT)" SWIFT_TEST_ARGS="$(SWIFTPM_FLAGS) $(TEST_ARGS)" scripts/test.sh
 
-demo: deps build ## Capture with the simulated sensor, convert a real camera raw, inspect (into demo-out/)
+demo: deps build ## Capture with the simulated sensor, convert a real camera raw, develop, inspect (into demo-out/)
 	@RAWBURST="$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path)/rawburst" scripts/demo.sh
 
 bench: ## Run the benchmarks in Benchmarks/ (ordo-one/benchmark)

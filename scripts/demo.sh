@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The demo behind `make demo`: a real burst on the simulated sensor (30 frames at 10 fps with an exposure
 # bracket, through the frame pool and writer threads), more frames (a colour chart, a depth scene, two
-# sensors), the conversion of a real camera raw to DNG, and an inspection of what was written, all with
-# the release build of rawburst.
+# sensors developed into JPEGs with a stacked composite of each pair), the conversion of a real camera raw
+# to DNG, an inspection of what was written, and developed HEIF/JPEG pictures, all with the release build.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
 # absent, the copy in samples/raw/, else the first raw found in samples/. Output: demo-out/ (overwritten on each run).
@@ -36,7 +36,7 @@ if [[ ! -f $input ]]; then
     fi
 fi
 
-for sub in capture convert inspect; do
+for sub in capture convert develop inspect; do
     # A real subcommand answers --help with a usage text (swift-argument-parser prints "USAGE:").
     # (Read the whole text first: grep -q stops at its match, and under pipefail the writer's SIGPIPE would count.)
     help_text=$("$RAWBURST" "$sub" --help 2>&1 || true)
@@ -58,8 +58,9 @@ echo "== rawburst capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth 
 "$RAWBURST" capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny \
     -o "$DEMO_OUT/capture" --overwrite
 echo
-echo "== rawburst capture --sensor phone-wide --sensor phone-front --scene hdr --frames 2 --fps 5 -o $DEMO_OUT/pair --overwrite"
-"$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene hdr --frames 2 --fps 5 -o "$DEMO_OUT/pair" --overwrite
+echo "== rawburst capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 --composite stacked --composite-split 60/40 --composite-border 8 -o $DEMO_OUT/pair --overwrite"
+"$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 \
+    --composite stacked --composite-split 60/40 --composite-border 8 -o "$DEMO_OUT/pair" --overwrite
 echo
 echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"
 "$RAWBURST" inspect "$DEMO_OUT/capture/phone-wide-0000.dng"
@@ -82,12 +83,21 @@ echo
 echo "== rawburst inspect $dng"
 "$RAWBURST" inspect "$dng"
 
+mkdir -p "$DEMO_OUT/developed"
+echo
+echo "== rawburst develop $dng $DEMO_OUT/capture/phone-wide-0000.dng -o $DEMO_OUT/developed/ --format heic --size 2048 --overwrite"
+"$RAWBURST" develop "$dng" "$DEMO_OUT/capture/phone-wide-0000.dng" -o "$DEMO_OUT/developed/" --format heic --size 2048 --overwrite
+echo
+echo "== rawburst develop $DEMO_OUT/burst/ -o $DEMO_OUT/developed/ --look vivid --size 1600 --overwrite"
+"$RAWBURST" develop "$DEMO_OUT/burst/" -o "$DEMO_OUT/developed/" --look vivid --size 1600 --overwrite
+
 echo
 echo "== demo output"
 echo "burst:    $(cd "$DEMO_OUT/burst" && pwd)/ (30 frames at 10 fps, exposure bracket; manifest.json, journal.jsonl)"
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
-echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together)"
+echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together; developed JPEGs and stacked composites)"
+echo "developed: $(cd "$DEMO_OUT/developed" && pwd)/ (HEIF of the converted raw and the chart; JPEGs of the burst)"
 echo "input:    $input"
 echo "DNG:      $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
 echo "folder:   $(cd "$DEMO_OUT" && pwd)"
-ls -l "$DEMO_OUT" "$DEMO_OUT/capture" "$DEMO_OUT/pair"
+ls -l "$DEMO_OUT" "$DEMO_OUT/capture" "$DEMO_OUT/pair" "$DEMO_OUT/developed"
