@@ -64,17 +64,30 @@ public struct DevelopedImage: Sendable {
     /// True when the samples are linear light (an ICC profile with a linear curve is embedded).
     public var isLinear: Bool { transfer == .linear }
 
-    /// The 16-bit samples (float samples are scaled and clamped).
+    /// 16-bit code value of a float sample: ×65535, rounded, clipped to 0...65535 (NaN → 0).
+    @inline(__always)
+    static func quantize16(_ v: Float) -> UInt16 {
+        v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0
+    }
+
+    /// The samples as 16-bit code values (bytes × 257; floats scaled, rounded and clipped).
     public var uint16Samples: [UInt16] {
         switch samples {
-        case .uint8(let s): return s.map { UInt16($0) * 257 }
         case .uint16(let s): return s
-        case .float32(let s):
-            return s.map { v in v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }
+        case .uint8(let b):
+            return [UInt16](unsafeUninitializedCapacity: b.count) { out, n in
+                b.withUnsafeBufferPointer { src in for i in 0..<src.count { out[i] = UInt16(src[i]) &* 257 } }
+                n = b.count
+            }
+        case .float32(let f):
+            return [UInt16](unsafeUninitializedCapacity: f.count) { out, n in
+                f.withUnsafeBufferPointer { src in for i in 0..<src.count { out[i] = DevelopedImage.quantize16(src[i]) } }
+                n = f.count
+            }
         }
     }
 
-    /// The samples reduced to 8 bits (rounded: `(v * 255 + 32767) / 65535`).
+    /// The samples reduced to 8 bits (16-bit values rounded: `(v · 255 + 32767) / 65535`).
     public var uint8Samples: [UInt8] {
         if case .uint8(let bytes) = samples { return bytes }
         let s = uint16Samples
@@ -91,7 +104,29 @@ public struct DevelopedImage: Sendable {
         let s = uint16Samples
         guard bits < 16 else { return s }
         let top = UInt32((1 << bits) - 1)
-        return s.map { UInt16(truncatingIfNeeded: (UInt32($0) * top + 32767) / 65535) }
+        return [UInt16](unsafeUninitializedCapacity: s.count) { out, n in
+            s.withUnsafeBufferPointer { src in
+                for i in 0..<src.count { out[i] = UInt16(truncatingIfNeeded: (UInt32(src[i]) * top + 32767) / 65535) }
+            }
+            n = s.count
+        }
+    }
+
+    /// The samples as floats: float samples as they are, integer ones divided by their largest value.
+    public var floatSamples: [Float] {
+        switch samples {
+        case .float32(let f): return f
+        case .uint16(let s):
+            return [Float](unsafeUninitializedCapacity: s.count) { out, n in
+                s.withUnsafeBufferPointer { src in for i in 0..<src.count { out[i] = Float(src[i]) / 65535 } }
+                n = s.count
+            }
+        case .uint8(let b):
+            return [Float](unsafeUninitializedCapacity: b.count) { out, n in
+                b.withUnsafeBufferPointer { src in for i in 0..<src.count { out[i] = Float(src[i]) / 255 } }
+                n = b.count
+            }
+        }
     }
 
     /// The pixel at `x`, `y` as 16-bit values.
@@ -101,8 +136,7 @@ public struct DevelopedImage: Sendable {
         case .uint8(let s): return (UInt16(s[i]) * 257, UInt16(s[i + 1]) * 257, UInt16(s[i + 2]) * 257)
         case .uint16(let s): return (s[i], s[i + 1], s[i + 2])
         case .float32(let f):
-            func q(_ v: Float) -> UInt16 { v > 0 ? (v < 1 ? UInt16(v * 65535 + 0.5) : 65535) : 0 }
-            return (q(f[i]), q(f[i + 1]), q(f[i + 2]))
+            return (Self.quantize16(f[i]), Self.quantize16(f[i + 1]), Self.quantize16(f[i + 2]))
         }
     }
 }

@@ -86,10 +86,10 @@ public struct HEIFEncoder: Sendable, Hashable {
         let rowBytes = image.width * 3 * (ten ? 2 : 1)
         guard Int(stride) >= rowBytes else { throw DevelopError(path: path, "libheif gave a plane stride of \(stride) bytes") }
         if ten {
-            let samples = image.encoderSamples(bits: 10)
+            let samples = image.samples(bits: 10)
             copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
         } else {
-            let samples = image.encoderSamples8()
+            let samples = image.uint8Samples
             copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
         }
 

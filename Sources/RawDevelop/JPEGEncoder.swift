@@ -35,7 +35,7 @@ public struct JPEGEncoder: Sendable, Hashable {
             exif = try ExifBlock(image: image, format: .jpeg)
             icc = try ICCProfile.profile(for: image)
         } catch { throw error.naming(path) }
-        let rgb = image.encoderSamples8()
+        let rgb = image.uint8Samples
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)

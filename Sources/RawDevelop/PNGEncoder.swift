@@ -84,10 +84,10 @@ public struct PNGEncoder: Sendable, Hashable {
         }
         let ok: Int32
         if bitDepth == 8 {
-            let rgb = image.encoderSamples8()
+            let rgb = image.uint8Samples
             ok = rgb.withUnsafeBytes { run($0.baseAddress, rowBytes: image.width * 3) }
         } else {
-            let rgb = image.encoderSamples16()
+            let rgb = image.uint16Samples
             ok = rgb.withUnsafeBytes { run($0.baseAddress, rowBytes: image.width * 6) }
         }
         guard ok != 0 else {

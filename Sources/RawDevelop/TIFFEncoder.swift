@@ -83,9 +83,9 @@ public struct TIFFEncoder: Sendable, Hashable {
         let strips = (image.height + rowsPerStrip - 1) / rowsPerStrip
         let samplesPerStrip = rowsPerStrip * image.width * 3
         if float {
-            try writeStrips(image.encoderSamplesFloat(), tiff: tiff, strips: strips, samplesPerStrip: samplesPerStrip)
+            try writeStrips(image.floatSamples, tiff: tiff, strips: strips, samplesPerStrip: samplesPerStrip)
         } else {
-            try writeStrips(image.encoderSamples16(), tiff: tiff, strips: strips, samplesPerStrip: samplesPerStrip)
+            try writeStrips(image.uint16Samples, tiff: tiff, strips: strips, samplesPerStrip: samplesPerStrip)
         }
         try tiff.writeDirectory()
         try tiff.close()
