@@ -1,3 +1,5 @@
+import RawCore
+
 /// Fills in the two missing colours at every site of a ``BayerPlanes`` block row, bilinearly or with the
 /// Malvar-He-Cutler kernels.
 ///
@@ -9,6 +11,30 @@
 struct BayerInterpolator: Sendable {
     let method: DemosaicMethod
     let ceiling: Float
+
+    /// Interpolates every block row of `planes` (in parallel) and hands each site's pixels that fall inside `rect`
+    /// to `sink` as (row and column within `rect`, pixel count, red, green, blue): every other pixel of one row,
+    /// so the sink steps two pixels per value.
+    func run(_ planes: BayerPlanes, rect: PixelRect, threads: Int,
+             sink: (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
+            let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
+            let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
+            for i in blockRows {
+                interpolate(planes, blockRow: i, into: rows)
+                for site in 0..<4 {
+                    let y = planes.originRow + 2 * i + site / 2
+                    guard y >= rect.top && y < rect.bottom else { continue }
+                    let firstColumn = planes.originColumn + site % 2
+                    let jStart = firstColumn < rect.left ? 1 : 0
+                    let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
+                    guard jEnd > jStart else { continue }
+                    sink(y - rect.top, firstColumn + 2 * jStart - rect.left, jEnd - jStart,
+                         rows[site * 3] + jStart, rows[site * 3 + 1] + jStart, rows[site * 3 + 2] + jStart)
+                }
+            }
+        }
+    }
 
     /// The 12 rows (site × channel) of one block row: `output[site * 3 + channel]`, sites in the order red,
     /// green-on-red-row, green-on-blue-row, blue; each row `planes.blockColumns` long.

@@ -40,15 +40,9 @@ final class BayerPlanes: @unchecked Sendable {
         planes = (0..<4).map { _ in PlaneBuffer(count: count) }
 
         let area = frame.activeArea
-        func reflect(_ p: Int, _ low: Int, _ high: Int) -> Int {
-            var q = p
-            if q < low { q = 2 * low - q }
-            if q >= high { q = 2 * (high - 1) - q }
-            return min(max(q, low), high - 1)
-        }
         // Source columns of each block's even and odd pixel, margin included.
         let columns: [[Int]] = (0..<2).map { dx in
-            (0..<stride).map { pj in reflect(originColumn + 2 * (pj - 1) + dx, area.left, area.right) }
+            (0..<stride).map { pj in mirrored(originColumn + 2 * (pj - 1) + dx, area.left, area.right) }
         }
         // Colour of each plane: R at (0,0), G at (0,1) and (1,0), B at (1,1).
         let channel = [0, 1, 1, 2]
@@ -67,7 +61,7 @@ final class BayerPlanes: @unchecked Sendable {
             for pi in rows {
                 for p in 0..<4 {
                     let dy = p / 2, dx = p % 2
-                    let y = reflect(oy + 2 * (pi - 1) + dy, area.top, area.bottom)
+                    let y = mirrored(oy + 2 * (pi - 1) + dy, area.top, area.bottom)
                     let src = base + y * rowStride
                     let dst = planePointers[p] + pi * blockStride
                     let cols = columns[dx]

@@ -43,6 +43,28 @@ public enum CompositeLayout: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The layout the command line's words describe: `kind` is `stacked` (with `stack`, `vertical` or
+    /// `horizontal`, and `split`, e.g. `60/40`) or `pip` (with `corner`, e.g. `bottom-right`, and `size`, a
+    /// fraction of the width); checked.
+    public init(kind: String, stack: String, split: String, corner: String, size: Double) throws(InvalidValueError) {
+        switch kind.lowercased() {
+        case "stacked", "stack":
+            guard let direction = StackDirection(rawValue: stack.lowercased()) else {
+                throw InvalidValueError("composite stack", "\"\(stack)\" is not vertical or horizontal")
+            }
+            self = .stacked(direction: direction, split: try Self.parseSplit(split))
+        case "pip", "picture-in-picture":
+            guard let place = Corner(rawValue: corner.lowercased()) else {
+                throw InvalidValueError("picture-in-picture corner",
+                                        "\"\(corner)\" is not " + Corner.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self = .pictureInPicture(corner: place, size: size)
+        default:
+            throw InvalidValueError("composite", "\"\(kind)\" is not stacked or pip")
+        }
+        try validate()
+    }
+
     /// Parses a split: `50/50`, `60/40`, `70/30`, `60`, `0.6`.
     public static func parseSplit(_ text: String) throws(InvalidValueError) -> Double {
         let first = text.split(separator: "/").first.map(String.init) ?? text

@@ -70,27 +70,21 @@ struct GradientDemosaic: Sendable {
         let w = columns + 2 * m
         let h = rows + 2 * m
         let area = frame.activeArea
-        func reflect(_ p: Int, _ low: Int, _ high: Int) -> Int {
-            var q = p
-            if q < low { q = 2 * low - q }
-            if q >= high { q = 2 * (high - 1) - q }
-            return min(max(q, low), high - 1)
-        }
         // Band pixel (y, x) is buffer pixel (rect.top + firstRow + y − m, rect.left + x − m).
         let top = rect.top + firstRow - m, left = rect.left + firstColumn - m
         // Colour of the band's first 2x2 (mirroring keeps each position's colour).
         var colour = [[Int]](repeating: [0, 0], count: 2)
         for dy in 0..<2 {
             for dx in 0..<2 {
-                let y = reflect(top + dy, area.top, area.bottom), x = reflect(left + dx, area.left, area.right)
+                let y = mirrored(top + dy, area.top, area.bottom), x = mirrored(left + dx, area.left, area.right)
                 switch frame.color(row: y, column: x) { case .red: colour[dy][dx] = 0; case .blue: colour[dy][dx] = 2; default: colour[dy][dx] = 1 }
             }
         }
         let white = Double(frame.whiteLevel)
-        let sourceColumns = (0..<w).map { reflect(left + $0, area.left, area.right) }
+        let sourceColumns = (0..<w).map { mirrored(left + $0, area.left, area.right) }
         // 1. Normalised mosaic.
         for y in 0..<h {
-            let sy = reflect(top + y, area.top, area.bottom)
+            let sy = mirrored(top + y, area.top, area.bottom)
             let src = frame.storage.baseAddress + sy * frame.rowStride
             let dst = ws.mosaic.base + y * w
             var scale: [Float] = [0, 0], black: [Float] = [0, 0], cap: [Float] = [0, 0]

@@ -19,6 +19,16 @@ final class PlanarImage: @unchecked Sendable {
     }
 }
 
+/// Mirrors a coordinate into `low..<high` about the edge pixels (−1 → 1, high → high − 2): each position keeps its
+/// colour-filter colour, so a mosaic can be extended past the active area's edges.
+@inline(__always)
+func mirrored(_ p: Int, _ low: Int, _ high: Int) -> Int {
+    var q = p
+    if q < low { q = 2 * low - q }
+    if q >= high { q = 2 * (high - 1) - q }
+    return min(max(q, low), high - 1)
+}
+
 /// Demosaics any colour filter pattern (X-Trans and other non-Bayer layouts) by averaging, for every missing
 /// colour, the samples of that colour among the 3x3 neighbours (5x5 where the 3x3 has none). Slower and softer
 /// than the Bayer kernels; used only where they do not apply.
@@ -30,19 +40,13 @@ enum NeighbourhoodDemosaic {
         let w = rect.width + 2 * margin, h = rect.height + 2 * margin
         let mosaic = PlaneBuffer(count: w * h)
         var colour = [Int8](repeating: -1, count: w * h)
-        func reflect(_ p: Int, _ low: Int, _ high: Int) -> Int {
-            var q = p
-            if q < low { q = 2 * low - q }
-            if q >= high { q = 2 * (high - 1) - q }
-            return min(max(q, low), high - 1)
-        }
         let white = Double(frame.whiteLevel)
         // Margins are mirrored by position (not colour-exact for every pattern, so their colour is looked up
         // at the source pixel).
         for y in 0..<h {
-            let sy = reflect(rect.top + y - margin, area.top, area.bottom)
+            let sy = mirrored(rect.top + y - margin, area.top, area.bottom)
             for x in 0..<w {
-                let sx = reflect(rect.left + x - margin, area.left, area.right)
+                let sx = mirrored(rect.left + x - margin, area.left, area.right)
                 let c: Int
                 switch frame.color(row: sy, column: sx) { case .red: c = 0; case .green: c = 1; case .blue: c = 2; default: c = -1 }
                 guard c >= 0 else { continue }

@@ -137,51 +137,19 @@ public struct RawDeveloper: Sendable {
                               format: SampleFormat) -> DevelopedImage.Samples {
         let width = rect.width
         return FinishedBuffer.make(format, count: rect.width * rect.height * 3) { buffer in
-            ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
-                let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
-                let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
-                for i in blockRows {
-                    interpolator.interpolate(planes, blockRow: i, into: rows)
-                    for site in 0..<4 {
-                        let dy = site / 2, dx = site % 2
-                        let y = planes.originRow + 2 * i + dy
-                        guard y >= rect.top && y < rect.bottom else { continue }
-                        let firstColumn = planes.originColumn + dx
-                        let jStart = firstColumn < rect.left ? 1 : 0
-                        let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
-                        guard jEnd > jStart else { continue }
-                        let x0 = firstColumn + 2 * jStart - rect.left
-                        finisher.finish(rows[site * 3] + jStart, rows[site * 3 + 1] + jStart, rows[site * 3 + 2] + jStart,
-                                        count: jEnd - jStart, into: buffer, first: (y - rect.top) * width + x0, pixelStride: 2)
-                    }
-                }
+            interpolator.run(planes, rect: rect, threads: threads) { y, x, count, r, g, b in
+                finisher.finish(r, g, b, count: count, into: buffer, first: y * width + x, pixelStride: 2)
             }
         }
     }
 
-    /// Demosaic into full-size camera RGB planes (for resizing or when the output is planar).
+    /// Demosaic into full-size camera RGB planes (for resizing).
     private func bayerToPlanes(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect) -> PlanarImage {
         let out = PlanarImage(width: rect.width, height: rect.height)
-        ParallelRows.run(rows: planes.blockRows, threads: threads, minimumRows: 8) { blockRows in
-            let scratch = PlaneBuffer(count: 12 * planes.blockColumns)
-            let rows = (0..<12).map { scratch.base + $0 * planes.blockColumns }
-            for i in blockRows {
-                interpolator.interpolate(planes, blockRow: i, into: rows)
-                for site in 0..<4 {
-                    let dy = site / 2, dx = site % 2
-                    let y = planes.originRow + 2 * i + dy
-                    guard y >= rect.top && y < rect.bottom else { continue }
-                    let firstColumn = planes.originColumn + dx
-                    let jStart = firstColumn < rect.left ? 1 : 0
-                    let jEnd = min(planes.blockColumns, (rect.right - firstColumn + 1) / 2)
-                    guard jEnd > jStart else { continue }
-                    let x0 = firstColumn + 2 * jStart - rect.left
-                    for c in 0..<3 {
-                        let src = rows[site * 3 + c] + jStart
-                        let dst = out.row(c, y - rect.top) + x0
-                        for j in 0..<(jEnd - jStart) { dst[2 * j] = src[j] }
-                    }
-                }
+        interpolator.run(planes, rect: rect, threads: threads) { y, x, count, r, g, b in
+            for (c, source) in [r, g, b].enumerated() {
+                let destination = out.row(c, y) + x
+                for j in 0..<count { destination[2 * j] = source[j] }
             }
         }
         return out

@@ -65,21 +65,8 @@ struct CaptureDevelopOptions: ParsableArguments {
             var compositor: DualSensorCompositor?
             if let composite {
                 guard sensors == 2 else { throw InvalidValueError("composite", "needs two sensors (--sensor A --sensor B)") }
-                let layout: CompositeLayout
-                switch composite.lowercased() {
-                case "stacked", "stack":
-                    guard let direction = CompositeLayout.StackDirection(rawValue: compositeStack.lowercased()) else {
-                        throw InvalidValueError("composite stack", "'\(compositeStack)' is not vertical or horizontal")
-                    }
-                    layout = .stacked(direction: direction, split: try CompositeLayout.parseSplit(compositeSplit))
-                case "pip", "picture-in-picture":
-                    guard let corner = CompositeLayout.Corner(rawValue: pipCorner.lowercased()) else {
-                        throw InvalidValueError("pip corner", "'\(pipCorner)' is not top-left, top-right, bottom-left or bottom-right")
-                    }
-                    layout = .pictureInPicture(corner: corner, size: pipSize)
-                default:
-                    throw InvalidValueError("composite", "'\(composite)' is not stacked or pip")
-                }
+                let layout = try CompositeLayout(kind: composite, stack: compositeStack, split: compositeSplit,
+                                                 corner: pipCorner, size: pipSize)
                 compositor = try DualSensorCompositor(layout: layout, border: compositeBorder,
                                                       borderColor: BorderColor(parsing: compositeBorderColor))
             }

@@ -184,21 +184,7 @@ struct DevelopCommand: ParsableCommand {
         settings = try settings.validated()
         var compositor: DualSensorCompositor?
         if let composite {
-            let layout: CompositeLayout
-            switch composite.lowercased() {
-            case "stacked", "stack":
-                guard let direction = CompositeLayout.StackDirection(rawValue: stack.lowercased()) else {
-                    throw InvalidValueError("stack", "\"\(stack)\" is not vertical or horizontal")
-                }
-                layout = .stacked(direction: direction, split: try CompositeLayout.parseSplit(split))
-            case "pip", "picture-in-picture":
-                guard let corner = CompositeLayout.Corner(rawValue: pipCorner.lowercased()) else {
-                    throw InvalidValueError("pip corner", "\"\(pipCorner)\" is not " + CompositeLayout.Corner.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                layout = .pictureInPicture(corner: corner, size: pipSize)
-            default:
-                throw InvalidValueError("composite", "\"\(composite)\" is not stacked or pip")
-            }
+            let layout = try CompositeLayout(kind: composite, stack: stack, split: split, corner: pipCorner, size: pipSize)
             compositor = try DualSensorCompositor(layout: layout, border: border, borderColor: BorderColor(parsing: borderColor))
         }
         return Choices(settings: settings, format: chosen, options: options, compositor: compositor)
