@@ -64,19 +64,19 @@ enum DevelopFixtures {
 extension DevelopFixtures {
     /// A small synthetic RGGB frame (14-bit, black 512) from a function of (x, y) giving linear camera RGB 0...1
     /// (values above 1 clip at the white level), with an sRGB-like calibration, neutral as-shot white.
-    static func synthetic(width: Int = 64, height: Int = 48, orientation: Orientation = .normal,
+    static func synthetic(width: Int = 64, height: Int = 48, orientation: Orientation = .normal, cfa: CFALayout = .rggb,
                           _ rgb: (Int, Int) -> (Double, Double, Double)) throws -> RawImage {
         let black = 512.0, white = 16383.0
         var samples = [UInt16](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let v = rgb(x, y)
-                let c = CFALayout.rggb.color(row: y, column: x)
+                let c = cfa.color(row: y, column: x)
                 let value = c == .red ? v.0 : c == .green ? v.1 : v.2
                 samples[y * width + x] = UInt16(min(white, max(0, black + value * (white - black))).rounded())
             }
         }
-        let frame = try RawFrame(width: width, height: height, storage: PixelStorage(copying: samples), cfa: .rggb,
+        let frame = try RawFrame(width: width, height: height, storage: PixelStorage(copying: samples), cfa: cfa,
                                  blackLevels: try BlackLevels(uniform: black), whiteLevel: UInt32(white), bitsPerSample: 14)
         var metadata = try FrameMetadata(make: "Test", model: "Synthetic")
         metadata.orientation = orientation

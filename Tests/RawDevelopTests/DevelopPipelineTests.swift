@@ -268,6 +268,21 @@ struct DevelopPipelineTests {
         #expect(meanDifference < 0.01, "mean difference \(meanDifference)")
     }
 
+    @Test("an X-Trans mosaic develops through the neighbourhood demosaic, with a warning; flat colour stays flat")
+    func xTrans() throws {
+        let image = try DevelopFixtures.synthetic(width: 96, height: 72, cfa: .xTrans) { x, _ in
+            x < 48 ? (0.3, 0.3, 0.3) : (0.5, 0.2, 0.1)
+        }
+        var settings = DevelopFixtures.linearSettings
+        settings.sampleFormat = .uint16
+        let result = try RawDeveloper(settings: settings).develop(image)
+        #expect(result.demosaic == "neighbourhood")
+        #expect(result.warnings.contains { $0.contains("not Bayer") })
+        let grey = result.image.pixel(x: 20, y: 36), colour = result.image.pixel(x: 80, y: 36)
+        #expect(abs(Int(grey.red) - Int(grey.green)) < 200 && abs(Int(grey.blue) - Int(grey.green)) < 200, "\(grey)")
+        #expect(colour.red > colour.green && colour.green > colour.blue, "\(colour)")
+    }
+
     @Test("cameras the developer cannot handle are refused with a clear message")
     func refusals() throws {
         let image = try DevelopFixtures.synthetic { _, _ in (0.2, 0.2, 0.2) }
