@@ -11,7 +11,7 @@ public enum ToneCurve: String, Sendable, Hashable, CaseIterable, CustomStringCon
 
     /// Contrast exponent of the base S-curve.
     var contrast: Double { self == .standard ? 1.12 : 1 }
-    /// Linear level where the highlight shoulder starts (values above it are compressed into it... white).
+    /// Linear level where the highlight shoulder starts (values between it and the headroom are rolled into white).
     var shoulderStart: Double? { self == .standard ? 0.7 : nil }
 
     public var description: String { rawValue }

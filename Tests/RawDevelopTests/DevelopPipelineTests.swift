@@ -283,6 +283,22 @@ struct DevelopPipelineTests {
         #expect(colour.red > colour.green && colour.green > colour.blue, "\(colour)")
     }
 
+    @Test("tiny frames (down to 2x2) develop with every demosaic and preview without trapping",
+          arguments: [(2, 2), (3, 5), (8, 8), (17, 9)])
+    func tinyFrames(_ width: Int, _ height: Int) throws {
+        let image = try DevelopFixtures.synthetic(width: width, height: height) { _, _ in (0.25, 0.25, 0.25) }
+        for method in [DemosaicMethod.gradientWeighted, .malvarHeCutler, .bilinear] {
+            var s = DevelopFixtures.linearSettings
+            s.demosaic = method
+            let out = try RawDeveloper(settings: s).develop(image).image
+            #expect(out.width == width && out.height == height, "\(method)")
+            let p = out.pixel(x: width / 2, y: height / 2)
+            #expect(abs(Int(p.green) - 16384) < 800, "\(method) \(width)x\(height): \(p)")
+        }
+        let preview = try RawDeveloper().preview(image, longEdge: 1)
+        #expect(preview.width >= 1 && preview.height >= 1)
+    }
+
     @Test("cameras the developer cannot handle are refused with a clear message")
     func refusals() throws {
         let image = try DevelopFixtures.synthetic { _, _ in (0.2, 0.2, 0.2) }
