@@ -61,13 +61,4 @@ struct FinishTable: Sendable {
         if e <= pivot { return pivot * pow(max(0, e) / pivot, contrast) }
         return 1 - (1 - pivot) * pow(max(0, 1 - e) / (1 - pivot), contrast)
     }
-
-    /// The curve of `channel` at linear value `x` (for checks and single colours).
-    func value(channel: Int, linear x: Double) -> Double {
-        let u = min(1, (max(0, x) / Double(inputMaximum)).squareRoot()) * Double(FinishTable.entries)
-        let i = min(Int(u), FinishTable.entries - 1)
-        let f = u - Double(i)
-        let t = tables[channel]
-        return Double(t[i]) + f * Double(t[i + 1] - t[i])
-    }
 }

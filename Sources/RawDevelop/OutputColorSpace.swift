@@ -100,6 +100,14 @@ public enum OutputColorSpace: String, Sendable, Hashable, CaseIterable, Codable,
         return (m[3], m[4], m[5])
     }
 
+    /// Parses a space as ``init(parsing:)`` does, or throws naming the choices.
+    public init(validating text: String) throws(InvalidValueError) {
+        guard let space = OutputColorSpace(parsing: text) else {
+            throw InvalidValueError("space", "\"\(text)\" is not one of " + OutputColorSpace.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self = space
+    }
+
     /// Parses `srgb`, `p3`, `adobe`, `rec2020`, `prophoto` (and a few spellings such as `display-p3`, `adobergb`).
     public init?(parsing text: String) {
         let t = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")

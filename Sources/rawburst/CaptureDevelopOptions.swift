@@ -56,10 +56,7 @@ struct CaptureDevelopOptions: ParsableArguments {
             var settings = DevelopSettings()
             settings.longEdge = developSize
             settings.look = try Look(parsing: developLook)
-            guard let space = OutputColorSpace(parsing: developSpace) else {
-                throw InvalidValueError("develop space", "'\(developSpace)' is not srgb, p3, adobe, rec2020 or prophoto")
-            }
-            settings.colorSpace = space
+            settings.colorSpace = try OutputColorSpace(validating: developSpace)
             settings = try settings.validated()
             let options = try EncodeOptions(quality: developQuality, overwrite: overwrite).validated()
             var compositor: DualSensorCompositor?

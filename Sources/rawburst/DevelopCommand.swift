@@ -145,10 +145,7 @@ struct DevelopCommand: ParsableCommand {
         var settings = DevelopSettings()
         settings.whiteBalance = try WhiteBalanceChoice(parsing: wb)
         settings.demosaic = try DemosaicMethod(parsing: demosaic)
-        guard let outputSpace = OutputColorSpace(parsing: space) else {
-            throw InvalidValueError("space", "\"\(space)\" is not one of " + OutputColorSpace.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        settings.colorSpace = outputSpace
+        settings.colorSpace = try OutputColorSpace(validating: space)
         settings.look = try Look(parsing: look)
         settings.tone = try ToneCurve(parsing: tone)
         settings.exposure = exposure
