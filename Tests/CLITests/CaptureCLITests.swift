@@ -241,12 +241,15 @@ struct CaptureCLITests {
 
     @Test("the burst engine: a slow disk with drop-newest drops frames, counts each one, exit status 3")
     func burstDropsOnASlowDisk() throws {
+        // The disk is slow (20 MB/s) and answers nothing for the first 8 s, so the three slots are full before any
+        // write ends however slowly the debug build renders frames on a loaded machine (a bandwidth limit alone
+        // raced the renderer: on 2 busy cores it produced frames no faster than the disk took them).
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
         let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "50",
                                   "--iso", "100", "--shutter", "1/100", "--focus", "1m",
                                   "--memory-budget", "245MiB", "--overflow", "drop-newest", "--writers", "1",
-                                  "--simulate-disk", "20MB/s", "-o", out.path, "--json"])
+                                  "--simulate-disk", "20MB/s,stall:8s@0s", "-o", out.path, "--json"])
         #expect(result.exitStatus == 3, "\(result)")
         let burst = try #require(try Self.report(result)["burst"])
         #expect(burst["slots"]?.int == 3 && burst["highWater"]?.int == 3 && burst["writers"]?.int == 1)
