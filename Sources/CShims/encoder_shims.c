@@ -32,6 +32,7 @@ static void rb_jpeg_enc_silent(j_common_ptr cinfo) { (void)cinfo; }
 
 int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
                             const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
+                            int restart_every_row,
                             unsigned char **out, unsigned long *out_len,
                             char *errbuf, size_t errbuf_len) {
     struct jpeg_compress_struct cinfo;
@@ -66,6 +67,7 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = FALSE;
     cinfo.dct_method = JDCT_ISLOW;
+    if (restart_every_row) cinfo.restart_in_rows = 1;
     if (app1 && app1_len) cinfo.write_JFIF_header = FALSE;
     jpeg_start_compress(&cinfo, TRUE);
     if (app1 && app1_len) jpeg_write_marker(&cinfo, JPEG_APP0 + 1, app1, (unsigned int)app1_len);

@@ -83,29 +83,45 @@ public struct TIFFStructure: Sendable {
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)`` with the system's message when the file
     ///   cannot be opened or read, or the errors of ``init(bytes:)``.
     public static func read(path: String) throws(TIFFStructureError) -> TIFFStructure {
-        let bytes = try readFile(path)
-        return try TIFFStructure(bytes: bytes)
+        try TIFFStructure(bytes: try contents(of: path))
     }
 
-    /// The bytes of the file at `path`, read with POSIX calls so failures carry `strerror` text.
-    private static func readFile(_ path: String) throws(TIFFStructureError) -> [UInt8] {
+    /// The bytes of the file at `path`, read with POSIX calls so failures carry `strerror` text: straight into
+    /// an array of the size `fstat` reports, then anything the file grew by meanwhile.
+    /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
+    public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: String(cString: strerror(EISDIR))) }
-        var result: [UInt8] = []
-        result.reserveCapacity(max(0, Int(info.st_size)))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        let expected = max(0, Int(info.st_size))
+        var failure: Int32 = 0
+        var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            while count < expected {
+                let n = posixRead(fd, buffer.baseAddress! + count, expected - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { break }   // the file shrank since fstat
+                count += n
             }
-            if n == 0 { break }
-            result.append(contentsOf: chunk[0..<n])
+        }
+        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        if result.count == expected {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                }
+                if n == 0 { break }
+                result.append(contentsOf: chunk[0..<n])
+            }
         }
         return result
     }

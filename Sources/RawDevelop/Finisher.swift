@@ -49,21 +49,7 @@ struct Finisher: Sendable {
         let step = 3 * pixelStride
         switch buffer {
         case .uint8(let base):
-            let out = base + 3 * first
-            let scale = 1 / table.inputMaximum
-            let n = Float(FinishTable.entries)
-            bytes[0].withUnsafeBufferPointer { t0 in
-                bytes[1].withUnsafeBufferPointer { t1 in
-                    bytes[2].withUnsafeBufferPointer { t2 in
-                        run(r, g, b, count: count) { k, v0, v1, v2 in
-                            let o = out + k * step
-                            o[0] = t0[Int(min(max(v0 * scale, 0), 1).squareRoot() * n + 0.5)]
-                            o[1] = t1[Int(min(max(v1 * scale, 0), 1).squareRoot() * n + 0.5)]
-                            o[2] = t2[Int(min(max(v2 * scale, 0), 1).squareRoot() * n + 0.5)]
-                        }
-                    }
-                }
-            }
+            finishBytes(r, g, b, count: count, into: base + 3 * first, step: step)
         case .uint16(let base):
             let out = base + 3 * first
             curves { curve in
@@ -84,6 +70,75 @@ struct Finisher: Sendable {
                     o[2] = curve(2, v2)
                 }
             }
+        }
+    }
+
+    /// Pixels per pass of the 8-bit path: its table indices stay in the L1 cache between the two loops.
+    static let chunk = 512
+
+    /// The 8-bit path in two loops per chunk: one the compiler vectorises (matrix, clamp, square root, nearest
+    /// table index), then the byte lookups. Highlight reconstruction, when on, runs first into linear temporaries.
+    private func finishBytes(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+                             into out: UnsafeMutablePointer<UInt8>, step: Int) {
+        let chunk = Finisher.chunk
+        let scale = 1 / table.inputMaximum
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * chunk) { indexSpace in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: reconstruct ? 3 * chunk : 0) { linearSpace in
+                let i0 = indexSpace.baseAddress!, i1 = i0 + chunk, i2 = i1 + chunk
+                bytes[0].withUnsafeBufferPointer { t0 in
+                    bytes[1].withUnsafeBufferPointer { t1 in
+                        bytes[2].withUnsafeBufferPointer { t2 in
+                            var start = 0
+                            while start < count {
+                                let n = min(chunk, count - start)
+                                if reconstruct {
+                                    let l0 = linearSpace.baseAddress!, l1 = l0 + chunk, l2 = l1 + chunk
+                                    run(r + start, g + start, b + start, count: n) { k, v0, v1, v2 in
+                                        l0[k] = v0; l1[k] = v1; l2[k] = v2
+                                    }
+                                    Finisher.tableIndices(l0, l1, l2, count: n, matrix: Finisher.identity, scale: scale,
+                                                          into: i0, i1, i2)
+                                } else {
+                                    Finisher.tableIndices(r + start, g + start, b + start, count: n, matrix: m, scale: scale,
+                                                          into: i0, i1, i2)
+                                }
+                                let o = out + start * step
+                                for k in 0..<n {
+                                    let p = o + k * step
+                                    p[0] = t0[Int(i0[k])]
+                                    p[1] = t1[Int(i1[k])]
+                                    p[2] = t2[Int(i2[k])]
+                                }
+                                start += n
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static let identity: [Float] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+
+    /// Matrix, then for each channel the nearest entry of a √-indexed table: `round(√(clamp(x · scale, 0, 1)) · entries)`.
+    /// The rounding adds 2²³ and keeps the mantissa bits (exact for 0...2²²) instead of a checked float-to-integer
+    /// conversion, which would keep the loop scalar; NaN clamps to 0.
+    @inline(__always)
+    private static func tableIndices(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                     count: Int, matrix m: [Float], scale: Float,
+                                     into i0: UnsafeMutablePointer<UInt32>, _ i1: UnsafeMutablePointer<UInt32>,
+                                     _ i2: UnsafeMutablePointer<UInt32>) {
+        let m0 = m[0] * scale, m1 = m[1] * scale, m2 = m[2] * scale, m3 = m[3] * scale, m4 = m[4] * scale
+        let m5 = m[5] * scale, m6 = m[6] * scale, m7 = m[7] * scale, m8 = m[8] * scale
+        let n = Float(FinishTable.entries), magic: Float = 8_388_608
+        for k in 0..<count {
+            let cr = r[k], cg = g[k], cb = b[k]
+            var x0 = m0 * cr + m1 * cg + m2 * cb, x1 = m3 * cr + m4 * cg + m5 * cb, x2 = m6 * cr + m7 * cg + m8 * cb
+            x0 = x0 >= 0 ? x0 : 0; x1 = x1 >= 0 ? x1 : 0; x2 = x2 >= 0 ? x2 : 0
+            x0 = x0 < 1 ? x0 : 1; x1 = x1 < 1 ? x1 : 1; x2 = x2 < 1 ? x2 : 1
+            i0[k] = (x0.squareRoot() * n + magic).bitPattern & 0x7F_FFFF
+            i1[k] = (x1.squareRoot() * n + magic).bitPattern & 0x7F_FFFF
+            i2[k] = (x2.squareRoot() * n + magic).bitPattern & 0x7F_FFFF
         }
     }
 

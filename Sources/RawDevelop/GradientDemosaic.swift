@@ -201,7 +201,8 @@ struct GradientDemosaic: Sendable {
             let rd = ws.dh.base, bd = ws.dv.base
             for y in 7..<(h - 7) {
                 let g = ws.green.base + y * w, r = ws.red.base + y * w, b = ws.blue.base + y * w
-                for x in 7..<(w - 7) { rd[y * w + x] = r[x] - g[x]; bd[y * w + x] = b[x] - g[x] }
+                let rdRow = rd + y * w, bdRow = bd + y * w
+                for x in 7..<(w - 7) { rdRow[x] = r[x] - g[x]; bdRow[x] = b[x] - g[x] }
             }
             for y in 9..<(h - 9) {
                 let g = ws.green.base + y * w, r = ws.red.base + y * w, b = ws.blue.base + y * w
@@ -244,12 +245,15 @@ struct GradientDemosaic: Sendable {
     /// Green where the mosaic is red or blue: known colour + difference, clamped; `difference` keeps green − known.
     static func addDifference(_ mosaic: UnsafePointer<Float>, _ delta: UnsafePointer<Float>, colourAtEven: Bool, ceiling: Float,
                               range: Range<Int>, green: UnsafeMutablePointer<Float>, difference: UnsafeMutablePointer<Float>) {
+        let colourParity = colourAtEven ? 0 : 1
         for x in range {
-            let sum = mosaic[x] + delta[x]
+            let m = mosaic[x]
+            let sum = m + delta[x]
             let estimate = sum < 0 ? 0 : (sum > ceiling ? ceiling : sum)
-            let isColour = (x & 1 == 0) == colourAtEven
-            green[x] = isColour ? estimate : mosaic[x]
-            difference[x] = isColour ? estimate - mosaic[x] : 0
+            let isColour = x & 1 == colourParity
+            let g = isColour ? estimate : m
+            green[x] = g
+            difference[x] = g - m
         }
     }
 
@@ -268,26 +272,29 @@ struct GradientDemosaic: Sendable {
                            differenceDown: UnsafePointer<Float>, knownHere: Bool, greenAtEven: Bool, epsilon: Float,
                            ceiling: Float, range: Range<Int>, into out: UnsafeMutablePointer<Float>) {
         let dW = difference - 1, dE = difference + 1
+        let greenParity = greenAtEven ? 0 : 1
         for x in range {
-            // Horizontal weight 1/eh² against vertical 1/ev², normalised: ev²/(eh² + ev²) and eh²/(eh² + ev²).
             let eh = boxH[x] + epsilon, ev = boxV[x] + epsilon
             let a = eh * eh, c = ev * ev
             let neighbours = (c * (dW[x] + dE[x]) + a * (differenceUp[x] + differenceDown[x])) * (0.5 / (a + c))
-            let isGreen = (x & 1 == 0) == greenAtEven
-            let estimate = green[x] - (isGreen ? neighbours : difference[x])
+            let isGreen = x & 1 == greenParity
+            let d = difference[x], m = mosaic[x]
+            let estimate = green[x] - (isGreen ? neighbours : d)
             let clamped = estimate < 0 ? 0 : (estimate > ceiling ? ceiling : estimate)
-            out[x] = !isGreen && knownHere ? mosaic[x] : clamped
+            out[x] = !isGreen && knownHere ? m : clamped
         }
     }
 
     /// Refinement of one colour: green + the median difference wherever the colour was estimated.
     static func refine(green: UnsafePointer<Float>, median: UnsafePointer<Float>, range: Range<Int>, greenAtEven: Bool,
                        keepColour: Bool, ceiling: Float, into out: UnsafeMutablePointer<Float>) {
+        let greenParity = greenAtEven ? 0 : 1
         for x in range {
-            let isGreen = (x & 1 == 0) == greenAtEven
+            let isGreen = x & 1 == greenParity
             let sum = green[x] + median[x]
             let refined = sum < 0 ? 0 : (sum > ceiling ? ceiling : sum)
-            out[x] = isGreen || !keepColour ? refined : out[x]
+            let old = out[x]
+            out[x] = isGreen || !keepColour ? refined : old
         }
     }
 

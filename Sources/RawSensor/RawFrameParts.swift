@@ -33,31 +33,35 @@ struct RawFrameParts {
 }
 
 extension RawFrameParts {
-    /// Gathers the frame from an unpacked LibRaw handle: the full raw buffer copied bit-exactly, the active
-    /// area, the CFA layout and the black and white levels LibRaw settled on during `unpack`.
-    init(libRaw handle: LibRawHandle, path: String) throws(RawReadError) {
+    /// Gathers the frame from a LibRaw handle: the full raw buffer copied bit-exactly from LibRaw's `unpack`
+    /// (or `samples`, the same buffer read without it, when given; LibRaw then needs only to have opened the
+    /// file), the active area, the CFA layout and the black and white levels LibRaw settled on.
+    init(libRaw handle: LibRawHandle, samples: PixelStorage? = nil, path: String) throws(RawReadError) {
         let d = handle.data
-        guard let raw = d.pointee.rawdata.raw_image, d.pointee.idata.filters != 0 else {
+        let raw = d.pointee.rawdata.raw_image
+        guard samples != nil || raw != nil, d.pointee.idata.filters != 0 else {
             throw RawReadError(path: path, kind: .unsupported, detail: "not a colour-filter-array raw")
         }
         if d.pointee.rawdata.ioparams.fuji_width != 0 {
             throw RawReadError(path: path, kind: .unsupported,
                                detail: "Fujifilm SuperCCD sensors (pixels on a 45° grid) are not supported")
         }
-        let rawWidth = Int(d.pointee.rawdata.sizes.raw_width)
-        let rawHeight = Int(d.pointee.rawdata.sizes.raw_height)
-        let pitchBytes = Int(d.pointee.rawdata.sizes.raw_pitch)
+        // `unpack` copies the sizes into `rawdata` and sets the pitch of its buffer; after `open` alone they are in `sizes`.
+        let sizes = samples == nil ? d.pointee.rawdata.sizes : d.pointee.sizes
+        let rawWidth = Int(sizes.raw_width)
+        let rawHeight = Int(sizes.raw_height)
+        let pitchBytes = Int(sizes.raw_pitch)
         guard rawWidth > 0, rawHeight > 0 else {
             throw RawReadError(path: path, kind: .corrupt, detail: "raw image size \(rawWidth)x\(rawHeight) is empty")
         }
-        guard pitchBytes >= rawWidth * 2, pitchBytes % 2 == 0 else {
+        guard samples != nil || (pitchBytes >= rawWidth * 2 && pitchBytes % 2 == 0) else {
             throw RawReadError(path: path, kind: .corrupt,
                                detail: "raw row pitch \(pitchBytes) bytes is too small for \(rawWidth) samples")
         }
-        let top = Int(d.pointee.rawdata.sizes.top_margin)
-        let left = Int(d.pointee.rawdata.sizes.left_margin)
-        let visibleHeight = min(Int(d.pointee.rawdata.sizes.height), rawHeight - top)
-        let visibleWidth = min(Int(d.pointee.rawdata.sizes.width), rawWidth - left)
+        let top = Int(sizes.top_margin)
+        let left = Int(sizes.left_margin)
+        let visibleHeight = min(Int(sizes.height), rawHeight - top)
+        let visibleWidth = min(Int(sizes.width), rawWidth - left)
         let area: PixelRect
         do {
             area = try PixelRect(top: top, left: left, height: visibleHeight, width: visibleWidth)
@@ -65,8 +69,17 @@ extension RawFrameParts {
             throw RawReadError(path: path, kind: .invalidValue, detail: "visible area: \(error.reason)")
         }
 
-        let storage = PixelStorage(unsafeUninitializedCount: rawWidth * rawHeight) { destination in
-            Self.copyRows(from: raw, pitchBytes: pitchBytes, width: rawWidth, height: rawHeight, to: destination)
+        let storage: PixelStorage
+        if let samples {
+            guard samples.count == rawWidth * rawHeight else {
+                throw RawReadError(path: path, kind: .corrupt,
+                                   detail: "raw image holds \(samples.count) samples, not \(rawWidth)x\(rawHeight)")
+            }
+            storage = samples
+        } else {
+            storage = PixelStorage(unsafeUninitializedCount: rawWidth * rawHeight) { destination in
+                Self.copyRows(from: raw!, pitchBytes: pitchBytes, width: rawWidth, height: rawHeight, to: destination)
+            }
         }
 
         let cfa = try Self.cfaLayout(handle, path: path)
@@ -76,7 +89,7 @@ extension RawFrameParts {
         self.cfa = cfa
         activeArea = area
         defaultCrop = nil
-        defaultScale = Self.defaultScale(pixelAspect: d.pointee.rawdata.sizes.pixel_aspect)
+        defaultScale = Self.defaultScale(pixelAspect: sizes.pixel_aspect)
         blackLevels = try Self.blackLevels(handle, cfa: cfa, path: path)
         let maximum = d.pointee.color.maximum
         guard maximum > 0, maximum <= 65535 else {

@@ -8,6 +8,8 @@ import RawDNG
 struct TIFFRawFacts {
     /// The parsed TIFF directories.
     let structure: TIFFStructure
+    /// The whole file, as it was parsed (uncompressed DNG samples are taken from here without LibRaw's unpack).
+    let bytes: [UInt8]
 
     /// True for DNG files.
     var isDNG: Bool { structure.isDNG }
@@ -21,8 +23,10 @@ struct TIFFRawFacts {
         let little = head[0] == 0x49 && head[1] == 0x49, big = head[0] == 0x4D && head[1] == 0x4D
         let magic = little ? Int(head[2]) | Int(head[3]) << 8 : Int(head[2]) << 8 | Int(head[3])
         guard little || big, [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
-        guard let structure = try? TIFFStructure.read(path: path) else { return nil }
-        return TIFFRawFacts(structure: structure)
+        guard let bytes = try? TIFFStructure.contents(of: path), let structure = try? TIFFStructure(bytes: bytes) else {
+            return nil
+        }
+        return TIFFRawFacts(structure: structure, bytes: bytes)
     }
 
     /// The compression of the raw image data, if known.

@@ -287,6 +287,81 @@ import TestSupport
         #expect(memcmp(original.frame.storage.baseAddress, back.frame.storage.baseAddress, 848 * 976 * 2) == 0)
     }
 
+    // MARK: - Direct read of uncompressed DNGs
+
+    /// DNGs the direct path takes (every CFA layout and depth the writer makes, non-square pixels, a simulator
+    /// frame with all its tags) and one it must leave to LibRaw (Magic Lantern's packed 14-bit).
+    static func directReadCases(in tmp: TemporaryDirectory) throws -> [(path: String, direct: Bool)] {
+        var cases: [(String, Bool)] = []
+        for (cfa, bits) in [(CFALayout.rggb, 10), (.grbg, 12), (.gbrg, 14), (.bggr, 16), (.xTrans, 14)] {
+            let path = tmp.file("synthetic-\(cfa)-\(bits).dng").path
+            try DNGWriter().write(try SyntheticRaw.image(cfa: cfa, bits: bits, width: 312, height: 204), to: path)
+            cases.append((path, true))
+        }
+        let rich = tmp.file("rich.dng").path
+        try DNGWriter().write(try Self.richImage(from: RawFileReader().read(path: Self.sample("canon-powershot-g2.crw"))),
+                              to: rich)
+        let kodak = tmp.file("kodak.dng").path
+        try DNGWriter().write(try RawFileReader().read(path: Self.sample("kodak-dc120.kdc")), to: kodak)
+        let sensor = try SimulatedSensor(profile: SensorProfile.builtIn(named: "phone-front")!,
+                                         scene: SceneCatalog.scene(named: "depth"), seed: 3)
+        try sensor.configure(CaptureSettings(iso: 400, shutter: 1.0 / 120, focus: .metres(1)))
+        let simulated = tmp.file("phone-front.dng").path
+        try DNGWriter().write(try sensor.nextFrame(into: PixelStorage(count: sensor.samplesPerFrame)).image, to: simulated)
+        return cases + [(rich, true), (kodak, true), (simulated, true), (Self.sample("canon-550d-magiclantern.dng"), false)]
+    }
+
+    @Test("uncompressed DNGs read from the file bytes give exactly the frame, metadata and calibration LibRaw's unpack gives")
+    func directReadMatchesLibRaw() throws {
+        let tmp = try TemporaryDirectory()
+        for (path, direct) in try Self.directReadCases(in: tmp) {
+            let name = (path as NSString).lastPathComponent
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let facts = try #require(TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
+            #expect((UncompressedCFASamples(facts) != nil) == direct, "\(name): direct read \(direct ? "not " : "")taken")
+            let fast = try RawFileReader().read(path: path)
+            let slow = try RawFileReader(readsUncompressedDNGDirectly: false).read(path: path)
+            let (a, b) = (fast.frame, slow.frame)
+            #expect((a.width, a.height, a.rowStride) == (b.width, b.height, b.rowStride), "\(name)")
+            #expect(a.activeArea == b.activeArea && a.defaultCrop == b.defaultCrop && a.cfa == b.cfa, "\(name)")
+            #expect(a.defaultScale == b.defaultScale, "\(name)")
+            #expect(a.blackLevels == b.blackLevels && a.whiteLevel == b.whiteLevel && a.bitsPerSample == b.bitsPerSample,
+                    "\(name): levels \(a.blackLevels.values) \(a.whiteLevel) vs \(b.blackLevels.values) \(b.whiteLevel)")
+            #expect(a.storage.count == b.storage.count
+                    && memcmp(a.storage.baseAddress, b.storage.baseAddress, a.storage.count * 2) == 0, "\(name): samples differ")
+            #expect(fast.metadata == slow.metadata, "\(name)")
+            #expect(fast.calibration == slow.calibration, "\(name)")
+        }
+    }
+
+    /// A strip that lies past the end or holds too few bytes leaves the read to LibRaw and the TIFF checks
+    /// (which report the cut file), never to a copy out of bounds.
+    @Test func directReadRefusesShortStrips() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("whole.dng").path
+        try DNGWriter().write(SyntheticRaw.image(cfa: .rggb, bits: 12, width: 256, height: 512), to: path)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let structure = try TIFFStructure(bytes: bytes)
+        let raw = try #require(structure.rawDirectory)
+        #expect(UncompressedCFASamples(TIFFRawFacts(structure: structure, bytes: bytes)) != nil)
+        // The last strip's byte count one short of its rows.
+        var short = bytes
+        let counts = try #require(raw[TIFFTag.stripByteCounts])
+        let entries = try #require(raw.integers(TIFFTag.stripByteCounts))
+        let size = counts.rawValue.count / counts.count   // 2 (SHORT) or 4 (LONG) bytes per count
+        let last = (counts.valueOffset ?? counts.position + 8) + size * (entries.count - 1)
+        let value = entries.last! - 1
+        for k in 0..<size { short[last + k] = UInt8((value >> (8 * k)) & 0xFF) }
+        let shortStructure = try TIFFStructure(bytes: short)
+        #expect(shortStructure.rawDirectory?.integers(TIFFTag.stripByteCounts)?.last == value)
+        #expect(UncompressedCFASamples(TIFFRawFacts(structure: shortStructure, bytes: short)) == nil)
+        // The file one byte short of the last strip's end.
+        let cut = Array(bytes.prefix(structure.dataSegments.filter { $0.directory == raw.path }.map(\.end).max()! - 1))
+        if let cutStructure = try? TIFFStructure(bytes: cut) {
+            #expect(UncompressedCFASamples(TIFFRawFacts(structure: cutStructure, bytes: cut)) == nil)
+        }
+    }
+
     // MARK: - Errors
 
     /// Reads `path` and returns the error it must throw.

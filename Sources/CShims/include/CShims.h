@@ -52,10 +52,13 @@ int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
 
 /* Like rb_jpeg_encode_rgb8, and also embeds an ICC profile (`icc`, may be NULL) as APP2 ICC_PROFILE markers
    (split into chunks as the ICC specification requires) after the APP1 marker. `app1` and `icc` may both be
-   given; when `app1` is given no JFIF header is written, so EXIF comes first. 4:2:0 chroma subsampling,
-   optimized Huffman tables. Never prints and never exits the process. */
+   given; when `app1` is given no JFIF header is written, so EXIF comes first. 4:2:0 chroma subsampling
+   (16-row MCUs), the standard Huffman tables (not optimised: one pass). With `restart_every_row` nonzero a
+   restart marker ends every MCU row (DRI = MCUs per row), so that bands of rows encoded separately can be joined
+   into one scan. Never prints and never exits the process. */
 int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
                             const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
+                            int restart_every_row,
                             unsigned char **out, unsigned long *out_len,
                             char *errbuf, size_t errbuf_len);
 
