@@ -41,6 +41,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "Develop", dependencies: benchmarkDependencies, path: "Benchmarks/Develop",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "Analysis", dependencies: benchmarkDependencies, path: "Benchmarks/Analysis",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "Burst", dependencies: benchmarkDependencies, path: "Benchmarks/Burst",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],

@@ -47,3 +47,31 @@ enum ImageOrienter {
         return (out, outW, outH)
     }
 }
+
+extension DevelopedImage {
+    /// The image turned by `orientation` (the EXIF orientation of its frame), as ``RawDeveloper`` turns developed
+    /// images upright; for pictures drawn in sensor orientation (analysis overlays).
+    public func applying(_ orientation: Orientation) -> DevelopedImage {
+        func turned<T>(_ s: [T]) -> (samples: [T], width: Int, height: Int) {
+            ImageOrienter.apply(orientation, to: s, width: width, height: height)
+        }
+        do {
+            switch samples {
+            case .uint8(let s):
+                let t = turned(s)
+                return try DevelopedImage(width: t.width, height: t.height, samples: .uint8(t.samples), colorSpace: colorSpace,
+                                          transfer: transfer, metadata: metadata)
+            case .uint16(let s):
+                let t = turned(s)
+                return try DevelopedImage(width: t.width, height: t.height, samples: .uint16(t.samples), colorSpace: colorSpace,
+                                          transfer: transfer, metadata: metadata)
+            case .float32(let s):
+                let t = turned(s)
+                return try DevelopedImage(width: t.width, height: t.height, samples: .float32(t.samples), colorSpace: colorSpace,
+                                          transfer: transfer, metadata: metadata)
+            }
+        } catch {
+            preconditionFailure("turning an image kept its sample count: \(error)")
+        }
+    }
+}

@@ -113,6 +113,27 @@ public struct ConversionPlan: Sendable {
         Array(Set(jobs.map { AtomicFile.directory(of: $0.output) })).sorted()
     }
 
+    /// The raw files named by `inputs`: files as given, directories scanned (sub-directories too when `recursive`)
+    /// for files with a ``rawExtensions`` extension, in name order; a missing input is an error.
+    public static func rawFiles(in inputs: [String], recursive: Bool) throws(ConversionPlanError) -> [String] {
+        guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
+        var files: [String] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw ConversionPlanError("\(input): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let found = try scan(directory: input, recursive: recursive).map(\.path)
+                guard !found.isEmpty else { throw ConversionPlanError("\(input): no raw files in the directory") }
+                files += found
+            } else {
+                files.append(input)
+            }
+        }
+        return files
+    }
+
     private static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

@@ -12,6 +12,6 @@ struct RawburstCommand: ParsableCommand {
         file unless --overwrite is given. Commands that report accept --json for scripts.
         """,
         version: RawBurstVersion.string,
-        subcommands: [ConvertCommand.self, DevelopCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self]
+        subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self]
     )
 }

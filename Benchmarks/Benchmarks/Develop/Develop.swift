@@ -32,7 +32,7 @@ func prepare(_ label: String, decode: Bool = true, develop: Bool = false) throws
     state.dng = state.directory + "/input.dng"
     try DNGWriter().write(frame.image, to: state.dng)
     if decode { state.image = try RawFileReader().read(path: state.dng) }
-    if develop { state.developed = try RawDeveloper().develop(state.image!).image }
+    if develop { state.developed = try RawDeveloper(settings: settings()).develop(state.image!).image }
 }
 
 func cleanUp() {
@@ -53,9 +53,11 @@ func run(_ executable: String, _ arguments: [String]) {
     precondition(process.terminationStatus == 0, "\(executable) \(arguments) failed")
 }
 
-func settings(_ demosaic: DemosaicMethod) -> DevelopSettings {
+/// What `rawburst develop --format jpg` develops with: the default pipeline finishing straight into 8-bit samples.
+func settings(_ demosaic: DemosaicMethod = .gradientWeighted) -> DevelopSettings {
     var s = DevelopSettings()
     s.demosaic = demosaic
+    s.sampleFormat = .uint8
     return s
 }
 
@@ -76,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("12 MP DNG → sRGB JPEG q90 (read + develop + write)") { _ in
         let image = try RawFileReader().read(path: state.dng)
-        let developed = try RawDeveloper().develop(image).image
+        let developed = try RawDeveloper(settings: settings()).develop(image).image
         blackHole(try jpegWriter().write(developed, to: state.directory + "/out.jpg").bytes)
     } setup: { try prepare("develop-jpeg", decode: false) } teardown: { cleanUp() }
 
@@ -100,6 +102,6 @@ let benchmarks: @Sendable () -> Void = {
     } setup: { try prepare("develop-heif", develop: true) } teardown: { cleanUp() }
 
     Benchmark("RawDeveloper.preview 1024 px from 12 MP") { _ in
-        blackHole(try RawDeveloper().preview(state.image!, longEdge: 1024).width)
+        blackHole(try RawDeveloper(settings: settings()).preview(state.image!, longEdge: 1024).width)
     } setup: { try prepare("develop-preview") } teardown: { cleanUp() }
 }

@@ -1,4 +1,6 @@
+import RawCore
 import Foundation
+import RawAnalysis
 
 /// Chooses ISO and shutter so that the metered brightness lands on the exposure target.
 ///

@@ -1,3 +1,4 @@
+import RawCore
 import Foundation
 
 /// Contrast-detect autofocus: sweeps the focus through the lens's range, measures the contrast of the

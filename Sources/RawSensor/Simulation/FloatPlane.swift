@@ -1,3 +1,4 @@
+import RawAnalysis
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,4 +61,9 @@ func parallelChunks(_ chunks: Int, _ body: (Int) -> Void) {
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+extension FloatPlane: MeteredPlane {
+    /// The value at (row, column), for the exposure meter.
+    func value(row: Int, column: Int) -> Double { Double(values[row * width + column]) }
 }

@@ -107,54 +107,11 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
     }
 }
 
-/// A point of the image in normalised coordinates: (0, 0) top-left, (1, 1) bottom-right.
-public struct NormalisedPoint: Sendable, Hashable, Codable {
-    /// Horizontal position, 0...1.
-    public var x: Double
-    /// Vertical position, 0...1.
-    public var y: Double
-    /// Creates a point.
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-    /// The centre of the image.
-    public static let centre = NormalisedPoint(x: 0.5, y: 0.5)
-
+extension NormalisedPoint {
     func validate(setting: String) throws(CaptureSettingsError) {
         guard x.isFinite, y.isFinite, (0...1).contains(x), (0...1).contains(y) else {
             throw CaptureSettingsError(setting: setting, "(\(x), \(y)) is outside the image (0...1, 0...1)")
         }
-    }
-}
-
-/// How auto exposure weighs the image.
-public enum MeteringMode: Sendable, Hashable, Codable {
-    /// The whole frame, highlights protected (the brightest zone may not clip).
-    case matrix
-    /// The whole frame with a Gaussian weight on the centre.
-    case centreWeighted
-    /// A small circle (2 % of the width) around a point.
-    case spot(NormalisedPoint)
-    /// One zone of the 3x3 grid, numbered 0...8 row by row.
-    case zone(Int)
-}
-
-extension MeteringMode {
-    /// Decodes `matrix`, `centre-weighted`, `spot:X,Y` or `zone:N`.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let value = LightingPresetCodec.parseMetering(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "\"\(text)\" is not a metering mode"))
-        }
-        self = value
-    }
-
-    /// Encodes the string form (`LightingPresetCodec.meteringText`).
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(LightingPresetCodec.meteringText(self))
     }
 }
 

@@ -173,35 +173,11 @@ public struct LightingPreset: Sendable, Hashable, Codable {
 
 /// String forms of the values in preset files.
 public enum LightingPresetCodec {
-    /// `matrix`, `centre-weighted`, `spot:0.5,0.5`, `zone:4`.
-    public static func meteringText(_ mode: MeteringMode) -> String {
-        switch mode {
-        case .matrix: "matrix"
-        case .centreWeighted: "centre-weighted"
-        case .spot(let p): "spot:\(SettingText.number(p.x)),\(SettingText.number(p.y))"
-        case .zone(let index): "zone:\(index)"
-        }
-    }
+    /// `matrix`, `centre-weighted`, `spot:0.5,0.5`, `zone:4` (``MeteringMode/text``).
+    public static func meteringText(_ mode: MeteringMode) -> String { mode.text }
 
     /// Parses the forms `meteringText` writes (also `center-weighted`); nil for anything else.
-    public static func parseMetering(_ text: String) -> MeteringMode? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        switch t {
-        case "matrix": return .matrix
-        case "centre-weighted", "center-weighted": return .centreWeighted
-        default: break
-        }
-        if t.hasPrefix("spot:") {
-            let parts = t.dropFirst(5).split(separator: ",", omittingEmptySubsequences: false)
-                .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let x = parts[0], let y = parts[1] else { return nil }
-            return .spot(NormalisedPoint(x: x, y: y))
-        }
-        if t.hasPrefix("zone:"), let index = Int(t.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
-            return .zone(index)
-        }
-        return nil
-    }
+    public static func parseMetering(_ text: String) -> MeteringMode? { MeteringMode(parsing: text) }
 
     /// Why `mode` is out of range, or nil.
     static func meteringProblem(_ mode: MeteringMode) -> String? {

@@ -1,0 +1,135 @@
+import Foundation
+import RawCore
+
+/// Everything `rawburst analyze` and `capture --analyze` report for one raw frame, as data.
+public struct FrameAnalysis: Sendable, Codable {
+    /// What to compute.
+    public struct Options: Sendable, Hashable {
+        /// Raw histograms and exposure statistics.
+        public var histogram = true
+        /// Bins of the raw histograms in the report (nil: one per code value).
+        public var bins: Int? = 256
+        /// Focus peaking and its rule.
+        public var peaking = false
+        public var peakingRule: PeakingThreshold = .standard
+        /// Sharpness scores.
+        public var sharpness = true
+        /// Raw clipping counts per channel.
+        public var clipping = true
+        /// Metering (zones, matrix, centre-weighted, spot).
+        public var metering = true
+        /// Where the spot meter reads.
+        public var spot: NormalisedPoint = .centre
+        /// Threads for the grid work.
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// The default: histograms, sharpness, clipping and metering; no peaking mask.
+        public init() {}
+    }
+
+    /// One raw channel.
+    public struct ChannelReport: Sendable, Codable {
+        public let color: String
+        public let blackLevel: Double
+        public let clippedFraction: Double
+        public let blackFraction: Double
+        public let mean: Double?
+        public let median: Int?
+        public let bins: Int
+        public let counts: [Int]
+    }
+
+    /// The peaking summary (the mask itself is in ``peakingMask``).
+    public struct PeakingReport: Sendable, Codable {
+        public let rule: String
+        public let thresholds: [Float]
+        public let markedFraction: Double
+        public let gridWidth: Int
+        public let gridHeight: Int
+    }
+
+    /// Raw channels (red, green, blue, ...), when histograms were asked for.
+    public let channels: [ChannelReport]?
+    /// Exposure statistics from the histograms.
+    public let exposure: ExposureStatistics?
+    /// Sharpness, whole frame and 3x3 zones.
+    public let sharpness: Sharpness?
+    /// The peaking summary.
+    public let peaking: PeakingReport?
+    /// Grid cells with a clipped sample, per colour letter.
+    public let clippedCells: [String: Int]?
+    /// Metering in EV below clipping.
+    public let metering: Metering?
+
+    /// The mask (not encoded; for pictures).
+    public let peakingMask: FocusPeaking?
+
+    enum CodingKeys: String, CodingKey {
+        case channels, exposure, sharpness, peaking, clippedCells, metering
+    }
+
+    /// Analyses `frame`.
+    public init(frame: RawFrame, options: Options = Options()) {
+        if options.histogram {
+            let h = RawHistogram(frame: frame)
+            channels = h.channels.map { c in
+                let binned = c.histogram(bins: options.bins)
+                let full = c.histogram()
+                return ChannelReport(color: String(c.color.letter), blackLevel: c.blackLevel, clippedFraction: c.clippedFraction,
+                                     blackFraction: c.blackFraction, mean: full.mean, median: full.quantile(0.5),
+                                     bins: binned.bins, counts: binned.counts)
+            }
+            exposure = ExposureStatistics(h)
+        } else {
+            channels = nil
+            exposure = nil
+        }
+        if options.peaking || options.sharpness {
+            let luma = LumaGrid(frame: frame, threads: options.threads)
+            let field = GradientField(luma, threads: options.threads)
+            sharpness = options.sharpness ? Sharpness(field, luma: luma) : nil
+            if options.peaking {
+                let p = FocusPeaking(field, rule: options.peakingRule)
+                peakingMask = p
+                peaking = PeakingReport(rule: options.peakingRule.description, thresholds: p.thresholds,
+                                        markedFraction: p.markedFraction, gridWidth: p.width, gridHeight: p.height)
+            } else {
+                peakingMask = nil
+                peaking = nil
+            }
+        } else {
+            sharpness = nil
+            peakingMask = nil
+            peaking = nil
+        }
+        if options.clipping {
+            let mask = ClippingMask(frame: frame)
+            var counts: [String: Int] = [:]
+            for colour in Set(frame.cfa.pattern) { counts[String(colour.letter)] = mask.count(colour) }
+            clippedCells = counts
+        } else {
+            clippedCells = nil
+        }
+        metering = options.metering ? Metering(frame: frame, spot: options.spot) : nil
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        channels = try c.decodeIfPresent([ChannelReport].self, forKey: .channels)
+        exposure = try c.decodeIfPresent(ExposureStatistics.self, forKey: .exposure)
+        sharpness = try c.decodeIfPresent(Sharpness.self, forKey: .sharpness)
+        peaking = try c.decodeIfPresent(PeakingReport.self, forKey: .peaking)
+        clippedCells = try c.decodeIfPresent([String: Int].self, forKey: .clippedCells)
+        metering = try c.decodeIfPresent(Metering.self, forKey: .metering)
+        peakingMask = nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(channels, forKey: .channels)
+        try c.encodeIfPresent(exposure, forKey: .exposure)
+        try c.encodeIfPresent(sharpness, forKey: .sharpness)
+        try c.encodeIfPresent(peaking, forKey: .peaking)
+        try c.encodeIfPresent(clippedCells, forKey: .clippedCells)
+        try c.encodeIfPresent(metering, forKey: .metering)
+    }
+}

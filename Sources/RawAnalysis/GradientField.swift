@@ -1,0 +1,79 @@
+import Foundation
+
+/// The edge strength of a ``LumaGrid``: a 3x3 binomial noise filter ([1 2 1]/4 along each axis), then the Sobel
+/// derivatives, and their magnitude `√(gx² + gy²)` at every cell. Borders repeat the edge cell (`nearest`).
+///
+/// Each filter runs as 1-D passes in a fixed order (filter rows down the columns first, then along the rows; for
+/// each Sobel derivative the difference along its axis, then the smoothing across), the same order
+/// `scipy.ndimage` uses, so a reference built from `correlate1d` calls matches to float rounding.
+public struct GradientField: @unchecked Sendable {
+    /// Grid columns.
+    public let width: Int
+    /// Grid rows.
+    public let height: Int
+    /// Row-major magnitudes.
+    public let magnitudes: [Float]
+
+    /// Computes the field of `luma` on `threads` threads, in bands of rows with a two-row margin.
+    public init(_ luma: LumaGrid, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        let w = luma.width, h = luma.height
+        width = w
+        height = h
+        var out = [Float](repeating: 0, count: w * h)
+        luma.values.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                let src = UncheckedPointer(UnsafeMutablePointer(mutating: source.baseAddress!))
+                let dst = UncheckedPointer(target.baseAddress!)
+                ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
+                    Self.band(src.pointer, width: w, height: h, rows: rows, into: dst.pointer)
+                }
+            }
+        }
+        magnitudes = out
+    }
+
+    /// One band: rows `rows` of the magnitude from rows `rows ± 2` of the luma.
+    private static func band(_ luma: UnsafePointer<Float>, width w: Int, height h: Int, rows: Range<Int>,
+                             into out: UnsafeMutablePointer<Float>) {
+        // Band-local rows: blurred luma for rows.lower-1 ... rows.upper (clamped), stored at index row - first.
+        let first = rows.lowerBound - 1, last = rows.upperBound      // inclusive range of blurred rows needed
+        let count = last - first + 1
+        let stride = w + 2                                            // one repeated cell each side
+        let blurred = UnsafeMutablePointer<Float>.allocate(capacity: count * stride)
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        defer { blurred.deallocate(); line.deallocate() }
+        @inline(__always) func clampRow(_ y: Int) -> Int { y < 0 ? 0 : (y >= h ? h - 1 : y) }
+        for k in 0..<count {
+            let y = first + k
+            // Down the columns: [1 2 1]/4 over rows y-1, y, y+1 (each clamped to the grid).
+            let a = luma + clampRow(clampRow(y) - 1) * w, b = luma + clampRow(y) * w, c = luma + clampRow(clampRow(y) + 1) * w
+            for x in 0..<w { line[x] = (a[x] + 2 * b[x] + c[x]) * 0.25 }
+            // Along the row: [1 2 1]/4 with the edge cells repeated.
+            let row = blurred + k * stride + 1
+            let left = line - 1, right = line + 1
+            if w > 1 {
+                row[0] = (line[0] + 2 * line[0] + line[1]) * 0.25
+                for x in 1..<(w - 1) { row[x] = (left[x] + 2 * line[x] + right[x]) * 0.25 }
+                row[w - 1] = (line[w - 2] + 2 * line[w - 1] + line[w - 1]) * 0.25
+            } else {
+                row[0] = line[0]
+            }
+            row[-1] = row[0]
+            row[w] = row[w - 1]
+        }
+        for y in rows {
+            // Rows y-1, y, y+1 of the blurred luma (the grid's edge rows repeat: blurred row clamp(y±1)).
+            let up = blurred + (clampRow(y - 1) - first) * stride + 1
+            let mid = blurred + (y - first) * stride + 1
+            let down = blurred + (clampRow(y + 1) - first) * stride + 1
+            let upW = up - 1, upE = up + 1, midW = mid - 1, midE = mid + 1, downW = down - 1, downE = down + 1
+            let o = out + y * w
+            for x in 0..<w {
+                // gx: difference along the row, then [1 2 1] down the columns; gy: difference down, [1 2 1] along.
+                let gx = (upE[x] - upW[x]) + 2 * (midE[x] - midW[x]) + (downE[x] - downW[x])
+                let gy = (downW[x] - upW[x]) + 2 * (down[x] - up[x]) + (downE[x] - upE[x])
+                o[x] = (gx * gx + gy * gy).squareRoot()
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import RawCore
+
+/// Linear luma of a raw frame at the analysis scale: one value per CFA block (2x2 on Bayer sensors, 3x3 on
+/// X-Trans, each holding every colour), the mean of the block's samples above black over the range black...white.
+///
+/// The grid depends only on the sensor, not on any output size, so focus peaking, sharpness and metering computed
+/// on it mean the same for a preview and a full-size file; values are relative to clipping (1 = white level), so
+/// a frame exposed one stop less gives half the values everywhere it is not clipped or dark.
+public struct LumaGrid: @unchecked Sendable {
+    /// Grid columns.
+    public let width: Int
+    /// Grid rows.
+    public let height: Int
+    /// Sensor pixels per grid cell on each side.
+    public let block: Int
+    /// Row-major values, `width · height`.
+    public let values: [Float]
+
+    /// Creates a grid from values (for tests and other sources).
+    public init(width: Int, height: Int, block: Int = 1, values: [Float]) {
+        precondition(width > 0 && height > 0 && values.count == width * height, "grid size and values disagree")
+        self.width = width
+        self.height = height
+        self.block = block
+        self.values = values
+    }
+
+    /// The block side for a CFA: 2 for Bayer, 3 for X-Trans (every 3x3 holds all colours), else the pattern's rows.
+    public static func blockSide(for cfa: CFALayout) -> Int {
+        if cfa.isBayer { return 2 }
+        if cfa.rows == 6 && cfa.columns == 6 { return 3 }
+        return max(1, min(cfa.rows, cfa.columns))
+    }
+
+    /// The luma grid of `frame`'s active area (a last partial block row or column is left out), computed on
+    /// `threads` threads.
+    public init(frame: RawFrame, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        let b = Self.blockSide(for: frame.cfa)
+        let area = frame.activeArea
+        let w = max(1, area.width / b), h = max(1, area.height / b)
+        // Black per block: the mean black level of the frame's positions times the block's sample count, exact when
+        // the black pattern repeats within a block (it does for every DNG black pattern of 1x1 or 2x2).
+        var blackSum = 0.0
+        for r in 0..<b { for c in 0..<b { blackSum += frame.blackLevel(row: area.top + r, column: area.left + c) } }
+        let blackMean = blackSum / Double(b * b)
+        let scale = Float(1 / (Double(b * b) * max(1, Double(frame.whiteLevel) - blackMean)))
+        let offset = Float(blackSum) * scale
+        var out = [Float](repeating: 0, count: w * h)
+        let usableW = min(w, area.width / b), usableH = min(h, area.height / b)
+        out.withUnsafeMutableBufferPointer { grid in
+            let g = UncheckedPointer(grid.baseAddress!)
+            ParallelBands.run(rows: usableH, threads: threads) { rows in
+                for y in rows {
+                    let dst = g.pointer + y * w
+                    let first = UnsafePointer(frame.storage.baseAddress + (area.top + y * b) * frame.rowStride + area.left)
+                    if b == 2 {
+                        let r0 = first, r1 = first + frame.rowStride
+                        for x in 0..<usableW {
+                            let s = Int32(r0[2 * x]) &+ Int32(r0[2 * x + 1]) &+ Int32(r1[2 * x]) &+ Int32(r1[2 * x + 1])
+                            dst[x] = Float(s) * scale - offset
+                        }
+                    } else {
+                        for x in 0..<usableW {
+                            var s: UInt32 = 0
+                            for dy in 0..<b {
+                                let row = first + dy * frame.rowStride + x * b
+                                for dx in 0..<b { s += UInt32(row[dx]) }
+                            }
+                            dst[x] = Float(s) * scale - offset
+                        }
+                    }
+                }
+            }
+        }
+        self.init(width: w, height: h, block: b, values: out)
+    }
+}
+
+/// A pointer handed to parallel workers that write disjoint parts of what it points to.
+struct UncheckedPointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
+
+/// Splits `0..<rows` into a few bands per thread and runs them concurrently.
+enum ParallelBands {
+    static func run(rows: Int, threads: Int, minimumRows: Int = 32, _ body: @Sendable (Range<Int>) -> Void) {
+        guard rows > 0 else { return }
+        let workers = max(1, min(threads, rows / max(1, minimumRows)))
+        if workers == 1 { body(0..<rows); return }
+        let chunks = min(rows, workers * 4)
+        let size = (rows + chunks - 1) / chunks
+        DispatchQueue.concurrentPerform(iterations: chunks) { k in
+            let start = k * size
+            if start < rows { body(start..<min(rows, start + size)) }
+        }
+    }
+}
