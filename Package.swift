@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "RawAnalysisTests", dependencies: ["RawAnalysis", "RawDevelop", "RawCore", "RawSensor", "RawDNG",
                                                              "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawDNG", "RawCore", "TestSupport"]),
+        .testTarget(name: "RawSensorTests", dependencies: ["RawSensor", "RawAnalysis", "RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSensor", "RawCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import RawAnalysis
 import RawCore
 @testable import RawSensor
 import Testing
