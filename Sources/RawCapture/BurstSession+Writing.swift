@@ -1,4 +1,5 @@
 import Foundation
+import RawAnalysis
 import RawCore
 import RawDevelop
 import RawDNG
@@ -42,6 +43,7 @@ extension BurstSession {
                                          bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
                 // The file (and its sidecar) is durable under its final name: now it is committed.
                 recordWritten(record, file: name)
+                analyse(frame)
                 develop(frame, dng: path)
             } catch {
                 recordWriteFailure(frame, message: "\(error)")
@@ -80,6 +82,22 @@ extension BurstSession {
         } catch {
             lock.withLock { errorsAppend("develop frame \(frame.sequenceNumber) (\(frame.sensorName)): \(error)") }
         }
+    }
+
+    /// Analyses a written frame straight from its slot, on this writer's thread (one core: the others write and
+    /// capture), unless the governor has degraded the burst; then it only counts the skip.
+    private func analyse(_ frame: CapturedFrame) {
+        guard var options = configuration.analysis else { return }
+        guard currentLevel == .normal else {
+            lock.withLock { skippedAnalyses += 1 }
+            return
+        }
+        options.threads = 1
+        let start = Date()
+        let analysis = FrameAnalysis(frame: frame.image.frame, options: options)
+        let record = AnalysisRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, analysis: analysis,
+                                    seconds: Date().timeIntervalSince(start))
+        lock.withLock { analyses.append(record) }
     }
 
     /// `frame` with the burst's position, when it has none of its own (the image's storage is shared, not copied).

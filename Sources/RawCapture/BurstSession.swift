@@ -45,6 +45,8 @@ public final class BurstSession: @unchecked Sendable {
     /// Developed pictures and frames left for after the burst (under `lock`; the writers add to them).
     var developed: [DevelopedRecord] = []
     var deferredDevelopments: [DevelopDeferral] = []
+    var analyses: [AnalysisRecord] = []
+    var skippedAnalyses = 0
     private var errors: [String] = []
     private var counters: [String: Int] = [:]
     private var journal: BurstJournal?
@@ -276,11 +278,14 @@ public final class BurstSession: @unchecked Sendable {
         if stopReason == nil, let late = control.withLock({ stopRequest }) { stopReason = late }
         let (finalLedgers, finalRecords, finalErrors) = lock.withLock { (ledgers, records, errors) }
         let (finalDeveloped, finalDeferred) = lock.withLock { (developed, deferredDevelopments) }
+        let (finalAnalyses, finalSkipped) = lock.withLock { (analyses, skippedAnalyses) }
         return Report(ledgers: finalLedgers, frames: finalRecords, errors: finalErrors, pool: pool.statistics, memory: memory,
                       seconds: Date().timeIntervalSince(started), stopReason: stopReason, degradations: governor.steps,
                       slotLatencies: latencies, triggerNanoseconds: triggerTimes, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
                       triggeredAtSequenceNumber: triggeredAt, pauses: pauses, developed: finalDeveloped,
-                      deferredDevelopments: finalDeferred)
+                      deferredDevelopments: finalDeferred,
+                      analyses: finalAnalyses.sorted { ($0.sensor, $0.sequenceNumber) < ($1.sensor, $1.sequenceNumber) },
+                      skippedAnalyses: finalSkipped)
     }
 
     /// `count` slots by the overflow policy (after `reusing`, slots already in hand), or none: a trigger gets

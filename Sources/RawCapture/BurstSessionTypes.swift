@@ -1,4 +1,5 @@
 import Foundation
+import RawAnalysis
 import RawCore
 import RawDevelop
 import RawDNG
@@ -49,6 +50,9 @@ extension BurstSession {
         public var governor = true
         /// Developed pictures beside the DNGs (and composites of pairs), or nil for DNGs only.
         public var development: BurstDevelopment?
+        /// Analysis of every written frame from its slot (histograms, exposure, sharpness, clipping, metering), on
+        /// the writer that wrote it, or nil for none. Skipped (and counted) while the governor has degraded the burst.
+        public var analysis: FrameAnalysis.Options?
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 1 << 30,
@@ -65,6 +69,15 @@ extension BurstSession {
     }
 
     /// What became of one written frame.
+    /// The analysis of one written frame.
+    public struct AnalysisRecord: Sendable {
+        public let sequenceNumber: UInt64
+        public let sensor: String
+        public let analysis: FrameAnalysis
+        /// Time the analysis took on the writer.
+        public let seconds: Double
+    }
+
     public struct FrameRecord: Sendable, Hashable {
         /// Its sequence number.
         public let sequenceNumber: UInt64
@@ -126,6 +139,10 @@ extension BurstSession {
         public let developed: [DevelopedRecord]
         /// Frames left to develop after the burst, and why.
         public let deferredDevelopments: [DevelopDeferral]
+        /// Each written frame's analysis (with `analysis` configured), by sensor and sequence number.
+        public let analyses: [AnalysisRecord]
+        /// Frames whose analysis the governor skipped.
+        public let skippedAnalyses: Int
 
         /// True when the burst ended early.
         public var stoppedEarly: Bool { stopReason != nil }

@@ -81,6 +81,11 @@ extension CaptureCommand {
             memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
         configuration.clock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
         configuration.sidecars = sidecar
+        if analyze {
+            var analysis = FrameAnalysis.Options()
+            analysis.bins = 64
+            configuration.analysis = analysis
+        }
         configuration.presetName = preset
         configuration.preRecordFrames = options.preRecordFrames
         configuration.thermal = options.thermal
@@ -132,9 +137,11 @@ extension CaptureCommand {
         let statistics = BurstStatistics(report)
         // By sequence number, the frames of a pair in trigger order.
         let order = Dictionary(uniqueKeysWithValues: setup.source.sensorNames.enumerated().map { ($1, $0) })
+        let analyses = Dictionary(report.analyses.map { ("\($0.sensor)#\($0.sequenceNumber)", $0.analysis) },
+                                  uniquingKeysWith: { first, _ in first })
         let frameReports = report.frames
             .sorted { ($0.sequenceNumber, order[$0.sensor] ?? 0) < ($1.sequenceNumber, order[$1.sensor] ?? 0) }
-            .map(CaptureReport.Frame.init)
+            .map { CaptureReport.Frame($0, analysis: analyses["\($0.sensor)#\($0.sequenceNumber)"]) }
         // Drops the user has to hear about: not the pre-record's window, not failed writes (those are errors).
         let dropped = report.drops.filter { $0.drop.reason != .writeFailed && $0.drop.reason != .outsidePreRecord }
         let slotMiB = Double(report.memory.slotBytes) / 1_048_576
@@ -157,7 +164,10 @@ extension CaptureCommand {
                          seconds: (report.seconds * 1000).rounded() / 1000, statistics: statistics,
                          processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: ProcessClock.peakResidentBytes(),
                          degradations: report.degradations, stoppedEarly: report.stoppedEarly, stopReason: report.stopReason,
-                         errors: report.errors, problems: problems),
+                         errors: report.errors, problems: problems,
+                         analysis: configuration.analysis == nil ? nil
+                             : .init(analysed: report.analyses.count, skipped: report.skippedAnalyses,
+                                     p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport)
         // The manifest: the same account, kept with the files.
         let manifest = (output as NSString).appendingPathComponent(Self.manifestName)

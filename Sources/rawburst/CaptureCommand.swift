@@ -165,6 +165,13 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "Write a JSON sidecar beside each DNG with the settings it was taken with.")
     var sidecar = false
 
+    @Flag(help: ArgumentHelp("Analyse every written frame and add it to the manifest.", discussion: """
+        Each frame's raw histograms (64 bins per colour), exposure statistics, sharpness (frame and 3x3 zones), \
+        clipped cells and metering, computed on the writer that wrote it, from its slot. The governor skips \
+        analysis (and counts the skips) once it has to degrade the burst, so analysing never costs frames.
+        """))
+    var analyze = false
+
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
 

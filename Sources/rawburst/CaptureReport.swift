@@ -19,8 +19,11 @@ struct CaptureReport: Encodable {
         let queueDepth: Int
         let bracketIndex: Int
         let settings: AppliedSettings
+        /// The frame's analysis (`--analyze`), nil when not asked for or skipped by the governor.
+        let analysis: FrameAnalysis?
 
-        init(_ record: BurstSession.FrameRecord) {
+        init(_ record: BurstSession.FrameRecord, analysis: FrameAnalysis? = nil) {
+            self.analysis = analysis
             sensor = record.sensor
             sequenceNumber = record.sequenceNumber
             path = record.path
@@ -83,5 +86,19 @@ struct CaptureReport: Encodable {
         let stopReason: String?
         let errors: [String]
         let problems: [String]
+        /// `--analyze`: frames analysed, skipped by the governor, and the median time per frame on a writer.
+        let analysis: AnalysisSummary?
+
+        struct AnalysisSummary: Encodable {
+            let analysed: Int
+            let skipped: Int
+            let p50Milliseconds: Double?
+
+            /// The median of `seconds`, in milliseconds to 0.01.
+            static func median(_ seconds: [Double]) -> Double? {
+                guard !seconds.isEmpty else { return nil }
+                return (seconds.sorted()[seconds.count / 2] * 100_000).rounded() / 100
+            }
+        }
     }
 }
