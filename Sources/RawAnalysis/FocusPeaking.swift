@@ -30,6 +30,9 @@ public enum PeakingThreshold: Sendable, Hashable, Codable, CustomStringConvertib
         self = .fraction(f)
     }
 
+    /// True for ``fraction(_:)``.
+    public var isFraction: Bool { if case .fraction = self { true } else { false } }
+
     /// `4%` or `sd:1,2,3`.
     public var description: String {
         switch self {
@@ -61,26 +64,26 @@ public struct FocusPeaking: Sendable {
         switch rule {
         case .fraction(let f):
             let count = max(1, Int((Double(values.count) * f).rounded()))
-            thresholds = [Self.largest(values, rank: count)]
+            thresholds = [Self.largest(field, rank: count)]
         case .deviations(let ks):
-            var sum = 0.0, sumSquares = 0.0
-            for v in values { sum += Double(v); sumSquares += Double(v) * Double(v) }
+            let (sum, sumSquares) = Self.sums(values)
             let n = Double(values.count)
             let mean = sum / n
             let sd = (max(0, sumSquares / n - mean * mean)).squareRoot()
             thresholds = ks.prefix(3).map { Float(mean + $0 * sd) }
         }
-        var mask = [UInt8](repeating: 0, count: values.count)
         let t = thresholds
-        values.withUnsafeBufferPointer { v in
-            mask.withUnsafeMutableBufferPointer { m in
-                for level in t.indices {
+        mask = [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
+            values.withUnsafeBufferPointer { v in
+                let first = t.first ?? .infinity
+                for i in 0..<v.count { m[i] = v[i] >= first ? 1 : 0 }
+                for level in t.indices.dropFirst() {
                     let threshold = t[level], mark = UInt8(level + 1)
                     for i in 0..<v.count { m[i] = v[i] >= threshold ? mark : m[i] }
                 }
             }
+            count = values.count
         }
-        self.mask = mask
     }
 
     /// Fraction of cells marked (any level).
@@ -88,23 +91,56 @@ public struct FocusPeaking: Sendable {
         Double(mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) / Double(max(1, mask.count))
     }
 
-    /// The `rank`-th largest value (1 = the largest): a coarse histogram finds its bin, then the bin's values are sorted.
-    static func largest(_ values: [Float], rank: Int) -> Float {
+    /// Σv and Σv² in Double, from Float partial sums of 8 lanes over runs of 4096 values (a loop the compiler
+    /// vectorises; a single Double accumulator would keep it scalar and serial).
+    static func sums(_ values: [Float]) -> (Double, Double) {
+        var sum = 0.0, sumSquares = 0.0
+        values.withUnsafeBufferPointer { v in
+            var start = 0
+            while start < v.count {
+                let end = min(v.count, start + 4096)
+                var a = [Float](repeating: 0, count: 8), b = [Float](repeating: 0, count: 8)
+                a.withUnsafeMutableBufferPointer { la in
+                    b.withUnsafeMutableBufferPointer { lb in
+                        var i = start
+                        while i + 8 <= end {
+                            for k in 0..<8 { let x = v[i + k]; la[k] += x; lb[k] += x * x }
+                            i += 8
+                        }
+                        while i < end { la[0] += v[i]; lb[0] += v[i] * v[i]; i += 1 }
+                    }
+                }
+                for k in 0..<8 { sum += Double(a[k]); sumSquares += Double(b[k]) }
+                start = end
+            }
+        }
+        return (sum, sumSquares)
+    }
+
+    /// The `rank`-th largest value (1 = the largest): from the field's coarse histogram (counted while it was
+    /// computed, or here) the bin holding that rank, then only that bin's values sorted.
+    static func largest(_ field: GradientField, rank: Int) -> Float {
+        let values = field.magnitudes
         guard !values.isEmpty else { return 0 }
-        var top: Float = 0
-        for v in values where v > top { top = v }
-        guard top > 0 else { return 0 }
-        let bins = 4096
-        let scale = Float(bins) / top
-        var counts = [Int](repeating: 0, count: bins + 1)
-        for v in values { counts[min(bins, Int(max(0, v) * scale))] += 1 }
-        var above = 0, bin = bins
+        let counts: [Int]
+        if let c = field.coarseCounts {
+            counts = c
+        } else {
+            let tables = CountTables(count: 1, bins: GradientField.coarseBins)
+            values.withUnsafeBufferPointer { tables.count($0.baseAddress!, n: $0.count) }
+            counts = tables.merged()
+        }
+        var above = 0, bin = counts.count - 1
         while bin > 0 && above + counts[bin] < rank { above += counts[bin]; bin -= 1 }
+        let key = UInt32(bin)
         var inBin: [Float] = []
         inBin.reserveCapacity(counts[bin])
-        for v in values where min(bins, Int(max(0, v) * scale)) == bin { inBin.append(v) }
+        values.withUnsafeBufferPointer { v in
+            let bits = UnsafeRawPointer(v.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            for i in 0..<v.count where bits[i] >> 16 == key { inBin.append(v[i]) }
+        }
+        guard !inBin.isEmpty else { return 0 }
         inBin.sort(by: >)
-        let index = min(inBin.count - 1, max(0, rank - above - 1))
-        return inBin.isEmpty ? 0 : inBin[index]
+        return inBin[min(inBin.count - 1, max(0, rank - above - 1))]
     }
 }

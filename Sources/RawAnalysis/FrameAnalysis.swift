@@ -85,7 +85,8 @@ public struct FrameAnalysis: Sendable, Codable {
         }
         if options.peaking || options.sharpness {
             let luma = LumaGrid(frame: frame, threads: options.threads)
-            let field = GradientField(luma, threads: options.threads)
+            let field = GradientField(luma, threads: options.threads,
+                                      countingMagnitudes: options.peaking && options.peakingRule.isFraction)
             sharpness = options.sharpness ? Sharpness(field, luma: luma) : nil
             if options.peaking {
                 let p = FocusPeaking(field, rule: options.peakingRule)

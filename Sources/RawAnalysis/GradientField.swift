@@ -13,23 +13,36 @@ public struct GradientField: @unchecked Sendable {
     public let height: Int
     /// Row-major magnitudes.
     public let magnitudes: [Float]
+    /// How many magnitudes share each value of the top 16 bits of their float bit pattern (an order-preserving,
+    /// 1/128-stop-fine coarse histogram of the non-negative magnitudes), when asked for; ``FocusPeaking`` finds its
+    /// fraction threshold from it without sorting the field.
+    let coarseCounts: [Int]?
 
-    /// Computes the field of `luma` on `threads` threads, in bands of rows with a two-row margin.
-    public init(_ luma: LumaGrid, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    /// Bins of ``coarseCounts``: one per value of the top 16 bits of a `Float`.
+    static let coarseBins = 1 << 16
+
+    /// Computes the field of `luma` on `threads` threads, in bands of rows with a two-row margin; with
+    /// `countingMagnitudes`, also the coarse histogram of the magnitudes (counted per band while its rows are in cache).
+    public init(_ luma: LumaGrid, threads: Int = ProcessInfo.processInfo.activeProcessorCount, countingMagnitudes: Bool = false) {
         let w = luma.width, h = luma.height
         width = w
         height = h
-        var out = [Float](repeating: 0, count: w * h)
-        luma.values.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
+        let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
+        let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
+            luma.values.withUnsafeBufferPointer { source in
                 let src = UncheckedPointer(UnsafeMutablePointer(mutating: source.baseAddress!))
                 let dst = UncheckedPointer(target.baseAddress!)
                 ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
                     Self.band(src.pointer, width: w, height: h, rows: rows, into: dst.pointer)
+                    if countingMagnitudes {
+                        bandCounts.count(dst.pointer + rows.lowerBound * w, n: rows.count * w)
+                    }
                 }
             }
+            count = w * h
         }
         magnitudes = out
+        coarseCounts = countingMagnitudes ? bandCounts.merged() : nil
     }
 
     /// One band: rows `rows` of the magnitude from rows `rows ± 2` of the luma.
@@ -75,5 +88,42 @@ public struct GradientField: @unchecked Sendable {
                 o[x] = (gx * gx + gy * gy).squareRoot()
             }
         }
+    }
+}
+
+/// Per-worker count tables for the coarse histogram of float magnitudes: a worker takes a free table, counts a
+/// band into it, and gives it back; the tables are summed at the end.
+final class CountTables: @unchecked Sendable {
+    private var tables: [UnsafeMutablePointer<UInt32>]
+    private var free: [Int]
+    private let bins: Int
+    private let lock = NSLock()
+
+    init(count: Int, bins: Int) {
+        self.bins = bins
+        tables = (0..<count).map { _ in
+            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: bins)
+            t.initialize(repeating: 0, count: bins)
+            return t
+        }
+        free = Array(0..<count)
+    }
+
+    deinit { for t in tables { t.deallocate() } }
+
+    /// Counts `n` non-negative floats by the top 16 bits of their bit pattern.
+    func count(_ values: UnsafePointer<Float>, n: Int) {
+        let index: Int = lock.withLock { free.removeLast() }
+        let table = tables[index]
+        let bits = UnsafeRawPointer(values).assumingMemoryBound(to: UInt32.self)
+        for i in 0..<n { table[Int(bits[i] >> 16)] &+= 1 }
+        lock.withLock { free.append(index) }
+    }
+
+    /// The tables summed.
+    func merged() -> [Int] {
+        var out = [Int](repeating: 0, count: bins)
+        for t in tables { for b in 0..<bins where t[b] != 0 { out[b] += Int(t[b]) } }
+        return out
     }
 }

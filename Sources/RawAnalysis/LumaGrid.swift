@@ -46,8 +46,10 @@ public struct LumaGrid: @unchecked Sendable {
         let blackMean = blackSum / Double(b * b)
         let scale = Float(1 / (Double(b * b) * max(1, Double(frame.whiteLevel) - blackMean)))
         let offset = Float(blackSum) * scale
-        var out = [Float](repeating: 0, count: w * h)
         let usableW = min(w, area.width / b), usableH = min(h, area.height / b)
+        // Every cell is written below unless the area is smaller than one block; only then start from zeros.
+        var out = usableW == w && usableH == h ? [Float](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
+            : [Float](repeating: 0, count: w * h)
         out.withUnsafeMutableBufferPointer { grid in
             let g = UncheckedPointer(grid.baseAddress!)
             ParallelBands.run(rows: usableH, threads: threads) { rows in

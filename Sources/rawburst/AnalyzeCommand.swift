@@ -74,7 +74,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    func validate() throws {
+    /// The options checked before any file is read: one line naming the option, exit status 2.
+    func checkOptions() throws {
         if let best, best < 1 { throw ValidationError("--best must be at least 1, not \(best)") }
         guard bins >= 0 && bins <= 65536 else { throw ValidationError("--bins must be within 0...65536, not \(bins)") }
         guard (50...100).contains(zebraThreshold) else {
@@ -124,6 +125,10 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
+        do { try checkOptions() } catch {
+            Terminal.error("rawburst analyze: \(error)")
+            throw ExitCode(2)
+        }
         let files: [String]
         do { files = try ConversionPlan.rawFiles(in: inputs, recursive: recursive) } catch {
             Terminal.error("rawburst analyze: \(error.message)")

@@ -45,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("focus-peaking mask 12 MP, two cores (luma grid + gradient + 4% threshold)") { _ in
         let luma = LumaGrid(frame: state.frame!, threads: 2)
-        let field = GradientField(luma, threads: 2)
+        let field = GradientField(luma, threads: 2, countingMagnitudes: true)
         blackHole(FocusPeaking(field, rule: .standard).mask.count)
     } setup: { try prepare() } teardown: { state.frame = nil }
 
