@@ -65,7 +65,9 @@ public enum AnalysisPictures {
 
     /// One thumbnail of a contact sheet and the lines under it.
     public struct Tile: Sendable {
+        /// The frame's thumbnail (8-bit).
         public let thumbnail: DevelopedImage
+        /// Text under it.
         public let lines: [String]
         /// Whether to frame the tile (e.g. chosen by `--best`).
         public let highlighted: Bool

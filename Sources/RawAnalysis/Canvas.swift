@@ -5,9 +5,11 @@ import RawDevelop
 public struct Canvas: Sendable {
     /// An sRGB colour.
     public struct Color: Sendable, Hashable {
+        /// Red, green and blue code values.
         public var r: UInt8, g: UInt8, b: UInt8
         /// Creates a colour.
         public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }
+        /// Named colours of the pictures.
         public static let black = Color(0, 0, 0), white = Color(255, 255, 255), grey = Color(128, 128, 128)
         public static let red = Color(230, 50, 50), green = Color(40, 200, 70), blue = Color(60, 110, 255)
         public static let yellow = Color(255, 220, 0)

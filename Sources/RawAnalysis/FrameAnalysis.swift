@@ -9,8 +9,9 @@ public struct FrameAnalysis: Sendable, Codable {
         public var histogram = true
         /// Bins of the raw histograms in the report (nil: one per code value).
         public var bins: Int? = 256
-        /// Focus peaking and its rule.
+        /// Focus peaking, and the rule for its threshold.
         public var peaking = false
+        /// The peaking threshold rule.
         public var peakingRule: PeakingThreshold = .standard
         /// Sharpness scores.
         public var sharpness = true
@@ -28,21 +29,30 @@ public struct FrameAnalysis: Sendable, Codable {
 
     /// One raw channel.
     public struct ChannelReport: Sendable, Codable {
+        /// The CFA colour's letter (R, G, B, ...).
         public let color: String
+        /// Its black level.
         public let blackLevel: Double
+        /// Fractions of its samples at or above white and at or below black.
         public let clippedFraction: Double
         public let blackFraction: Double
+        /// Mean and median code value (full depth).
         public let mean: Double?
         public let median: Int?
+        /// The histogram: `bins` counts over `0..<2^bitsPerSample`.
         public let bins: Int
         public let counts: [Int]
     }
 
     /// The peaking summary (the mask itself is in ``peakingMask``).
     public struct PeakingReport: Sendable, Codable {
+        /// The threshold rule (`4%`, `sd:1,2,3`).
         public let rule: String
+        /// The edge magnitude each level starts at.
         public let thresholds: [Float]
+        /// Fraction of the grid marked.
         public let markedFraction: Double
+        /// The analysis grid's size.
         public let gridWidth: Int
         public let gridHeight: Int
     }
@@ -113,6 +123,7 @@ public struct FrameAnalysis: Sendable, Codable {
         metering = options.metering ? Metering(frame: frame, spot: options.spot) : nil
     }
 
+    /// Decodes a report (the mask is not part of it).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         channels = try c.decodeIfPresent([ChannelReport].self, forKey: .channels)
@@ -124,6 +135,7 @@ public struct FrameAnalysis: Sendable, Codable {
         peakingMask = nil
     }
 
+    /// Encodes the report (without the mask).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(channels, forKey: .channels)

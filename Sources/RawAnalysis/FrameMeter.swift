@@ -13,9 +13,11 @@ public struct MeteredFrame: MeteredPlane {
         scale = 1 / max(1, Double(frame.whiteLevel) - frame.blackLevels.maximum)
     }
 
+    /// The active area's width and height.
     public var width: Int { frame.activeArea.width }
     public var height: Int { frame.activeArea.height }
 
+    /// The signal above black at (row, column) of the active area, over the range black...white.
     public func value(row: Int, column: Int) -> Double {
         let y = frame.activeArea.top + row, x = frame.activeArea.left + column
         return (Double(frame[y, x]) - frame.blackLevel(row: y, column: x)) * scale

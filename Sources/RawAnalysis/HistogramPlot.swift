@@ -14,8 +14,11 @@ public enum HistogramPlot {
 
     /// One curve to draw.
     public struct Series: Sendable {
+        /// The counts drawn.
         public let histogram: Histogram
+        /// The curve's colour.
         public let color: Canvas.Color
+        /// Filled and translucent, or a line.
         public let filled: Bool
         /// Fraction of the samples clipped at the top (drawn as a marker when above 0).
         public let clipped: Double

@@ -87,6 +87,7 @@ struct UncheckedPointer<T>: @unchecked Sendable {
 
 /// Splits `0..<rows` into a few bands per thread and runs them concurrently.
 enum ParallelBands {
+    /// Calls `body` with disjoint row ranges covering `0..<rows` on up to `threads` threads; returns when all are done.
     static func run(rows: Int, threads: Int, minimumRows: Int = 32, _ body: @Sendable (Range<Int>) -> Void) {
         guard rows > 0 else { return }
         let workers = max(1, min(threads, rows / max(1, minimumRows)))

@@ -50,10 +50,16 @@ enum PeriodBinning {
         return out
     }
 
-    static func bin(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int) -> PlanarImage {
+    /// Every whole CFA period of `rect` binned into one pixel; with `toWidth`, each binned row is resized to that
+    /// width right away (area averaging, as ``Resampler`` does) while it is in cache, so the full-width binned image
+    /// is never stored.
+    static func bin(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int,
+                    toWidth: Int? = nil) -> PlanarImage {
         let pr = frame.cfa.rows, pc = frame.cfa.columns
-        let outW = max(1, rect.width / pc), outH = max(1, rect.height / pr)
+        let binnedW = max(1, rect.width / pc), outH = max(1, rect.height / pr)
+        let outW = toWidth ?? binnedW
         let out = PlanarImage(width: outW, height: outH)
+        let horizontal = toWidth.map { Resampler.FlatTaps(Resampler.taps(from: binnedW, to: $0)) }
         let white = Double(frame.whiteLevel)
         // Per position of the period (relative to the rectangle): channel, black, scale, ceiling.
         var channel = [Int](repeating: -1, count: pr * pc)
@@ -87,27 +93,39 @@ enum PeriodBinning {
             let (g0, g1) = (gIndices[0], gIndices[1])
             let cR = ceilings[0], cG = ceilings[1], cB = ceilings[2]
             ParallelRows.run(rows: outH, threads: threads) { range in
+                let scratch = horizontal == nil ? nil : PlanarImage(width: binnedW, height: 1)
                 for y in range {
                     let top = base + (rect.top + 2 * y) * stride + rect.left
                     let row = [top, top + stride]
                     let pR = row[rIndex / 2] + rIndex % 2, pB = row[bIndex / 2] + bIndex % 2
                     let pG0 = row[g0 / 2] + g0 % 2, pG1 = row[g1 / 2] + g1 % 2
-                    let oR = out.row(0, y), oG = out.row(1, y), oB = out.row(2, y)
-                    for x in 0..<outW {
-                        let r = (Float(pR[2 * x]) - bl[rIndex]) * sc[rIndex]
-                        let g = ((Float(pG0[2 * x]) - bl[g0]) * sc[g0] + (Float(pG1[2 * x]) - bl[g1]) * sc[g1]) * 0.5
-                        let b = (Float(pB[2 * x]) - bl[bIndex]) * sc[bIndex]
-                        oR[x] = min(max(r, 0), cR)
-                        oG[x] = min(max(g, 0), cG)
-                        oB[x] = min(max(b, 0), cB)
+                    let oR = scratch?.row(0, 0) ?? out.row(0, y), oG = scratch?.row(1, 0) ?? out.row(1, y)
+                    let oB = scratch?.row(2, 0) ?? out.row(2, y)
+                    // Constants hoisted and clamps written as selects: `Swift.min`/`max` on floats keep the loop scalar.
+                    let bR = bl[rIndex], bG0 = bl[g0], bG1 = bl[g1], bB = bl[bIndex]
+                    let sR = sc[rIndex], sG0 = sc[g0] * 0.5, sG1 = sc[g1] * 0.5, sB = sc[bIndex]
+                    for x in 0..<binnedW {
+                        let r = (Float(pR[2 * x]) - bR) * sR
+                        let g = (Float(pG0[2 * x]) - bG0) * sG0 + (Float(pG1[2 * x]) - bG1) * sG1
+                        let b = (Float(pB[2 * x]) - bB) * sB
+                        let r0 = r > 0 ? r : 0, g0v = g > 0 ? g : 0, b0 = b > 0 ? b : 0
+                        oR[x] = r0 < cR ? r0 : cR
+                        oG[x] = g0v < cG ? g0v : cG
+                        oB[x] = b0 < cB ? b0 : cB
+                    }
+                    if let horizontal, let scratch {
+                        for c in 0..<3 { horizontal.apply(scratch.row(c, 0), into: out.row(c, y), width: outW) }
                     }
                 }
             }
             return out
         }
         ParallelRows.run(rows: outH, threads: threads) { range in
+            let scratch = horizontal == nil ? nil : PlanarImage(width: binnedW, height: 1)
             for y in range {
-                for x in 0..<outW {
+                let o0 = scratch?.row(0, 0) ?? out.row(0, y), o1 = scratch?.row(1, 0) ?? out.row(1, y)
+                let o2 = scratch?.row(2, 0) ?? out.row(2, y)
+                for x in 0..<binnedW {
                     var sums: (Float, Float, Float) = (0, 0, 0)
                     for dy in 0..<rows {
                         let src = base + (rect.top + y * pr + dy) * stride + rect.left + x * pc
@@ -122,9 +140,12 @@ enum PeriodBinning {
                             }
                         }
                     }
-                    out.row(0, y)[x] = sums.0 * inverseCounts[0]
-                    out.row(1, y)[x] = sums.1 * inverseCounts[1]
-                    out.row(2, y)[x] = sums.2 * inverseCounts[2]
+                    o0[x] = sums.0 * inverseCounts[0]
+                    o1[x] = sums.1 * inverseCounts[1]
+                    o2[x] = sums.2 * inverseCounts[2]
+                }
+                if let horizontal, let scratch {
+                    for c in 0..<3 { horizontal.apply(scratch.row(c, 0), into: out.row(c, y), width: outW) }
                 }
             }
         }

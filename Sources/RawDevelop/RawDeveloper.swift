@@ -122,8 +122,10 @@ public struct RawDeveloper: Sendable {
             resized = PeriodBinning.sample(frame: frame, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
                                            gains: plan.gains, ceilings: plan.ceilings)
         } else {
-            let binned = PeriodBinning.bin(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
-            resized = Resampler.resize(binned, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
+            // Binned and resized along the rows in one pass (no full-width binned image), then down the columns.
+            let binned = PeriodBinning.bin(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads,
+                                           toWidth: geometry.outputWidth)
+            resized = Resampler.vertical(binned, height: geometry.outputHeight, threads: threads)
         }
         let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
         let samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
