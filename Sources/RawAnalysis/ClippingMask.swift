@@ -23,14 +23,27 @@ public struct ClippingMask: Sendable {
         var bits = [[UInt8]](repeating: [UInt8](repeating: 0, count: b), count: b)
         for r in 0..<b { for c in 0..<b { bits[r][c] = Self.bit(frame.color(row: area.top + r, column: area.left + c)) } }
         var mask = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<min(h, area.height / b) {
-            for dy in 0..<b {
-                let row = frame.storage.baseAddress + (area.top + y * b + dy) * frame.rowStride + area.left
-                let rowBits = bits[dy]
-                for x in 0..<min(w, area.width / b) {
-                    var m: UInt8 = 0
-                    for dx in 0..<b where row[x * b + dx] >= white { m |= rowBits[dx] }
-                    mask[y * w + x] |= m
+        let usableW = min(w, area.width / b)
+        mask.withUnsafeMutableBufferPointer { m in
+            for y in 0..<min(h, area.height / b) {
+                let out = m.baseAddress! + y * w
+                for dy in 0..<b {
+                    let row = UnsafePointer(frame.storage.baseAddress + (area.top + y * b + dy) * frame.rowStride + area.left)
+                    let rowBits = bits[dy]
+                    if b == 2 {
+                        // Bayer: branch-free selects over the two samples of the row in each cell.
+                        let bit0 = rowBits[0], bit1 = rowBits[1]
+                        for x in 0..<usableW {
+                            let a: UInt8 = row[2 * x] >= white ? bit0 : 0, c: UInt8 = row[2 * x + 1] >= white ? bit1 : 0
+                            out[x] |= a | c
+                        }
+                    } else {
+                        for x in 0..<usableW {
+                            var bitsHere: UInt8 = 0
+                            for dx in 0..<b where row[x * b + dx] >= white { bitsHere |= rowBits[dx] }
+                            out[x] |= bitsHere
+                        }
+                    }
                 }
             }
         }

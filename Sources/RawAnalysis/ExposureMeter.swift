@@ -22,9 +22,7 @@ public enum ExposureMeter {
     public static func meter(_ plane: some MeteredPlane, mode: MeteringMode, scale: Double = 1, clip: Double = .infinity) -> Double {
         switch mode {
         case .matrix:
-            // Evaluative: the log-average of the nine zones, so one bright zone does not dominate.
-            let zones = zoneMeans(plane, scale: scale, clip: clip).map { max($0, 1e-9) }
-            return exp(zones.map { log($0) }.reduce(0, +) / 9)
+            return matrixMean(zones: zoneMeans(plane, scale: scale, clip: clip))
         case .centreWeighted:
             return weightedMean(plane, scale: scale, clip: clip) { x, y in
                 let dx = x - 0.5, dy = y - 0.5
@@ -35,6 +33,11 @@ public enum ExposureMeter {
         case .zone(let index):
             return zoneMeans(plane, scale: scale, clip: clip)[index]
         }
+    }
+
+    /// Evaluative metering from the nine zone means: their log-average, so one bright zone does not dominate.
+    public static func matrixMean(zones: [Double]) -> Double {
+        exp(zones.map { log(max($0, 1e-9)) }.reduce(0, +) / Double(max(1, zones.count)))
     }
 
     /// Radius of the spot circle, as a fraction of the width.

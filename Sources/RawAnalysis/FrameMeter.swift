@@ -6,11 +6,24 @@ import RawCore
 public struct MeteredFrame: MeteredPlane {
     let frame: RawFrame
     let scale: Double
+    /// The black pattern relative to the active area, row-major (`blackRows` x `blackColumns`).
+    let blacks: [Double]
+    let blackRows: Int
+    let blackColumns: Int
 
     /// Wraps `frame`.
     public init(_ frame: RawFrame) {
         self.frame = frame
         scale = 1 / max(1, Double(frame.whiteLevel) - frame.blackLevels.maximum)
+        blackRows = frame.blackLevels.rows
+        blackColumns = frame.blackLevels.columns
+        var blacks: [Double] = []
+        for r in 0..<blackRows {
+            for c in 0..<blackColumns {
+                blacks.append(frame.blackLevel(row: frame.activeArea.top + r, column: frame.activeArea.left + c))
+            }
+        }
+        self.blacks = blacks
     }
 
     /// The active area's width and height.
@@ -19,8 +32,8 @@ public struct MeteredFrame: MeteredPlane {
 
     /// The signal above black at (row, column) of the active area, over the range black...white.
     public func value(row: Int, column: Int) -> Double {
-        let y = frame.activeArea.top + row, x = frame.activeArea.left + column
-        return (Double(frame[y, x]) - frame.blackLevel(row: y, column: x)) * scale
+        let sample = frame.storage.baseAddress[(frame.activeArea.top + row) * frame.rowStride + frame.activeArea.left + column]
+        return (Double(sample) - blacks[(row % blackRows) * blackColumns + column % blackColumns]) * scale
     }
 }
 
@@ -42,8 +55,9 @@ public struct Metering: Sendable, Hashable, Codable {
     public init(frame: RawFrame, spot: NormalisedPoint = .centre) {
         let plane = MeteredFrame(frame)
         func ev(_ v: Double) -> Double { log2(max(v, 1e-6)) }
-        zones = ExposureMeter.zoneMeans(plane).map(ev)
-        matrix = ev(ExposureMeter.meter(plane, mode: .matrix))
+        let linear = ExposureMeter.zoneMeans(plane)
+        zones = linear.map(ev)
+        matrix = ev(ExposureMeter.matrixMean(zones: linear))
         centreWeighted = ev(ExposureMeter.meter(plane, mode: .centreWeighted))
         self.spot = ev(ExposureMeter.spotMean(plane, at: spot))
         spotPoint = spot

@@ -64,20 +64,23 @@ public struct RawHistogram: Sendable {
         let slot: [CFAColor: Int] = Dictionary(uniqueKeysWithValues: colours.enumerated().map { ($1, $0) })
         // Colour slot of each column phase, per row phase of the CFA.
         let phases = (0..<frame.cfa.rows).map { r in (0..<frame.cfa.columns).map { slot[frame.cfa.color(row: r, column: $0)]! } }
-        // Counted into UInt32 (one flat table, a range per colour) in pieces of fewer than 2^32 samples each.
-        var counts = [UInt32](repeating: 0, count: colours.count * range)
+        // Counted into UInt32 (one flat table of 65536 entries per colour, so that no sample needs a range check; in
+        // practice only the first 2^bits entries are touched) in pieces of fewer than 2^32 samples each, then folded
+        // into 2^bits values (anything above counts in the last one).
+        let tableSize = 1 << 16
+        var counts = [UInt32](repeating: 0, count: colours.count * tableSize)
         var wide = [[Int]](repeating: [Int](repeating: 0, count: range), count: colours.count)
         let rowsPerPiece = max(1, Int(UInt32.max) / max(1, area.width))
         var pieceStart = 0
         while pieceStart < area.height {
             let pieceEnd = min(area.height, pieceStart + rowsPerPiece)
             counts.withUnsafeMutableBufferPointer { table in
-                Self.count(frame, rows: pieceStart..<pieceEnd, phases: phases, range: range, into: table.baseAddress!)
+                Self.count(frame, rows: pieceStart..<pieceEnd, phases: phases, into: table.baseAddress!)
             }
             for c in 0..<colours.count {
-                for v in 0..<range where counts[c * range + v] != 0 {
-                    wide[c][v] += Int(counts[c * range + v])
-                    counts[c * range + v] = 0
+                for v in 0..<tableSize where counts[c * tableSize + v] != 0 {
+                    wide[c][min(v, range - 1)] += Int(counts[c * tableSize + v])
+                    counts[c * tableSize + v] = 0
                 }
             }
             pieceStart = pieceEnd
@@ -106,34 +109,35 @@ public struct RawHistogram: Sendable {
     /// The channel of `color`, if the array has it.
     public func channel(_ color: CFAColor) -> Channel? { channels.first { $0.color == color } }
 
-    /// The hot loop: for each row, one strided pass per column phase into that phase's colour table
-    /// (`table + slot · range`); Bayer rows update their two colours' tables in turn.
-    private static func count(_ frame: RawFrame, rows: Range<Int>, phases: [[Int]], range: Int,
-                              into table: UnsafeMutablePointer<UInt32>) {
+    /// The hot loop, into `table + slot · 65536` per colour. Bayer rows (two colours alternating) read four samples
+    /// per 64-bit load and update their two colours' tables in turn; other rows take one strided pass per column
+    /// phase.
+    private static func count(_ frame: RawFrame, rows: Range<Int>, phases: [[Int]], into table: UnsafeMutablePointer<UInt32>) {
         let area = frame.activeArea
-        let top = UInt16(clamping: range - 1)
+        let size = 1 << 16
         let periodColumns = phases[0].count
         let n = area.width
         for y in rows {
             let phaseRow = phases[y % phases.count]
             let row = UnsafePointer(frame.storage.baseAddress + (area.top + y) * frame.rowStride + area.left)
             if periodColumns == 2 && phaseRow[0] != phaseRow[1] {
-                let ha = table + phaseRow[0] * range, hb = table + phaseRow[1] * range
-                var x = 0
-                while x + 1 < n {
-                    let v0 = row[x], v1 = row[x + 1]
-                    ha[Int(v0 < top ? v0 : top)] &+= 1
-                    hb[Int(v1 < top ? v1 : top)] &+= 1
-                    x += 2
+                let ha = table + phaseRow[0] * size, hb = table + phaseRow[1] * size
+                let raw = UnsafeRawPointer(row)
+                let quads = n / 4
+                for q in 0..<quads {
+                    let v = raw.loadUnaligned(fromByteOffset: 8 * q, as: UInt64.self)   // little-endian: sample 4q first
+                    ha[Int(v & 0xFFFF)] &+= 1
+                    hb[Int((v >> 16) & 0xFFFF)] &+= 1
+                    ha[Int((v >> 32) & 0xFFFF)] &+= 1
+                    hb[Int(v >> 48)] &+= 1
                 }
-                if x < n { let v = row[x]; ha[Int(v < top ? v : top)] &+= 1 }
+                for x in (4 * quads)..<n { (x & 1 == 0 ? ha : hb)[Int(row[x])] &+= 1 }
             } else {
                 for phase in 0..<min(periodColumns, n) {
-                    let h = table + phaseRow[phase] * range
+                    let h = table + phaseRow[phase] * size
                     var x = phase
                     while x < n {
-                        let v = row[x]
-                        h[Int(v < top ? v : top)] &+= 1
+                        h[Int(row[x])] &+= 1
                         x += periodColumns
                     }
                 }
