@@ -55,8 +55,9 @@ public struct FocusPeaking: Sendable {
     /// The rule used.
     public let rule: PeakingThreshold
 
-    /// Marks the cells of `field` that reach `rule`'s threshold.
-    public init(_ field: GradientField, rule: PeakingThreshold = .standard) {
+    /// Marks the cells of `field` that reach `rule`'s threshold, on `threads` threads.
+    public init(_ field: GradientField, rule: PeakingThreshold = .standard,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         width = field.width
         height = field.height
         self.rule = rule
@@ -64,7 +65,7 @@ public struct FocusPeaking: Sendable {
         switch rule {
         case .fraction(let f):
             let count = max(1, Int((Double(values.count) * f).rounded()))
-            thresholds = [Self.largest(field, rank: count)]
+            thresholds = [Self.largest(field, rank: count, threads: threads)]
         case .deviations(let ks):
             let (sum, sumSquares) = Self.sums(values)
             let n = Double(values.count)
@@ -73,13 +74,19 @@ public struct FocusPeaking: Sendable {
             thresholds = ks.prefix(3).map { Float(mean + $0 * sd) }
         }
         let t = thresholds
+        let w = field.width
         mask = [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
             values.withUnsafeBufferPointer { v in
-                let first = t.first ?? .infinity
-                for i in 0..<v.count { m[i] = v[i] >= first ? 1 : 0 }
-                for level in t.indices.dropFirst() {
-                    let threshold = t[level], mark = UInt8(level + 1)
-                    for i in 0..<v.count { m[i] = v[i] >= threshold ? mark : m[i] }
+                let source = UncheckedPointer(UnsafeMutablePointer(mutating: v.baseAddress!)), target = UncheckedPointer(m.baseAddress!)
+                ParallelBands.run(rows: field.height, threads: threads) { rows in
+                    let v = source.pointer + rows.lowerBound * w, m = target.pointer + rows.lowerBound * w
+                    let n = rows.count * w
+                    let first = t.first ?? .infinity
+                    for i in 0..<n { m[i] = v[i] >= first ? 1 : 0 }
+                    for level in t.indices.dropFirst() {
+                        let threshold = t[level], mark = UInt8(level + 1)
+                        for i in 0..<n { m[i] = v[i] >= threshold ? mark : m[i] }
+                    }
                 }
             }
             count = values.count
@@ -119,7 +126,7 @@ public struct FocusPeaking: Sendable {
 
     /// The `rank`-th largest value (1 = the largest): from the field's coarse histogram (counted while it was
     /// computed, or here) the bin holding that rank, then only that bin's values sorted.
-    static func largest(_ field: GradientField, rank: Int) -> Float {
+    static func largest(_ field: GradientField, rank: Int, threads: Int) -> Float {
         let values = field.magnitudes
         guard !values.isEmpty else { return 0 }
         let counts: [Int]
@@ -133,14 +140,29 @@ public struct FocusPeaking: Sendable {
         var above = 0, bin = counts.count - 1
         while bin > 0 && above + counts[bin] < rank { above += counts[bin]; bin -= 1 }
         let key = UInt32(bin)
-        var inBin: [Float] = []
-        inBin.reserveCapacity(counts[bin])
+        // The bin's values, gathered band by band on all threads.
+        let gathered = Gathered()
         values.withUnsafeBufferPointer { v in
-            let bits = UnsafeRawPointer(v.baseAddress!).assumingMemoryBound(to: UInt32.self)
-            for i in 0..<v.count where bits[i] >> 16 == key { inBin.append(v[i]) }
+            let source = UncheckedPointer(UnsafeMutablePointer(mutating: v.baseAddress!))
+            let w = field.width
+            ParallelBands.run(rows: field.height, threads: threads) { rows in
+                let start = source.pointer + rows.lowerBound * w
+                let bits = UnsafeRawPointer(start).assumingMemoryBound(to: UInt32.self)
+                var found: [Float] = []
+                for i in 0..<(rows.count * w) where bits[i] >> 16 == key { found.append(start[i]) }
+                gathered.add(found)
+            }
         }
+        var inBin = gathered.values
         guard !inBin.isEmpty else { return 0 }
         inBin.sort(by: >)
         return inBin[min(inBin.count - 1, max(0, rank - above - 1))]
     }
+}
+
+/// Values gathered by several workers.
+private final class Gathered: @unchecked Sendable {
+    private(set) var values: [Float] = []
+    private let lock = NSLock()
+    func add(_ more: [Float]) { lock.withLock { values += more } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RawCore
 
 /// The edge strength of a ``LumaGrid``: a 3x3 binomial noise filter ([1 2 1]/4 along each axis), then the Sobel
 /// derivatives, and their magnitude `√(gx² + gy²)` at every cell. Borders repeat the edge cell (`nearest`).
@@ -33,7 +34,7 @@ public struct GradientField: @unchecked Sendable {
                 let src = UncheckedPointer(UnsafeMutablePointer(mutating: source.baseAddress!))
                 let dst = UncheckedPointer(target.baseAddress!)
                 ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
-                    Self.band(src.pointer, width: w, height: h, rows: rows, into: dst.pointer)
+                    Self.band(src.pointer, lumaFirstRow: 0, width: w, height: h, rows: rows, into: dst.pointer)
                     if countingMagnitudes {
                         bandCounts.count(dst.pointer + rows.lowerBound * w, n: rows.count * w)
                     }
@@ -45,9 +46,37 @@ public struct GradientField: @unchecked Sendable {
         coarseCounts = countingMagnitudes ? bandCounts.merged() : nil
     }
 
-    /// One band: rows `rows` of the magnitude from rows `rows ± 2` of the luma.
-    private static func band(_ luma: UnsafePointer<Float>, width w: Int, height h: Int, rows: Range<Int>,
+    /// The field of `frame`'s ``LumaGrid`` without storing the grid: each band computes the luma rows it needs
+    /// (its rows and two more each side) from the frame, in cache. The same values as
+    /// `GradientField(LumaGrid(frame: frame))`, for when only edges are wanted (live focus peaking).
+    public init(frame: RawFrame, threads: Int = ProcessInfo.processInfo.activeProcessorCount, countingMagnitudes: Bool = false) {
+        let mapping = LumaGrid.Mapping(frame: frame)
+        let w = mapping.width, h = mapping.height
+        width = w
+        height = h
+        let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
+        let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
+            let dst = UncheckedPointer(target.baseAddress!)
+            ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
+                let low = max(0, rows.lowerBound - 2), high = min(h - 1, rows.upperBound + 1)
+                let luma = UnsafeMutablePointer<Float>.allocate(capacity: (high - low + 1) * w)
+                defer { luma.deallocate() }
+                for y in low...high { mapping.row(frame, y, into: luma + (y - low) * w) }
+                Self.band(luma, lumaFirstRow: low, width: w, height: h, rows: rows, into: dst.pointer)
+                if countingMagnitudes {
+                    bandCounts.count(dst.pointer + rows.lowerBound * w, n: rows.count * w)
+                }
+            }
+            count = w * h
+        }
+        magnitudes = out
+        coarseCounts = countingMagnitudes ? bandCounts.merged() : nil
+    }
+
+    /// One band: rows `rows` of the magnitude from rows `rows ± 2` of the luma (row `y` at `luma + (y − lumaFirstRow) · w`).
+    private static func band(_ lumaRows: UnsafePointer<Float>, lumaFirstRow: Int, width w: Int, height h: Int, rows: Range<Int>,
                              into out: UnsafeMutablePointer<Float>) {
+        let luma = lumaRows - lumaFirstRow * w
         // Band-local rows: blurred luma for rows.lower-1 ... rows.upper (clamped), stored at index row - first.
         let first = rows.lowerBound - 1, last = rows.upperBound      // inclusive range of blurred rows needed
         let count = last - first + 1

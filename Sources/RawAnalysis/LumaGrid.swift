@@ -33,49 +33,78 @@ public struct LumaGrid: @unchecked Sendable {
         return max(1, min(cfa.rows, cfa.columns))
     }
 
+    /// How a frame maps onto its grid: block side, grid size, and the scale and offset that turn a block's sample
+    /// sum into luma.
+    struct Mapping: Sendable {
+        let block: Int
+        let width: Int
+        let height: Int
+        /// Grid rows and columns covered by whole blocks (smaller than the grid only when the area is smaller
+        /// than one block).
+        let usableWidth: Int
+        let usableHeight: Int
+        let scale: Float
+        let offset: Float
+
+        init(frame: RawFrame) {
+            let b = LumaGrid.blockSide(for: frame.cfa)
+            let area = frame.activeArea
+            block = b
+            width = max(1, area.width / b)
+            height = max(1, area.height / b)
+            usableWidth = min(width, area.width / b)
+            usableHeight = min(height, area.height / b)
+            // Black per block: the mean black level of the frame's positions times the block's sample count, exact when
+            // the black pattern repeats within a block (it does for every DNG black pattern of 1x1 or 2x2).
+            var blackSum = 0.0
+            for r in 0..<b { for c in 0..<b { blackSum += frame.blackLevel(row: area.top + r, column: area.left + c) } }
+            let blackMean = blackSum / Double(b * b)
+            scale = Float(1 / (Double(b * b) * max(1, Double(frame.whiteLevel) - blackMean)))
+            offset = Float(blackSum) * scale
+        }
+
+        /// Grid row `y` of `frame` into `dst` (`width` values; cells without a whole block are 0).
+        func row(_ frame: RawFrame, _ y: Int, into dst: UnsafeMutablePointer<Float>) {
+            guard y < usableHeight else {
+                for x in 0..<width { dst[x] = 0 }
+                return
+            }
+            let area = frame.activeArea
+            let b = block, scale = self.scale, offset = self.offset
+            let first = UnsafePointer(frame.storage.baseAddress + (area.top + y * b) * frame.rowStride + area.left)
+            if b == 2 {
+                let r0 = first, r1 = first + frame.rowStride
+                for x in 0..<usableWidth {
+                    let s = Int32(r0[2 * x]) &+ Int32(r0[2 * x + 1]) &+ Int32(r1[2 * x]) &+ Int32(r1[2 * x + 1])
+                    dst[x] = Float(s) * scale - offset
+                }
+            } else {
+                for x in 0..<usableWidth {
+                    var s: Int32 = 0
+                    for dy in 0..<b {
+                        let row = first + dy * frame.rowStride + x * b
+                        for dx in 0..<b { s &+= Int32(row[dx]) }
+                    }
+                    dst[x] = Float(s) * scale - offset
+                }
+            }
+            for x in usableWidth..<width { dst[x] = 0 }
+        }
+    }
+
     /// The luma grid of `frame`'s active area (a last partial block row or column is left out), computed on
     /// `threads` threads.
     public init(frame: RawFrame, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        let b = Self.blockSide(for: frame.cfa)
-        let area = frame.activeArea
-        let w = max(1, area.width / b), h = max(1, area.height / b)
-        // Black per block: the mean black level of the frame's positions times the block's sample count, exact when
-        // the black pattern repeats within a block (it does for every DNG black pattern of 1x1 or 2x2).
-        var blackSum = 0.0
-        for r in 0..<b { for c in 0..<b { blackSum += frame.blackLevel(row: area.top + r, column: area.left + c) } }
-        let blackMean = blackSum / Double(b * b)
-        let scale = Float(1 / (Double(b * b) * max(1, Double(frame.whiteLevel) - blackMean)))
-        let offset = Float(blackSum) * scale
-        let usableW = min(w, area.width / b), usableH = min(h, area.height / b)
-        // Every cell is written below unless the area is smaller than one block; only then start from zeros.
-        var out = usableW == w && usableH == h ? [Float](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
-            : [Float](repeating: 0, count: w * h)
-        out.withUnsafeMutableBufferPointer { grid in
+        let mapping = Mapping(frame: frame)
+        let w = mapping.width, h = mapping.height
+        let out = [Float](unsafeUninitializedCapacity: w * h) { grid, n in
             let g = UncheckedPointer(grid.baseAddress!)
-            ParallelBands.run(rows: usableH, threads: threads) { rows in
-                for y in rows {
-                    let dst = g.pointer + y * w
-                    let first = UnsafePointer(frame.storage.baseAddress + (area.top + y * b) * frame.rowStride + area.left)
-                    if b == 2 {
-                        let r0 = first, r1 = first + frame.rowStride
-                        for x in 0..<usableW {
-                            let s = Int32(r0[2 * x]) &+ Int32(r0[2 * x + 1]) &+ Int32(r1[2 * x]) &+ Int32(r1[2 * x + 1])
-                            dst[x] = Float(s) * scale - offset
-                        }
-                    } else {
-                        for x in 0..<usableW {
-                            var s: UInt32 = 0
-                            for dy in 0..<b {
-                                let row = first + dy * frame.rowStride + x * b
-                                for dx in 0..<b { s += UInt32(row[dx]) }
-                            }
-                            dst[x] = Float(s) * scale - offset
-                        }
-                    }
-                }
+            ParallelBands.run(rows: h, threads: threads) { rows in
+                for y in rows { mapping.row(frame, y, into: g.pointer + y * w) }
             }
+            n = w * h
         }
-        self.init(width: w, height: h, block: b, values: out)
+        self.init(width: w, height: h, block: mapping.block, values: out)
     }
 }
 

@@ -161,6 +161,24 @@ struct AnalysisBehaviourTests {
         #expect(abs(scores[0] / scores[1] - 1) < 0.1, "\(scores)")
     }
 
+    @Test("the field computed straight from the frame equals the one from its stored luma grid, value for value")
+    func fusedFieldEqualsGridField() throws {
+        var rng = SplitMix64(seed: 3)
+        for (w, h) in [(64, 48), (130, 97), (8, 6), (3, 3)] {
+            let f = try Self.frame(width: w, height: h) { _, _ in UInt16(64 + rng.next() % 3900) }
+            let luma = LumaGrid(frame: f)
+            let stored = GradientField(luma, threads: 2, countingMagnitudes: true)
+            let fused = GradientField(frame: f, threads: 2, countingMagnitudes: true)
+            #expect(fused.width == stored.width && fused.height == stored.height)
+            #expect(fused.magnitudes == stored.magnitudes, "\(w)x\(h)")
+            let a = FocusPeaking(fused, rule: .fraction(0.1)), b = FocusPeaking(stored, rule: .fraction(0.1), threads: 1)
+            #expect(a.mask == b.mask && a.thresholds == b.thresholds, "\(w)x\(h)")
+            // The threshold marks exactly the strongest cells: no more than asked except for ties.
+            let k = max(1, Int((Double(fused.magnitudes.count) * 0.1).rounded()))
+            #expect(a.thresholds[0] == fused.magnitudes.sorted(by: >)[k - 1])
+        }
+    }
+
     @Test("peaking thresholds parse and print; bad ones are refused")
     func peakingThresholdParsing() {
         #expect(PeakingThreshold(parsing: "4%") == .fraction(0.04))

@@ -43,16 +43,14 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(RawHistogram(frame: state.frame!).channels.count)
     } setup: { try prepare() } teardown: { state.frame = nil }
 
-    Benchmark("focus-peaking mask 12 MP, two cores (luma grid + gradient + 4% threshold)") { _ in
-        let luma = LumaGrid(frame: state.frame!, threads: 2)
-        let field = GradientField(luma, threads: 2, countingMagnitudes: true)
-        blackHole(FocusPeaking(field, rule: .standard).mask.count)
+    Benchmark("focus-peaking mask 12 MP, two cores (luma + gradient + 4% threshold)") { _ in
+        let field = GradientField(frame: state.frame!, threads: 2, countingMagnitudes: true)
+        blackHole(FocusPeaking(field, rule: .standard, threads: 2).mask.count)
     } setup: { try prepare() } teardown: { state.frame = nil }
 
     Benchmark("focus-peaking mask 12 MP, two cores, sd:1,2,3 levels") { _ in
-        let luma = LumaGrid(frame: state.frame!, threads: 2)
-        let field = GradientField(luma, threads: 2)
-        blackHole(FocusPeaking(field, rule: .deviations([1, 2, 3])).mask.count)
+        let field = GradientField(frame: state.frame!, threads: 2)
+        blackHole(FocusPeaking(field, rule: .deviations([1, 2, 3]), threads: 2).mask.count)
     } setup: { try prepare() } teardown: { state.frame = nil }
 
     Benchmark("FrameAnalysis 12 MP, two cores (histograms, sharpness, clipping, metering)") { _ in
