@@ -77,10 +77,16 @@ public struct RawHistogram: Sendable {
             counts.withUnsafeMutableBufferPointer { table in
                 Self.count(frame, rows: pieceStart..<pieceEnd, phases: phases, into: table.baseAddress!)
             }
-            for c in 0..<colours.count {
-                for v in 0..<tableSize where counts[c * tableSize + v] != 0 {
-                    wide[c][min(v, range - 1)] += Int(counts[c * tableSize + v])
-                    counts[c * tableSize + v] = 0
+            counts.withUnsafeMutableBufferPointer { table in
+                for c in 0..<colours.count {
+                    let t = table.baseAddress! + c * tableSize
+                    wide[c].withUnsafeMutableBufferPointer { out in
+                        for v in 0..<range { out[v] += Int(t[v]) }
+                        var above = 0
+                        for v in range..<tableSize { above += Int(t[v]) }
+                        out[range - 1] += above
+                    }
+                    t.update(repeating: 0, count: tableSize)
                 }
             }
             pieceStart = pieceEnd
