@@ -61,6 +61,23 @@ struct AnalysisBehaviourTests {
         #expect(stops.total == 768 && stops.counts[Int(((log2(1968.0 / 3936) + 12) * 8).rounded(.down))] == 768)
     }
 
+    @Test("samples above the bit depth count in the last bin, on Bayer and X-Trans rows alike")
+    func histogramClampsLargeSamples() throws {
+        // 12-bit frames (range 4096) holding a few samples of 5000 and 65535.
+        let bayer = try Self.frame(width: 37, height: 10) { y, x in (y, x) == (3, 5) ? 5000 : ((y, x) == (4, 8) ? 65535 : 100) }
+        let h = RawHistogram(frame: bayer)
+        #expect(h.range == 4096)
+        let total = h.channels.reduce(0) { $0 + $1.fullDepth[4095] }
+        #expect(total == 2 && h.channels.reduce(0) { $0 + $1.total } == 370)
+        #expect(h.channel(.red)?.fullDepth[4095] == 1 && h.channel(.blue)?.fullDepth[4095] == 1)   // (4, 8) red, (3, 5) blue
+        let storage = PixelStorage(count: 36 * 12)
+        for i in 0..<(36 * 12) { storage.baseAddress[i] = i == 7 ? 9000 : UInt16(i % 4000) }
+        let xtrans = try RawFrame(width: 36, height: 12, storage: storage, cfa: .xTrans, blackLevels: BlackLevels(uniform: 0),
+                                  whiteLevel: 4000, bitsPerSample: 12)
+        let hx = RawHistogram(frame: xtrans)
+        #expect(hx.channels.reduce(0) { $0 + $1.fullDepth[4095] } == 1 && hx.channels.reduce(0) { $0 + $1.total } == 432)
+    }
+
     @Test("zebra marks exactly the pixels whose Rec. 709 luma reaches the threshold, in 8 and 16 bits")
     func zebraIsExact() throws {
         var rng = SplitMix64(seed: 11)
