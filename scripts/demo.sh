@@ -2,7 +2,8 @@
 # The demo behind `make demo`: a real burst on the simulated sensor (30 frames at 10 fps with an exposure
 # bracket, through the frame pool and writer threads), more frames (a colour chart, a depth scene, two
 # sensors developed into JPEGs with a stacked composite of each pair), the conversion of a real camera raw
-# to DNG, an inspection of what was written, and developed HEIF/JPEG pictures, all with the release build.
+# to DNG, an inspection of what was written, developed HEIF/JPEG pictures, and an analysis of the burst
+# (histograms, peaking, zebra, the sharpest frames, a contact sheet), all with the release build.
 #
 # Input: $SHARED/samples-raw/canon-powershot-g2.crw (SHARED defaults to ../shared); when that is
 # absent, the copy in samples/raw/, else the first raw found in samples/. Output: demo-out/ (overwritten on each run).
@@ -36,7 +37,7 @@ if [[ ! -f $input ]]; then
     fi
 fi
 
-for sub in capture convert develop inspect; do
+for sub in capture convert develop inspect analyze; do
     # A real subcommand answers --help with a usage text (swift-argument-parser prints "USAGE:").
     # (Read the whole text first: grep -q stops at its match, and under pipefail the writer's SIGPIPE would count.)
     help_text=$("$RAWBURST" "$sub" --help 2>&1 || true)
@@ -92,11 +93,16 @@ echo "== rawburst develop $DEMO_OUT/burst/ -o $DEMO_OUT/developed/ --look vivid 
 "$RAWBURST" develop "$DEMO_OUT/burst/" -o "$DEMO_OUT/developed/" --look vivid --size 1600 --overwrite
 
 echo
+echo "== rawburst analyze $DEMO_OUT/burst/ --histogram --peaking --zebra --best 3 --png $DEMO_OUT/analysis --overwrite"
+"$RAWBURST" analyze "$DEMO_OUT/burst/" --histogram --peaking --zebra --best 3 --png "$DEMO_OUT/analysis" --overwrite
+
+echo
 echo "== demo output"
 echo "burst:    $(cd "$DEMO_OUT/burst" && pwd)/ (30 frames at 10 fps, exposure bracket; manifest.json, journal.jsonl)"
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
 echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together; developed JPEGs and stacked composites)"
 echo "developed: $(cd "$DEMO_OUT/developed" && pwd)/ (HEIF of the converted raw and the chart; JPEGs of the burst)"
+echo "analysis: $(cd "$DEMO_OUT/analysis" && pwd)/ (histograms, peaking and zebra overlays of the burst; contact-sheet.png)"
 echo "input:    $input"
 echo "DNG:      $(cd "$(dirname "$dng")" && pwd)/$(basename "$dng")"
 echo "folder:   $(cd "$DEMO_OUT" && pwd)"

@@ -89,11 +89,9 @@ public struct Canvas: Sendable {
 
     /// The picture as an 8-bit sRGB image, ready for ``ImageFileWriter`` (PNG).
     public func image(metadata: FrameMetadata? = nil) throws(DevelopError) -> DevelopedImage {
-        do {
-            return try DevelopedImage(width: width, height: height, samples: .uint8(pixels), colorSpace: .sRGB,
-                                      metadata: metadata ?? FrameMetadata())
-        } catch {
-            throw DevelopError("cannot make the picture: \(error)")
+        guard let image = DevelopedImage(sRGB8: pixels, width: width, height: height, metadata: metadata ?? .empty) else {
+            throw DevelopError("cannot make the picture: \(pixels.count) bytes for \(width)x\(height)")
         }
+        return image
     }
 }

@@ -40,6 +40,13 @@ public struct FrameMetadata: Sendable, Hashable {
     /// The focal length giving the same field of view on a 36x24 mm frame (EXIF FocalLengthIn35mmFilm).
     public var focalLengthIn35mmFilm: Double?
 
+    /// Metadata with nothing known (for pictures that are not photographs: plots, contact sheets). Built here, in
+    /// RawCore: Swift 6.3.1 release builds miscompile calls from other modules to this type's typed-throwing
+    /// initialiser with its optionals left nil.
+    public static let empty: FrameMetadata = {
+        do { return try FrameMetadata() } catch { preconditionFailure("metadata without values is valid: \(error)") }
+    }()
+
     /// Creates metadata; numeric exposure values must be positive and finite.
     public init(make: String? = nil, model: String? = nil, serialNumber: String? = nil, lens: String? = nil,
                 captureTime: CaptureTime? = nil, sequenceNumber: UInt64? = nil, exposureTime: Double? = nil,

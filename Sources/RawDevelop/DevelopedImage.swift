@@ -61,6 +61,21 @@ public struct DevelopedImage: Sendable {
         self.metadata = metadata
     }
 
+    /// An 8-bit sRGB picture (drawn pictures: histogram plots, overlays, contact sheets); nil unless `pixels` holds
+    /// `width · height · 3` bytes and both sides are within 1...65535.
+    ///
+    /// (Failable rather than throwing: Swift 6.3.1 release builds miscompile calls from other modules to this type's
+    /// typed-throwing initialisers — the error they throw is garbage and printing it crashes.)
+    public init?(sRGB8 pixels: [UInt8], width: Int, height: Int, metadata: FrameMetadata) {
+        guard width > 0, height > 0, width <= 65535, height <= 65535, pixels.count == width * height * 3 else { return nil }
+        self.width = width
+        self.height = height
+        samples = .uint8(pixels)
+        colorSpace = .sRGB
+        transfer = OutputColorSpace.sRGB.transfer
+        self.metadata = metadata
+    }
+
     /// True when the samples are linear light (an ICC profile with a linear curve is embedded).
     public var isLinear: Bool { transfer == .linear }
 
