@@ -40,7 +40,8 @@ public struct JPEGEncoder: Sendable, Hashable {
     /// The JPEG file of `image`; errors name `path` when given.
     public func encode(_ image: DevelopedImage, reportingAs path: String? = nil) throws(DevelopError) -> [UInt8] {
         let bands = min(ProcessInfo.processInfo.activeProcessorCount, image.height / Self.rowsPerBandAtLeast)
-        return try encode(image, bands: bands, reportingAs: path)
+        // One band (one core, or fewer than 1024 rows): a plain pass without restart markers.
+        return try encode(image, bands: bands >= 2 ? bands : 0, reportingAs: path)
     }
 
     /// The JPEG file of `image` encoded in `bands` bands at once (restart markers at every MCU row), or in one

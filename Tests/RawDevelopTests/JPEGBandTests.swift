@@ -67,6 +67,15 @@ struct JPEGBandTests {
         #expect(info["shape"]?.numbers == [1100, 333, 3] && info["maxdiff"]?.int == 0, "\(info)")
     }
 
+    @Test("fewer than 1024 rows: one pass without restart markers")
+    func shortImagesHaveNoRestartMarkers() throws {
+        let bytes = try JPEGEncoder(quality: 90).encode(try Self.image(width: 120, height: 1000))
+        // Neither a restart interval (DRI, FF DD) nor restart markers (FF D0...D7).
+        let markers = (0..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) }
+        let intervals = (0..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDD }
+        #expect(markers.isEmpty && intervals.isEmpty, "\(markers.count) restart markers, \(intervals.count) DRI")
+    }
+
     @Test("the joiner refuses bands that are not JPEGs or do not start on 128-row boundaries")
     func joinerRefusesBadBands() throws {
         let image = try Self.image(width: 50, height: 300)
