@@ -20,8 +20,10 @@ public struct ClippingMask: Sendable {
         let area = frame.activeArea
         let w = max(1, area.width / b), h = max(1, area.height / b)
         let white = UInt16(clamping: frame.whiteLevel)
-        var bits = [[UInt8]](repeating: [UInt8](repeating: 0, count: b), count: b)
-        for r in 0..<b { for c in 0..<b { bits[r][c] = Self.bit(frame.color(row: area.top + r, column: area.left + c)) } }
+        // Colour bits over the whole CFA period (an X-Trans period holds four 3x3 blocks with red and blue swapped).
+        let pr = frame.cfa.rows, pc = frame.cfa.columns
+        var period = [[UInt8]](repeating: [UInt8](repeating: 0, count: pc), count: pr)
+        for r in 0..<pr { for c in 0..<pc { period[r][c] = Self.bit(frame.cfa.color(row: r, column: c)) } }
         var mask = [UInt8](repeating: 0, count: w * h)
         let usableW = min(w, area.width / b)
         mask.withUnsafeMutableBufferPointer { m in
@@ -29,8 +31,8 @@ public struct ClippingMask: Sendable {
                 let out = m.baseAddress! + y * w
                 for dy in 0..<b {
                     let row = UnsafePointer(frame.storage.baseAddress + (area.top + y * b + dy) * frame.rowStride + area.left)
-                    let rowBits = bits[dy]
-                    if b == 2 {
+                    let rowBits = period[(y * b + dy) % pr]
+                    if b == 2 && pc == 2 {
                         // Bayer: branch-free selects over the two samples of the row in each cell.
                         let bit0 = rowBits[0], bit1 = rowBits[1]
                         for x in 0..<usableW {
@@ -40,7 +42,7 @@ public struct ClippingMask: Sendable {
                     } else {
                         for x in 0..<usableW {
                             var bitsHere: UInt8 = 0
-                            for dx in 0..<b where row[x * b + dx] >= white { bitsHere |= rowBits[dx] }
+                            for dx in 0..<b where row[x * b + dx] >= white { bitsHere |= rowBits[(x * b + dx) % pc] }
                             out[x] |= bitsHere
                         }
                     }

@@ -73,7 +73,8 @@ public struct FocusPeaking: Sendable {
             let sd = (max(0, sumSquares / n - mean * mean)).squareRoot()
             thresholds = ks.prefix(3).map { Float(mean + $0 * sd) }
         }
-        let t = thresholds
+        // A threshold of 0 (a flat or wholly clipped frame) would mark every cell: edges must be stronger than nothing.
+        let t = thresholds.map { $0 > 0 ? $0 : Float.leastNonzeroMagnitude }
         let w = field.width
         mask = [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
             values.withUnsafeBufferPointer { v in

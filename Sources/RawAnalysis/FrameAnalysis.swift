@@ -99,7 +99,7 @@ public struct FrameAnalysis: Sendable, Codable {
                                       countingMagnitudes: options.peaking && options.peakingRule.isFraction)
             sharpness = options.sharpness ? Sharpness(field, luma: luma) : nil
             if options.peaking {
-                let p = FocusPeaking(field, rule: options.peakingRule)
+                let p = FocusPeaking(field, rule: options.peakingRule, threads: options.threads)
                 peakingMask = p
                 peaking = PeakingReport(rule: options.peakingRule.description, thresholds: p.thresholds,
                                         markedFraction: p.markedFraction, gridWidth: p.width, gridHeight: p.height)

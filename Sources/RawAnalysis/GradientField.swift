@@ -140,10 +140,17 @@ final class CountTables: @unchecked Sendable {
 
     deinit { for t in tables { t.deallocate() } }
 
-    /// Counts `n` non-negative floats by the top 16 bits of their bit pattern.
+    /// Counts `n` non-negative floats by the top 16 bits of their bit pattern. Takes a free table, or makes one when
+    /// more workers run at once than tables were made (`concurrentPerform` may run as many as there are CPUs).
     func count(_ values: UnsafePointer<Float>, n: Int) {
-        let index: Int = lock.withLock { free.removeLast() }
-        let table = tables[index]
+        let index: Int = lock.withLock {
+            if let free = free.popLast() { return free }
+            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: bins)
+            t.initialize(repeating: 0, count: bins)
+            tables.append(t)
+            return tables.count - 1
+        }
+        let table = lock.withLock { tables[index] }
         let bits = UnsafeRawPointer(values).assumingMemoryBound(to: UInt32.self)
         for i in 0..<n { table[Int(bits[i] >> 16)] &+= 1 }
         lock.withLock { free.append(index) }

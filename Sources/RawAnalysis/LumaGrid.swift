@@ -26,7 +26,8 @@ public struct LumaGrid: @unchecked Sendable {
         self.values = values
     }
 
-    /// The block side for a CFA: 2 for Bayer, 3 for X-Trans (every 3x3 holds all colours), else the pattern's rows.
+    /// The block side for a CFA: 2 for Bayer, 3 for X-Trans (every 3x3 holds all colours), else the smaller side of
+    /// the pattern.
     public static func blockSide(for cfa: CFALayout) -> Int {
         if cfa.isBayer { return 2 }
         if cfa.rows == 6 && cfa.columns == 6 { return 3 }
@@ -54,8 +55,9 @@ public struct LumaGrid: @unchecked Sendable {
             height = max(1, area.height / b)
             usableWidth = min(width, area.width / b)
             usableHeight = min(height, area.height / b)
-            // Black per block: the mean black level of the frame's positions times the block's sample count, exact when
-            // the black pattern repeats within a block (it does for every DNG black pattern of 1x1 or 2x2).
+            // Black per block: the mean black level of the first block's positions times its sample count; exact when the
+            // black pattern repeats within a block (a uniform black, or a 2x2 pattern on a Bayer sensor), an average
+            // otherwise (a 2x2 black pattern on X-Trans's 3x3 blocks).
             var blackSum = 0.0
             for r in 0..<b { for c in 0..<b { blackSum += frame.blackLevel(row: area.top + r, column: area.left + c) } }
             let blackMean = blackSum / Double(b * b)

@@ -9,7 +9,7 @@ enum JPEGBandJoiner {
     /// The joined file, or nil when a band is not a JPEG of the expected shape.
     static func join(_ bands: [[UInt8]], startingAt starts: [Int], height: Int) -> [UInt8]? {
         guard !bands.isEmpty, bands.count == starts.count, starts.first == 0,
-              starts.dropFirst().allSatisfy({ $0 % 128 == 0 }), height > 0, height <= 0xFFFF else { return nil }
+              starts.dropFirst().allSatisfy({ $0 % 128 == 0 }), height > 0, height <= 65500 else { return nil }   // libjpeg's limit
         var layouts: [Layout] = []
         for band in bands {
             guard let layout = Layout(band) else { return nil }

@@ -6,10 +6,10 @@ import RawDNG
 ///
 /// LibRaw copies such a file pixel by pixel through its DNG loader (`adobe_copy_pixel`, about 50 ms on one core
 /// for 12 MP here) and the reader then copies LibRaw's buffer again; the samples are already in the file bytes
-/// the reader holds for its TIFF checks, so one copy (with a byte swap for big-endian files) gives the same
-/// buffer. Only the plainest layout qualifies; anything else — compression, packed bit depths, tiles, a
-/// linearization table (LibRaw maps each value through it), masked areas (LibRaw measures black from them
-/// during `unpack`), several samples per pixel, big-endian samples — is left to LibRaw.
+/// the reader holds for its TIFF checks, so one copy gives the same buffer. Only the plainest layout qualifies;
+/// anything else — compression, packed bit depths, tiles, a linearization table (LibRaw maps each value through
+/// it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel, big-endian
+/// samples — is left to LibRaw.
 struct UncompressedCFASamples {
     let width: Int
     let height: Int

@@ -160,6 +160,7 @@ struct AnalyzeCommand: ParsableCommand {
         options.spot = spotPoint!
         let plotScale = HistogramPlot.Scale(rawValue: scale)!
 
+        let stems = Self.stems(files)
         let bar = ProgressBar(total: files.count, enabled: Terminal.stderrIsTerminal && !json && !quiet)
         var results: [FileResult] = []
         var thumbnails: [AnalysisPictures.Tile?] = []
@@ -184,8 +185,8 @@ struct AnalyzeCommand: ParsableCommand {
                                                previewWidth: preview.width, previewHeight: preview.height)
                 }
                 if let png, let preview {
-                    result.pictures = try writePictures(for: image, path: path, analysis: analysis, preview: preview, zebra: zebraMask,
-                                                        directory: png, scale: plotScale)
+                    try writePictures(for: image, path: path, stem: stems[index], analysis: analysis, preview: preview,
+                                      zebra: zebraMask, directory: png, scale: plotScale, written: &result.pictures)
                     let thumb = try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 256)
                     tile = AnalysisPictures.Tile(thumbnail: thumb, lines: Self.labels(path: path, image: image, analysis: analysis))
                 }
@@ -246,12 +247,22 @@ struct AnalyzeCommand: ParsableCommand {
         return s
     }
 
-    /// Writes the pictures of one file; returns their paths.
-    func writePictures(for image: RawImage, path: String, analysis: FrameAnalysis, preview: DevelopedImage, zebra: Zebra?,
-                       directory: String, scale: HistogramPlot.Scale) throws -> [String] {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    /// Picture name stems: each file's name without its extension, with `-2`, `-3`, ... added where two inputs share
+    /// one (IMG_1.CR2 and IMG_1.DNG, or the same name in two folders of a recursive scan), so no picture replaces another.
+    static func stems(_ files: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return files.map { path in
+            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let n = (seen[stem.lowercased()] ?? 0) + 1
+            seen[stem.lowercased()] = n
+            return n == 1 ? stem : "\(stem)-\(n)"
+        }
+    }
+
+    /// Writes the pictures of one file, adding each path to `written` as soon as the picture is on disk.
+    func writePictures(for image: RawImage, path: String, stem: String, analysis: FrameAnalysis, preview: DevelopedImage,
+                       zebra: Zebra?, directory: String, scale: HistogramPlot.Scale, written: inout [String]) throws {
         func target(_ suffix: String) -> String { (directory as NSString).appendingPathComponent("\(stem)-\(suffix).png") }
-        var written: [String] = []
         let name = (path as NSString).lastPathComponent
         if analysis.channels != nil {
             let raw = AnalysisPictures.rawHistogram(RawHistogram(frame: image.frame), scale: scale, title: "\(name) RAW")
@@ -274,7 +285,6 @@ struct AnalyzeCommand: ParsableCommand {
             try write(AnalysisPictures.zebraOverlay(zebra, on: preview), to: target("zebra"))
             written.append(target("zebra"))
         }
-        return written
     }
 
     /// Writes a picture as an 8-bit PNG.

@@ -82,6 +82,24 @@ struct AnalyzeCLITests {
         #expect(try CLI.run(["analyze", a.path, "--histogram", "--png", out.path, "--overwrite"]).exitStatus == 0)
     }
 
+    @Test("files with one name in two folders get pictures of their own (-2 added), none replaced")
+    func sameNamesInTwoFolders() throws {
+        let tmp = try TemporaryDirectory()
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(at: tmp.url.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        _ = try Self.dng(in: tmp, name: "a/IMG.dng", focus: 2)
+        _ = try Self.dng(in: tmp, name: "b/IMG.dng", focus: 0.5)
+        let out = tmp.url.appendingPathComponent("pictures")
+        let result = try CLI.run(["analyze", tmp.url.path, "-r", "--histogram", "--png", out.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["IMG-2-histogram.png", "IMG-2-rgb-histogram.png", "IMG-histogram.png", "IMG-rgb-histogram.png",
+                          "contact-sheet.png"], "\(names)")
+        let report = try JSONValue(parsing: Data(result.stdout.utf8))
+        #expect(report["files"]?[1]?["pictures"]?.array?.count == 2)
+    }
+
     @Test("bad input: missing files and bad options exit 2, a corrupt raw exits 1 naming it, the others still analysed")
     func badInput() throws {
         let tmp = try TemporaryDirectory()

@@ -120,6 +120,33 @@ struct AnalysisBehaviourTests {
         #expect(m.mask.filter { $0 != 0 }.count == 1)
     }
 
+    @Test("X-Trans clipping: each clipped sample sets its own colour's bit, whichever 3x3 block of the period it is in")
+    func xTransClipping() throws {
+        let storage = PixelStorage(count: 12 * 12)
+        for i in 0..<(12 * 12) { storage.baseAddress[i] = 500 }
+        // Row 0 of the X-Trans pattern is G G R G G B: (0, 2) is red in the first block, (0, 5) blue in the second.
+        storage.baseAddress[5] = 4000
+        storage.baseAddress[8] = 4000                   // (0, 8) = column 2 of the next period: red
+        let f = try RawFrame(width: 12, height: 12, storage: storage, cfa: .xTrans, blackLevels: BlackLevels(uniform: 0),
+                             whiteLevel: 4000, bitsPerSample: 12)
+        #expect(CFALayout.xTrans.color(row: 0, column: 5) == .blue && CFALayout.xTrans.color(row: 0, column: 2) == .red)
+        let m = ClippingMask(frame: f)
+        #expect(m.width == 4 && m.height == 4)
+        #expect(m.mask[1] == ClippingMask.bit(.blue) && m.mask[2] == ClippingMask.bit(.red))
+        #expect(m.count(.blue) == 1 && m.count(.red) == 1 && m.count(.green) == 0)
+    }
+
+    @Test("a flat frame (lens cap) or a wholly clipped one has no edges to mark")
+    func flatFramesMarkNothing() throws {
+        for level: UInt16 in [64, 4000] {
+            let field = GradientField(frame: try Self.frame { _, _ in level })
+            #expect(field.magnitudes.allSatisfy { $0 == 0 })
+            for rule in [PeakingThreshold.fraction(0.04), .deviations([1, 2])] {
+                #expect(FocusPeaking(field, rule: rule).markedFraction == 0, "\(level) \(rule)")
+            }
+        }
+    }
+
     @Test("metering: zones, matrix, centre-weighted and spot in EV below clipping")
     func metering() throws {
         // Left third 1/8 of the range above black, the rest 1/2; a bright square around (0.75, 0.5) at the full range.
