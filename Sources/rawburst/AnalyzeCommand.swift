@@ -32,7 +32,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Search input directories recursively.")
     var recursive = false
 
-    @Flag(help: "Raw histograms, clipping and exposure statistics.")
+    @Flag(help: "Raw histograms, clipping, exposure statistics and metering.")
     var histogram = false
 
     @Flag(help: "Focus-peaking mask.")
@@ -47,7 +47,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "List the N sharpest frames (implies --sharpness).")
     var best: Int?
 
-    @Option(help: "Raw histogram bins in the report (default 256; 0: one per code value).")
+    @Option(help: "Raw histogram bins in the report (0: one per code value).")
     var bins: Int = 256
 
     @Option(help: "Peaking threshold: a fraction such as 4% or 0.04, or sd:K1,K2,K3 strength levels.")
@@ -56,7 +56,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Zebra threshold in percent of full scale, 50-100.")
     var zebraThreshold: Double = 95
 
-    @Option(help: "Spot meter position X,Y in 0...1 (default the centre).")
+    @Option(help: "Spot meter position X,Y in 0...1 (0.5,0.5 is the centre).")
     var spot: String = "0.5,0.5"
 
     @Option(help: "Histogram pictures' count axis: linear or log.")
