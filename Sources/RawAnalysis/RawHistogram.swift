@@ -128,14 +128,17 @@ public struct RawHistogram: Sendable {
             let row = UnsafePointer(frame.storage.baseAddress + (area.top + y) * frame.rowStride + area.left)
             if periodColumns == 2 && phaseRow[0] != phaseRow[1] {
                 let ha = table + phaseRow[0] * size, hb = table + phaseRow[1] * size
-                let raw = UnsafeRawPointer(row)
                 let quads = n / 4
-                for q in 0..<quads {
-                    let v = raw.loadUnaligned(fromByteOffset: 8 * q, as: UInt64.self)   // little-endian: sample 4q first
+                // A moving pointer, not `8 · q` offsets: the offset multiplication is overflow-checked in the loop.
+                var p = UnsafeRawPointer(row)
+                let end = p + 8 * quads
+                while p < end {
+                    let v = p.loadUnaligned(as: UInt64.self)   // little-endian: the first of the four samples lowest
                     ha[Int(v & 0xFFFF)] &+= 1
                     hb[Int((v >> 16) & 0xFFFF)] &+= 1
                     ha[Int((v >> 32) & 0xFFFF)] &+= 1
                     hb[Int(v >> 48)] &+= 1
+                    p += 8
                 }
                 for x in (4 * quads)..<n { (x & 1 == 0 ? ha : hb)[Int(row[x])] &+= 1 }
             } else {
