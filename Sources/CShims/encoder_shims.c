@@ -7,28 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include "jpeg_error.h"
 #include <png.h>
 
 /* ---------------------------------------------------------------- JPEG */
-
-struct rb_jpeg_enc_error {
-    struct jpeg_error_mgr base;
-    jmp_buf jump;
-    char *errbuf;
-    size_t errbuf_len;
-};
-
-static void rb_jpeg_enc_error_exit(j_common_ptr cinfo) {
-    struct rb_jpeg_enc_error *err = (struct rb_jpeg_enc_error *)cinfo->err;
-    if (err->errbuf && err->errbuf_len) {
-        char msg[JMSG_LENGTH_MAX];
-        (*cinfo->err->format_message)(cinfo, msg);
-        snprintf(err->errbuf, err->errbuf_len, "libjpeg: %s", msg);
-    }
-    longjmp(err->jump, 1);
-}
-
-static void rb_jpeg_enc_silent(j_common_ptr cinfo) { (void)cinfo; }
 
 int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
                             const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
@@ -36,7 +18,7 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
                             unsigned char **out, unsigned long *out_len,
                             char *errbuf, size_t errbuf_len) {
     struct jpeg_compress_struct cinfo;
-    struct rb_jpeg_enc_error jerr;
+    struct rb_jpeg_error jerr;
     unsigned char *mem = NULL; /* address taken below, so it lives in memory across longjmp */
     unsigned long size = 0;
     if (errbuf && errbuf_len) errbuf[0] = 0;
@@ -48,8 +30,8 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
     }
     memset(&cinfo, 0, sizeof cinfo);
     cinfo.err = jpeg_std_error(&jerr.base);
-    jerr.base.error_exit = rb_jpeg_enc_error_exit;
-    jerr.base.output_message = rb_jpeg_enc_silent;
+    jerr.base.error_exit = rb_jpeg_error_exit;
+    jerr.base.output_message = rb_jpeg_silent;
     jerr.errbuf = errbuf;
     jerr.errbuf_len = errbuf_len;
     if (setjmp(jerr.jump)) {

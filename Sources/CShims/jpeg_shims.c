@@ -5,25 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
-
-struct rb_jpeg_error {
-    struct jpeg_error_mgr base;
-    jmp_buf jump;
-    char *errbuf;
-    size_t errbuf_len;
-};
-
-static void rb_jpeg_error_exit(j_common_ptr cinfo) {
-    struct rb_jpeg_error *err = (struct rb_jpeg_error *)cinfo->err;
-    if (err->errbuf && err->errbuf_len) {
-        char msg[JMSG_LENGTH_MAX];
-        (*cinfo->err->format_message)(cinfo, msg);
-        snprintf(err->errbuf, err->errbuf_len, "libjpeg: %s", msg);
-    }
-    longjmp(err->jump, 1);
-}
-
-static void rb_jpeg_silent(j_common_ptr cinfo) { (void)cinfo; }
+#include "jpeg_error.h"
 
 int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
                         const uint8_t *app1, size_t app1_len,
