@@ -1,4 +1,5 @@
 import Foundation
+import RawDevelop
 
 /// How strong an edge must be to be marked.
 public enum PeakingThreshold: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -78,9 +79,9 @@ public struct FocusPeaking: Sendable {
         let w = field.width
         mask = [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
             values.withUnsafeBufferPointer { v in
-                let source = UncheckedPointer(UnsafeMutablePointer(mutating: v.baseAddress!)), target = UncheckedPointer(m.baseAddress!)
-                ParallelBands.run(rows: field.height, threads: threads) { rows in
-                    let v = source.pointer + rows.lowerBound * w, m = target.pointer + rows.lowerBound * w
+                let source = v.baseAddress!, target = m.baseAddress!
+                ParallelRows.run(rows: field.height, threads: threads, minimumRows: 32) { rows in
+                    let v = source + rows.lowerBound * w, m = target + rows.lowerBound * w
                     let n = rows.count * w
                     let first = t.first ?? .infinity
                     for i in 0..<n { m[i] = v[i] >= first ? 1 : 0 }
@@ -144,10 +145,10 @@ public struct FocusPeaking: Sendable {
         // The bin's values, gathered band by band on all threads.
         let gathered = Gathered()
         values.withUnsafeBufferPointer { v in
-            let source = UncheckedPointer(UnsafeMutablePointer(mutating: v.baseAddress!))
+            let source = v.baseAddress!
             let w = field.width
-            ParallelBands.run(rows: field.height, threads: threads) { rows in
-                let start = source.pointer + rows.lowerBound * w
+            ParallelRows.run(rows: field.height, threads: threads, minimumRows: 32) { rows in
+                let start = source + rows.lowerBound * w
                 let bits = UnsafeRawPointer(start).assumingMemoryBound(to: UInt32.self)
                 var found: [Float] = []
                 for i in 0..<(rows.count * w) where bits[i] >> 16 == key { found.append(start[i]) }

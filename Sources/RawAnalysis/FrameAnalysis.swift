@@ -72,6 +72,8 @@ public struct FrameAnalysis: Sendable, Codable {
 
     /// The mask (not encoded; for pictures).
     public let peakingMask: FocusPeaking?
+    /// The full-depth histograms the report's channels were made from (not encoded; for pictures).
+    public let rawHistogram: RawHistogram?
 
     enum CodingKeys: String, CodingKey {
         case channels, exposure, sharpness, peaking, clippedCells, metering
@@ -81,6 +83,7 @@ public struct FrameAnalysis: Sendable, Codable {
     public init(frame: RawFrame, options: Options = Options()) {
         if options.histogram {
             let h = RawHistogram(frame: frame)
+            rawHistogram = h
             channels = h.channels.map { c in
                 let binned = c.histogram(bins: options.bins)
                 let full = c.histogram()
@@ -92,6 +95,7 @@ public struct FrameAnalysis: Sendable, Codable {
         } else {
             channels = nil
             exposure = nil
+            rawHistogram = nil
         }
         if options.peaking || options.sharpness {
             let luma = LumaGrid(frame: frame, threads: options.threads)
@@ -133,6 +137,7 @@ public struct FrameAnalysis: Sendable, Codable {
         clippedCells = try c.decodeIfPresent([String: Int].self, forKey: .clippedCells)
         metering = try c.decodeIfPresent(Metering.self, forKey: .metering)
         peakingMask = nil
+        rawHistogram = nil
     }
 
     /// Encodes the report (without the mask).

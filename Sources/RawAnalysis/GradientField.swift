@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 
 /// The edge strength of a ``LumaGrid``: a 3x3 binomial noise filter ([1 2 1]/4 along each axis), then the Sobel
 /// derivatives, and their magnitude `√(gx² + gy²)` at every cell. Borders repeat the edge cell (`nearest`).
@@ -31,12 +32,11 @@ public struct GradientField: @unchecked Sendable {
         let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
         let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
             luma.values.withUnsafeBufferPointer { source in
-                let src = UncheckedPointer(UnsafeMutablePointer(mutating: source.baseAddress!))
-                let dst = UncheckedPointer(target.baseAddress!)
-                ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
-                    Self.band(src.pointer, lumaFirstRow: 0, width: w, height: h, rows: rows, into: dst.pointer)
+                let src = source.baseAddress!, dst = target.baseAddress!
+                ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
+                    Self.band(src, lumaFirstRow: 0, width: w, height: h, rows: rows, into: dst)
                     if countingMagnitudes {
-                        bandCounts.count(dst.pointer + rows.lowerBound * w, n: rows.count * w)
+                        bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
                     }
                 }
             }
@@ -56,15 +56,15 @@ public struct GradientField: @unchecked Sendable {
         height = h
         let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
         let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
-            let dst = UncheckedPointer(target.baseAddress!)
-            ParallelBands.run(rows: h, threads: threads, minimumRows: 16) { rows in
+            let dst = target.baseAddress!
+            ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
                 let low = max(0, rows.lowerBound - 2), high = min(h - 1, rows.upperBound + 1)
                 let luma = UnsafeMutablePointer<Float>.allocate(capacity: (high - low + 1) * w)
                 defer { luma.deallocate() }
                 for y in low...high { mapping.row(frame, y, into: luma + (y - low) * w) }
-                Self.band(luma, lumaFirstRow: low, width: w, height: h, rows: rows, into: dst.pointer)
+                Self.band(luma, lumaFirstRow: low, width: w, height: h, rows: rows, into: dst)
                 if countingMagnitudes {
-                    bandCounts.count(dst.pointer + rows.lowerBound * w, n: rows.count * w)
+                    bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
                 }
             }
             count = w * h

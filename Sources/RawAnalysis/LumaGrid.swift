@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 
 /// Linear luma of a raw frame at the analysis scale: one value per CFA block (2x2 on Bayer sensors, 3x3 on
 /// X-Trans, each holding every colour), the mean of the block's samples above black over the range black...white.
@@ -100,34 +101,12 @@ public struct LumaGrid: @unchecked Sendable {
         let mapping = Mapping(frame: frame)
         let w = mapping.width, h = mapping.height
         let out = [Float](unsafeUninitializedCapacity: w * h) { grid, n in
-            let g = UncheckedPointer(grid.baseAddress!)
-            ParallelBands.run(rows: h, threads: threads) { rows in
-                for y in rows { mapping.row(frame, y, into: g.pointer + y * w) }
+            let g = grid.baseAddress!
+            ParallelRows.run(rows: h, threads: threads, minimumRows: 32) { rows in
+                for y in rows { mapping.row(frame, y, into: g + y * w) }
             }
             n = w * h
         }
         self.init(width: w, height: h, block: mapping.block, values: out)
-    }
-}
-
-/// A pointer handed to parallel workers that write disjoint parts of what it points to.
-struct UncheckedPointer<T>: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<T>
-    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
-}
-
-/// Splits `0..<rows` into a few bands per thread and runs them concurrently.
-enum ParallelBands {
-    /// Calls `body` with disjoint row ranges covering `0..<rows` on up to `threads` threads; returns when all are done.
-    static func run(rows: Int, threads: Int, minimumRows: Int = 32, _ body: @Sendable (Range<Int>) -> Void) {
-        guard rows > 0 else { return }
-        let workers = max(1, min(threads, rows / max(1, minimumRows)))
-        if workers == 1 { body(0..<rows); return }
-        let chunks = min(rows, workers * 4)
-        let size = (rows + chunks - 1) / chunks
-        DispatchQueue.concurrentPerform(iterations: chunks) { k in
-            let start = k * size
-            if start < rows { body(start..<min(rows, start + size)) }
-        }
     }
 }

@@ -17,12 +17,13 @@ final class PlaneBuffer: @unchecked Sendable {
     deinit { base.deallocate() }
 }
 
-/// Splits row ranges over the cores with `DispatchQueue.concurrentPerform` (compute only; no I/O).
-enum ParallelRows {
+/// Splits row ranges over the cores with `DispatchQueue.concurrentPerform` (compute only; no I/O). Package-wide: the
+/// analysis kernels of RawAnalysis share it.
+package enum ParallelRows {
     /// Calls `body` with disjoint row ranges covering `0..<rows`, on up to `threads` threads, and returns when
     /// all are done. `body` may capture pointers: it must only write rows of its own range (that is what makes
     /// sharing them across the workers sound, and why the closure need not be `@Sendable`).
-    static func run(rows: Int, threads: Int, minimumRows: Int = 16, _ body: (Range<Int>) -> Void) {
+    package static func run(rows: Int, threads: Int, minimumRows: Int = 16, _ body: (Range<Int>) -> Void) {
         guard rows > 0 else { return }
         let workers = max(1, min(threads, rows / max(1, minimumRows)))
         if workers == 1 {

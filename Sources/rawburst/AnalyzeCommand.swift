@@ -264,8 +264,8 @@ struct AnalyzeCommand: ParsableCommand {
                        zebra: Zebra?, directory: String, scale: HistogramPlot.Scale, written: inout [String]) throws {
         func target(_ suffix: String) -> String { (directory as NSString).appendingPathComponent("\(stem)-\(suffix).png") }
         let name = (path as NSString).lastPathComponent
-        if analysis.channels != nil {
-            let raw = AnalysisPictures.rawHistogram(RawHistogram(frame: image.frame), scale: scale, title: "\(name) RAW")
+        if let histogram = analysis.rawHistogram {
+            let raw = AnalysisPictures.rawHistogram(histogram, scale: scale, title: "\(name) RAW")
             try write(raw.image(), to: target("histogram"))
             written.append(target("histogram"))
             let rgb = AnalysisPictures.imageHistogram(ImageHistogram(preview), scale: scale, title: "\(name) RGB + LUMA")
