@@ -1,0 +1,53 @@
+/// Reusable buffers for encoding lossless-JPEG images of up to a given size: one per worker thread, so that
+/// encoding a burst allocates nothing per frame. Not thread-safe; a workspace belongs to one thread at a time.
+public final class LJ92Workspace: @unchecked Sendable {
+    /// Per-sample prediction differences, modulo 2^16, as signed values.
+    private(set) var differences: UnsafeMutablePointer<Int32>
+    /// Per-sample difference category (SSSS).
+    private(set) var categories: UnsafeMutablePointer<UInt8>
+    /// Per-sample additional bits (the low SSSS bits are the ones written).
+    private(set) var extraBits: UnsafeMutablePointer<UInt16>
+    /// Encoded bytes.
+    private(set) var output: UnsafeMutablePointer<UInt8>
+    /// A tile's samples, gathered from a frame (with edge padding).
+    private(set) var tile: UnsafeMutablePointer<UInt16>
+    private(set) var sampleCapacity = 0
+    private(set) var outputCapacity = 0
+
+    /// Creates an empty workspace; buffers grow on first use.
+    public init() {
+        differences = .allocate(capacity: 1)
+        categories = .allocate(capacity: 1)
+        extraBits = .allocate(capacity: 1)
+        output = .allocate(capacity: 1)
+        tile = .allocate(capacity: 1)
+    }
+
+    deinit {
+        differences.deallocate()
+        categories.deallocate()
+        extraBits.deallocate()
+        output.deallocate()
+        tile.deallocate()
+    }
+
+    /// The most bytes an encoded image of `samples` samples can take: at most 16 + 15 bits per sample, each
+    /// byte possibly followed by a stuffed zero, plus the headers.
+    static func worstCaseBytes(samples: Int) -> Int { samples * 8 + 1024 }
+
+    /// Makes room for `samples` samples.
+    func reserve(samples: Int) {
+        if samples > sampleCapacity {
+            differences.deallocate(); differences = .allocate(capacity: samples)
+            categories.deallocate(); categories = .allocate(capacity: samples)
+            extraBits.deallocate(); extraBits = .allocate(capacity: samples)
+            tile.deallocate(); tile = .allocate(capacity: samples)
+            sampleCapacity = samples
+        }
+        let bytes = Self.worstCaseBytes(samples: samples)
+        if bytes > outputCapacity {
+            output.deallocate(); output = .allocate(capacity: bytes)
+            outputCapacity = bytes
+        }
+    }
+}
