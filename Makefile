@@ -5,6 +5,9 @@
 #   SWIFT         the swift driver
 #   SCRATCH_PATH  SwiftPM build folder (default .build); name others .build-NAME (they are git-ignored)
 #   TEST_ARGS     extra arguments for `swift test`, e.g. TEST_ARGS="--filter RawCoreTests"
+#   FUZZ_SECONDS  how long `make fuzz` runs (default 600)
+#   FUZZ_CONFIG   debug (default: libFuzzer + AddressSanitizer) or release (libFuzzer only, faster, fewer checks)
+#   FUZZ_ARGS     extra libFuzzer flags, e.g. FUZZ_ARGS="-jobs=2 -workers=2" or FUZZ_ARGS=-seed=1
 
 SHELL        := /bin/bash
 .DEFAULT_GOAL := help
@@ -13,11 +16,19 @@ SHARED       ?= ../shared
 SWIFT        ?= swift
 SCRATCH_PATH ?= .build
 TEST_ARGS    ?=
+FUZZ_SECONDS ?= 600
+FUZZ_CONFIG  ?= debug
+FUZZ_ARGS    ?=
 
 SWIFTPM_FLAGS := --scratch-path $(SCRATCH_PATH)
+# The fuzz package (Fuzz/) builds only with -sanitize=fuzzer; its scratch path stays inside Fuzz/.build.
+FUZZ_SANITIZE_debug   := fuzzer,address
+FUZZ_SANITIZE_release := fuzzer
+FUZZ_BUILD    := $(SWIFT) build --package-path Fuzz --scratch-path Fuzz/.build -c $(FUZZ_CONFIG) \
+                 -Xswiftc -sanitize=$(FUZZ_SANITIZE_$(FUZZ_CONFIG))
 export SHARED
 
-.PHONY: help deps build test demo bench clean
+.PHONY: help deps build test demo bench fuzz clean
 
 help: ## List the targets
 	@echo "rawburst — make targets:"
@@ -41,6 +52,14 @@ bench: ## Run the benchmarks in Benchmarks/ (ordo-one/benchmark)
 	@if [[ ! -f Benchmarks/Package.swift ]]; then \
 		echo "bench: Benchmarks/Package.swift does not exist yet; nothing to run"; exit 0; fi
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+fuzz: ## libFuzzer + ASan on the lossless-JPEG decoder for FUZZ_SECONDS (600); fails on a crash (Fuzz/README.md)
+	$(FUZZ_BUILD)
+	@fuzzer="$$($(FUZZ_BUILD) --show-bin-path)/FuzzLJ92"; \
+	if [[ -z "$$(ls -A Fuzz/corpus 2>/dev/null)" ]]; then "$$fuzzer" --make-corpus Fuzz/corpus || exit 1; fi; \
+	mkdir -p Fuzz/artifacts; \
+	set -x; "$$fuzzer" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=Fuzz/artifacts/ $(FUZZ_ARGS) Fuzz/corpus
 
 clean: ## Remove build products (of SCRATCH_PATH), test logs and demo output
 	$(SWIFT) package $(SWIFTPM_FLAGS) clean

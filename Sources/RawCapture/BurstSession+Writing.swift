@@ -16,6 +16,9 @@ extension BurstSession {
             var options = configuration.dngOptions
             // The governor's first step: no optional preview.
             if currentLevel >= .noPreviews { options.previewLongEdge = nil }
+            // Its second: no compression.
+            if currentLevel >= .cheaperCompression { options.compression = .none }
+            options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
             let writer = DNGWriter(options: options)
             let counter = nextCounter(frame.sensorName)
             let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
@@ -34,13 +37,15 @@ extension BurstSession {
                                             .appendingPathComponent(FrameSidecar.fileName(forDNG: name)),
                                          overwrite: configuration.dngOptions.overwrite)
                 }
-                let record = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
+                var record = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
                                          monotonicNanoseconds: frame.monotonicNanoseconds,
                                          latenessNanoseconds: frame.latenessNanoseconds,
                                          slotLatencyNanoseconds: pending.slotLatency, queueDepth: pending.queueDepth,
                                          path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
                                          committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
                                          bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
+                record.compression = options.compression
+                record.timeCode = options.cinemaDNG?.timeCode.description
                 // The file (and its sidecar) is durable under its final name: now it is committed.
                 recordWritten(record, file: name)
                 analyse(frame)

@@ -358,7 +358,11 @@ public final class BurstSession: @unchecked Sendable {
                 ? "no previews to skip (DNGs carry only their thumbnail); no analysis runs during bursts yet"
                 : "DNGs are written without their JPEG preview"
         case .cheaperCompression:
-            return "no cheaper compression: DNGs are already uncompressed" + (configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped")
+            let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
+            if configuration.dngOptions.compression == .lj92 {
+                return "DNGs are written uncompressed from now on instead of lossless JPEG" + previews
+            }
+            return "no cheaper compression: DNGs are already uncompressed" + previews
         case .lowerRate:
             if case .realTime(let fps) = configuration.clock {
                 return "frame rate halved: \(SettingText.number(fps)) → \(SettingText.number(fps / 2)) fps"

@@ -53,6 +53,10 @@ extension BurstSession {
         /// Analysis of every written frame from its slot (histograms, exposure, sharpness, clipping, metering), on
         /// the writer that wrote it, or nil for none. Skipped (and counted) while the governor has degraded the burst.
         public var analysis: FrameAnalysis.Options?
+        /// Why the DNGs use `dngOptions.compression` (for the manifest), or nil when nobody said.
+        public var compressionPlan: CompressionPlan?
+        /// Write the burst as a CinemaDNG clip (raw data in IFD0, time codes, frame rate, reel name), or nil.
+        public var cinemaDNG: CinemaDNGSequence?
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 1 << 30,
@@ -103,6 +107,10 @@ extension BurstSession {
         public let bracketIndex: Int
         /// The capture time written into the DNG.
         public let captureTime: CaptureTime?
+        /// How its raw data was stored.
+        public var compression: DNGCompression = .none
+        /// Its CinemaDNG time code, when the burst is a CinemaDNG clip.
+        public var timeCode: String? = nil
     }
 
     /// The outcome of a burst.

@@ -7,7 +7,6 @@ enum DNGTagTable {
     /// IFD0: the thumbnail image and the camera-wide DNG tags.
     static func mainIFD(image: RawImage, calibration: ColorCalibration, thumbnail: RGB8Image,
                         software: String, uniqueID: [UInt8]) -> [TagAssignment] {
-        let m = image.metadata
         var out: [TagAssignment] = [
             .number(T.newSubFileType, 1),
             .number(T.imageWidth, Double(thumbnail.width)),
@@ -18,6 +17,30 @@ enum DNGTagTable {
             .number(T.samplesPerPixel, 3),
             .number(T.planarConfig, 1),
             .number(T.rowsPerStrip, Double(thumbnail.height)),
+        ]
+        out += cameraTags(image: image, calibration: calibration, software: software, uniqueID: uniqueID)
+        return out
+    }
+
+    /// IFD0 of a CinemaDNG frame: the raw mosaic itself (no thumbnail), the camera-wide tags and the
+    /// sequence's TimeCodes, FrameRate and ReelName.
+    static func cinemaIFD(image: RawImage, calibration: ColorCalibration, layout: RawLayout, software: String,
+                          uniqueID: [UInt8], cinema: CinemaDNGFrame) -> [TagAssignment] {
+        var out = rawIFD(frame: image.frame, layout: layout)
+        out += cameraTags(image: image, calibration: calibration, software: software, uniqueID: uniqueID)
+        out += [
+            .bytes(T.timeCodes, cinema.timeCode.bytes),
+            .number(T.frameRate, cinema.frameRate),
+            .text(T.reelName, cinema.reelName),
+        ]
+        return out
+    }
+
+    /// The tags that describe the camera and its colour, whatever image IFD0 holds.
+    private static func cameraTags(image: RawImage, calibration: ColorCalibration, software: String,
+                                   uniqueID: [UInt8]) -> [TagAssignment] {
+        let m = image.metadata
+        var out: [TagAssignment] = [
             .number(T.orientation, Double(m.orientation.rawValue)),
             .text(T.software, software),
             .text(T.dateTime, (m.captureTime ?? CaptureTime.now()).exifDateTime),
@@ -55,20 +78,37 @@ enum DNGTagTable {
         return out
     }
 
-    /// SubIFD 0: the raw mosaic, 16-bit samples in strips of `rowsPerStrip` rows.
-    static func rawIFD(frame: RawFrame, rowsPerStrip: Int) -> [TagAssignment] {
+    /// How the raw mosaic's data is laid out.
+    enum RawLayout {
+        /// 16-bit samples, uncompressed, in strips of this many rows.
+        case strips(rowsPerStrip: Int)
+        /// Lossless-JPEG tiles of `size` x `size` pixels with `precision`-bit samples.
+        case losslessJPEGTiles(size: Int, precision: Int)
+    }
+
+    /// SubIFD 0: the raw mosaic.
+    static func rawIFD(frame: RawFrame, layout: RawLayout) -> [TagAssignment] {
         let area = frame.activeArea
         let crop = frame.defaultCrop
+        var data: [TagAssignment]
+        switch layout {
+        case .strips(let rowsPerStrip):
+            data = [.numbers(T.bitsPerSample, [16]), .number(T.compression, 1)]
+            data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
+        case .losslessJPEGTiles(let size, let precision):
+            data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]
+            data.append(.number(T.tileWidth, Double(size)))
+            data.append(.number(T.tileLength, Double(size)))
+            data.append(.number(65538, 0)) // TIFFTAG_JPEGTABLESMODE: each tile carries its own tables.
+        }
         return [
             .number(T.newSubFileType, 0),
             .number(T.imageWidth, Double(frame.width)),
             .number(T.imageLength, Double(frame.height)),
-            .numbers(T.bitsPerSample, [16]),
-            .number(T.compression, 1),
+        ] + data + [
             .number(T.photometric, 32803),
             .number(T.samplesPerPixel, 1),
             .number(T.planarConfig, 1),
-            .number(T.rowsPerStrip, Double(rowsPerStrip)),
             .numbers(T.cfaRepeatPatternDim, [Double(frame.cfa.rows), Double(frame.cfa.columns)]),
             .bytes(T.cfaPattern, frame.cfa.pattern.map(\.rawValue)),
             .bytes(T.cfaPlaneColor, frame.cfa.planeColors.map(\.rawValue)),

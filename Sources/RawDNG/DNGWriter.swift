@@ -20,6 +20,13 @@ public struct DNGWriter: Sendable {
         public var overwrite: Bool = false
         /// The `Software` tag.
         public var software: String = "rawburst \(RawBurstVersion.string)"
+        /// How the raw mosaic is stored (default uncompressed; `rawburst convert` defaults to lossless JPEG).
+        public var compression: DNGCompression = .none
+        /// Write the frame as part of a CinemaDNG sequence: raw data in IFD0, no thumbnail or preview, and the
+        /// sequence's time code, frame rate and reel name.
+        public var cinemaDNG: CinemaDNGFrame? = nil
+        /// Threads that encode lossless-JPEG tiles (1...64; default: the machine's cores).
+        public var encodingThreads: Int = ProcessInfo.processInfo.activeProcessorCount
 
         /// Default options: thumbnail only, never overwrite.
         public init() {}
@@ -31,6 +38,7 @@ public struct DNGWriter: Sendable {
                 try require((1...1024).contains(p), "preview size", "\(p) px is outside 1...1024")
             }
             try require((1...100).contains(previewQuality), "preview quality", "\(previewQuality) is outside 1...100")
+            try require((1...64).contains(encodingThreads), "encoding threads", "\(encodingThreads) is outside 1...64")
             return self
         }
     }
@@ -44,6 +52,9 @@ public struct DNGWriter: Sendable {
         /// Things the user should know (e.g. a missing colour matrix replaced by a generic one).
         public let warnings: [String]
     }
+
+    /// Tile width and height of lossless-JPEG raw data.
+    public static let losslessJPEGTileSize = 256
 
     /// The DNG version written (1.6.0.0).
     public static let dngVersion: [UInt8] = [1, 6, 0, 0]
@@ -105,6 +116,22 @@ public struct DNGWriter: Sendable {
             gps = (tags, try writeCustom(tiff, tags, gps: true))
         }
         tiff.beginImageDirectory()
+        let uniqueID = RawDataFingerprint.uniqueID(of: image)
+        if let cinema = options.cinemaDNG {
+            // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
+            var ifd0: [TagAssignment] = []
+            try writeRaw(frame, options: options, tiff: tiff) { layout in
+                ifd0 = DNGTagTable.cinemaIFD(image: image, calibration: calibration, layout: layout,
+                                             software: options.software, uniqueID: uniqueID, cinema: cinema)
+                var tags = ifd0
+                tags.append(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
+                if let gps { tags.append(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gps.offset]))) }
+                return tags
+            }
+            try tiff.close()
+            try DNGFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
+            return
+        }
         var preview: (image: RGB8Image, jpeg: [UInt8])?
         if let edge = options.previewLongEdge {
             let rendered = PreviewRenderer.render(image, longEdge: edge)
@@ -114,7 +141,7 @@ public struct DNGWriter: Sendable {
         // IFD0: thumbnail + camera-wide tags.
         let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
         let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
-                                           software: options.software, uniqueID: RawDataFingerprint.uniqueID(of: image))
+                                           software: options.software, uniqueID: uniqueID)
         try tiff.set(mainTags)
         try tiff.set(TagAssignment(DNGTagNumber.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
         try tiff.set(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
@@ -123,11 +150,11 @@ public struct DNGWriter: Sendable {
         try tiff.writeDirectory()
 
         // SubIFD 0: the raw mosaic.
-        let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
-        let rawTags = DNGTagTable.rawIFD(frame: frame, rowsPerStrip: rowsPerStrip)
-        try tiff.set(rawTags)
-        try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
-        try tiff.writeDirectory()
+        var rawTags: [TagAssignment] = []
+        try writeRaw(frame, options: options, tiff: tiff) { layout in
+            rawTags = DNGTagTable.rawIFD(frame: frame, layout: layout)
+            return rawTags
+        }
 
         // SubIFD 1: the JPEG preview.
         if let preview {
@@ -136,9 +163,34 @@ public struct DNGWriter: Sendable {
             try tiff.writeDirectory()
         }
         try tiff.close()
+        try DNGFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
+    }
+
+    private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,
+                                   _ gps: (tags: [TagAssignment], offset: UInt64)?) -> [DNGFinisher.Directory] {
         var custom = [DNGFinisher.Directory(offset: UInt32(exactly: exifOffset), tags: exifTags)]
         if let gps { custom.append(DNGFinisher.Directory(offset: UInt32(exactly: gps.offset), tags: gps.tags)) }
-        try DNGFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: custom)
+        return custom
+    }
+
+    /// Writes the raw mosaic as the current directory, uncompressed in strips or as lossless-JPEG tiles:
+    /// `tags` gets the layout and returns every tag of the directory, which are set before the data.
+    private func writeRaw(_ frame: RawFrame, options: Options, tiff: TIFFWriteHandle,
+                          tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws {
+        switch options.compression {
+        case .none:
+            let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
+            try tiff.set(tags(.strips(rowsPerStrip: rowsPerStrip)))
+            try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
+        case .lj92:
+            let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize, threads: options.encodingThreads)
+            let precision = LJ92TileEncoder.precision(for: frame)
+            try tiff.set(tags(.losslessJPEGTiles(size: encoder.tileSize, precision: precision)))
+            try encoder.encode(frame, precision: precision) { index, bytes in
+                try tiff.writeRawTile(UInt32(index), bytes)
+            }
+        }
+        try tiff.writeDirectory()
     }
 
     private func writeCustom(_ tiff: TIFFWriteHandle, _ tags: [TagAssignment], gps: Bool) throws(DNGWriteError) -> UInt64 {

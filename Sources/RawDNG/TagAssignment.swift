@@ -43,6 +43,8 @@ enum DNGTagNumber {
     static let planarConfig: UInt32 = 284
     static let software: UInt32 = 305
     static let dateTime: UInt32 = 306
+    static let tileWidth: UInt32 = 322
+    static let tileLength: UInt32 = 323
     static let subIFDs: UInt32 = 330
     static let exifIFD: UInt32 = 34665
     static let gpsIFD: UInt32 = 34853
@@ -70,6 +72,10 @@ enum DNGTagNumber {
     static let activeArea: UInt32 = 50829
     static let forwardMatrix1: UInt32 = 50964
     static let forwardMatrix2: UInt32 = 50965
+    // CinemaDNG
+    static let timeCodes: UInt32 = 51043
+    static let frameRate: UInt32 = 51044
+    static let reelName: UInt32 = 51081
     // EXIF
     static let exposureTime: UInt32 = 33434
     static let fNumber: UInt32 = 33437

@@ -1,4 +1,5 @@
 import CLibRaw
+import Foundation
 import RawCore
 
 /// Reads any raw file LibRaw can decode into a `RawImage`: the full sensor buffer bit-exactly, its active
@@ -14,10 +15,15 @@ public struct RawFileReader: Sendable {
     /// Whether uncompressed 16-bit CFA DNGs are read from the file bytes directly (the default) instead of through
     /// LibRaw's `unpack`; both give the same frame (a test compares them), the direct read in a fraction of the time.
     public var readsUncompressedDNGDirectly: Bool
+    /// Whether lossless-JPEG CFA DNGs are decoded by RawDNG's LJ92 decoder (the default) instead of LibRaw's: the same
+    /// frame (a test compares them), decoded in parallel, and corrupt entropy-coded data is an error instead of
+    /// silently wrong pixels.
+    public var decodesLosslessJPEGDirectly: Bool
 
     /// Creates a reader.
-    public init(readsUncompressedDNGDirectly: Bool = true) {
+    public init(readsUncompressedDNGDirectly: Bool = true, decodesLosslessJPEGDirectly: Bool = true) {
         self.readsUncompressedDNGDirectly = readsUncompressedDNGDirectly
+        self.decodesLosslessJPEGDirectly = decodesLosslessJPEGDirectly
     }
 
     /// Reads pixels, levels, CFA, metadata and colour calibration. Throws RawReadError with a one-line
@@ -40,10 +46,21 @@ public struct RawFileReader: Sendable {
         }
         // Uncompressed 16-bit DNGs: the samples come from the bytes already read, and LibRaw only identifies.
         var samples: PixelStorage?
-        if readsUncompressedDNGDirectly, let tiff, let layout = UncompressedCFASamples(tiff), handle.data.pointee.idata.filters != 0,
-           Int(handle.data.pointee.sizes.raw_width) == layout.width, Int(handle.data.pointee.sizes.raw_height) == layout.height {
+        let identified = (width: Int(handle.data.pointee.sizes.raw_width), height: Int(handle.data.pointee.sizes.raw_height),
+                          isCFA: handle.data.pointee.idata.filters != 0)
+        if readsUncompressedDNGDirectly, let tiff, let layout = UncompressedCFASamples(tiff), identified.isCFA,
+           identified.width == layout.width, identified.height == layout.height {
             samples = layout.read(from: tiff.bytes)
-        } else {
+        } else if decodesLosslessJPEGDirectly, let tiff, let layout = LosslessJPEGCFASamples(tiff), identified.isCFA,
+                  identified.width == layout.width, identified.height == layout.height {
+            // Lossless JPEG: our decoder, in parallel; a stream that does not fill its tile exactly goes to LibRaw.
+            switch layout.read(from: tiff.bytes, threads: ProcessInfo.processInfo.activeProcessorCount) {
+            case .success(let storage): samples = storage
+            case .failure(.corrupt(let detail)): throw RawReadError(path: path, kind: .corrupt, detail: detail)
+            case .failure(.mismatch): samples = nil
+            }
+        }
+        if samples == nil {
             let unpackStatus = handle.unpack()
             if unpackStatus != LIBRAW_SUCCESS.rawValue {
                 throw decodeError(unpackStatus, handle: handle, path: path)

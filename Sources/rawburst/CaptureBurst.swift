@@ -28,6 +28,11 @@ extension CaptureCommand {
     /// The burst manifest's file name in the output folder.
     static let manifestName = "manifest.json"
 
+    /// `--name`, or for a CinemaDNG clip left at the default, `REEL_%7q`.
+    var effectiveNameTemplate: String {
+        storageOptions.cinemadng && nameTemplate == Self.defaultNameTemplate ? storageOptions.cinemaNameTemplate() : nameTemplate
+    }
+
     /// The burst options, or the option and problem in one line.
     func burstOptions() throws -> BurstOptions {
         guard let budget = BurstOptionError.bytes(memoryBudget) else {
@@ -39,7 +44,7 @@ extension CaptureCommand {
         let writerCount = writers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         guard (1...64).contains(writerCount) else { throw ValidationError("--writers must be within 1...64, not \(writerCount)") }
         let template: FilenameTemplate
-        do { template = try FilenameTemplate(nameTemplate) } catch { throw ValidationError("--name: \(error.reason)") }
+        do { template = try FilenameTemplate(effectiveNameTemplate) } catch { throw ValidationError("--name: \(error.reason)") }
         var faults: StorageFaults?
         if let simulateDisk {
             do { faults = try StorageFaults(parsing: simulateDisk) } catch { throw ValidationError("--simulate-disk: \(error)") }
@@ -142,6 +147,10 @@ extension CaptureCommand {
         let frameReports = report.frames
             .sorted { ($0.sequenceNumber, order[$0.sensor] ?? 0) < ($1.sequenceNumber, order[$1.sensor] ?? 0) }
             .map { CaptureReport.Frame($0, analysis: analyses["\($0.sensor)#\($0.sequenceNumber)"]) }
+        let cinema = configuration.cinemaDNG.map {
+            CaptureReport.Burst.CinemaDNG(reelName: $0.reelName, frameRate: $0.frameRate,
+                                          firstTimeCode: $0.frame(sequenceNumber: frameReports.first?.sequenceNumber ?? 0).timeCode.description)
+        }
         // Drops the user has to hear about: not the pre-record's window, not failed writes (those are errors).
         let dropped = report.drops.filter { $0.drop.reason != .writeFailed && $0.drop.reason != .outsidePreRecord }
         let slotMiB = Double(report.memory.slotBytes) / 1_048_576
@@ -165,6 +174,7 @@ extension CaptureCommand {
                          processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: ProcessClock.peakResidentBytes(),
                          degradations: report.degradations, stoppedEarly: report.stoppedEarly, stopReason: report.stopReason,
                          errors: report.errors, problems: problems,
+                         compression: configuration.compressionPlan, cinemaDNG: cinema,
                          analysis: configuration.analysis == nil ? nil
                              : .init(analysed: report.analyses.count, skipped: report.skippedAnalyses,
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
@@ -181,7 +191,7 @@ extension CaptureCommand {
         if json {
             Terminal.printJSON(summary)
         } else {
-            printSummary(setup: setup, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
+            printSummary(setup: setup, burst: burst, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
                          frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
                          development: developmentReport)
         }
@@ -192,7 +202,7 @@ extension CaptureCommand {
     }
 
     /// The human summary of a burst.
-    private func printSummary(setup: CaptureSetup, report: BurstSession.Report, statistics: BurstStatistics,
+    private func printSummary(setup: CaptureSetup, burst: ResolvedBurst, report: BurstSession.Report, statistics: BurstStatistics,
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
                               dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
                               development: CaptureDevelopmentReport?) {
@@ -213,6 +223,16 @@ extension CaptureCommand {
               + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
                        statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
+        if let plan = burst.configuration.compressionPlan {
+            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed"]
+            let switched = frames.contains { $0.compression != plan.chosen.rawValue }
+            print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
+                  + (switched ? "; the governor switched to uncompressed during the burst" : ""))
+        }
+        if let clip = burst.configuration.cinemaDNG {
+            print("  CinemaDNG clip: reel \(clip.reelName) at \(SettingText.number(clip.frameRate)) fps, time codes from "
+                  + (frames.first?.timeCode ?? "-"))
+        }
         if let at = report.triggeredAtSequenceNumber {
             let kept = report.frames.filter { $0.sequenceNumber < at }.count / max(1, setup.source.framesPerTrigger)
             print("  pre-record: triggered at frame \(at); \(kept) frame\(kept == 1 ? "" : "s") from before the trigger kept")

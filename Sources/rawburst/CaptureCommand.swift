@@ -155,7 +155,8 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(name: .customLong("name"),
             help: "File name template: %s sensor, %q sequence number, %n counter, %b bracket, %Y%m%d %H%M%S %L time; %4q pads (default %s-%4q).")
-    var nameTemplate = "%s-%4q"
+    var nameTemplate = Self.defaultNameTemplate
+    static let defaultNameTemplate = "%s-%4q"
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Position for every frame: LAT,LON[,ALT] in degrees and metres, e.g. 48.8584,2.2945,35 "
@@ -171,6 +172,9 @@ struct CaptureCommand: ParsableCommand {
         analysis (and counts the skips) once it has to degrade the burst, so analysing never costs frames.
         """))
     var analyze = false
+
+    @OptionGroup(title: "DNG storage")
+    var storageOptions: CaptureStorageOptions
 
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
@@ -349,6 +353,9 @@ struct CaptureCommand: ParsableCommand {
             setup = try makeSetup(settings: settings)
             let options = try burstOptions()
             var configuration = try burstConfiguration(options: options, settings: settings)
+            try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
+            try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
+                                     fps: try frameRate())
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw ValidationError("\(error)") }
             if let (plan, base) = configuration.plan {

@@ -19,11 +19,17 @@ struct CaptureReport: Encodable {
         let queueDepth: Int
         let bracketIndex: Int
         let settings: AppliedSettings
+        /// How its raw data is stored: `lj92` or `none`.
+        let compression: String
+        /// Its CinemaDNG time code (`--cinemadng`).
+        let timeCode: String?
         /// The frame's analysis (`--analyze`), nil when not asked for or skipped by the governor.
         let analysis: FrameAnalysis?
 
         init(_ record: BurstSession.FrameRecord, analysis: FrameAnalysis? = nil) {
             self.analysis = analysis
+            compression = record.compression.rawValue
+            timeCode = record.timeCode
             sensor = record.sensor
             sequenceNumber = record.sequenceNumber
             path = record.path
@@ -86,8 +92,18 @@ struct CaptureReport: Encodable {
         let stopReason: String?
         let errors: [String]
         let problems: [String]
+        /// The DNG compression asked for, chosen, and why.
+        let compression: CompressionPlan?
+        /// The CinemaDNG clip (`--cinemadng`).
+        let cinemaDNG: CinemaDNG?
         /// `--analyze`: frames analysed, skipped by the governor, and the median time per frame on a writer.
         let analysis: AnalysisSummary?
+
+        struct CinemaDNG: Encodable {
+            let reelName: String
+            let frameRate: Double
+            let firstTimeCode: String
+        }
 
         struct AnalysisSummary: Encodable {
             let analysed: Int

@@ -176,4 +176,16 @@ struct LJ92CodecTests {
             _ = try? LJ92Decoder().decode(corrupt)
         }
     }
+    @Test("streams the fuzzer found (truncated entropy data in wide rows) are errors, not reads past the buffer")
+    func fuzzerFindings() throws {
+        // Found by `make fuzz` (ASan: heap-buffer-overflow in the bit reader, which was checked once per row).
+        let findings = [
+            "/9j/xAAYAAEBAQEBAAAAAAAAAAAAAAAFBggHA//DABQIABAAEAQAEQABEQACEQADEQD/2gAOBAAAAQACAAMABwAAz/y2V9KmmpqiloaSmoamroKanpMR1VFiCnoMSU9Niakp6OppKKjpaqnp3qWhpqWhpsSU9LiakpsSUlJiinqap+lo6Rxpxh+gbfeco3qGjoMNPv4adcaonXuQO0XIH26FyjdeoHHqF9qgw0/Q4foKHEL7zrj7nG6Bl51+iaXRXXZoaF+gbaYdon+RuvcdbdxA1S4eZdeoKB91p59tuhdcebe5FRPccduuUD79A7x6gd49QMcZdew9Q0LtE+26yxQUFE9Q4dfebccc4623xx6h5DRUDaazq3H23HHqFx9l9x1557ENHQYddfw023h6kfoHnKGgeoHX3HaBx+hf4085hqkosR0j2GnGqB5p93C66qtE02+63ROvv0OH338PO0LlA63xt+j47QULrjjz71C45ROtYcdew1RPvUL7/GqBvkFE5Qvu0TbSqybFHQvPOUFI5RvcYfb41RuYcaaxA+9RPO0LNBQNUVFQO4gffpXWmuPvUOHn3MOPOUbNC4/RuOuprsuOuvUVG+/hht7Drz+GmnXKOjoONtuMt0TtFRN0Lj7TnHHm8QPu4gaosQUTrr77rbrlDQN0dA0syyzRMtYZeosQOvttv0XHX3sP0TdA26+9RNvOuvuYdfocRtvvMUTnIHXOMUFE629RUVE/QOUDreI//9k=",
+            "/9j/xAAWAAEBAQAAAAAAAAAAAAAAAAANDg//wwALEAARACEBABEA/9oACAEAAAcAAMBFKS/pqeim6cVpBuj0qYspv2iOKbGph6lB6NVpW+ldqJkpqqk8aV+pt2kCqNQpoaj5aa2pA6le6TLoo6muKMuqDNcGfGXnx8cdMXXJ6Rx0WdPHj15Gc23Nh6Sx7qcdqAGdtHSh4ReuMdznS9z4fZnYZ0Aev3K59oesXrx08WHaBzeh3kR12d4HpV4DoPxuued3e9/MbknZR2kdC3SB+Ee83Pt3qfkXxVvrf73wZeVna1wKdIXgmg5nll3kbOqBYcgaBJfG8e7XDp8VdkWFvHs52Wdonut7UeCnStzYdwKBpeEXDx4ZdcXi16EoLJ8zemaBRaq3Nh7aoBVuaf3nQtxIdd38JxxeYVltyseFHCl4YennYzH15ywdpX/Rq6fk3FHHdd1zdP3Cp5KcQHkzHMKgfHGpxhdmnhR4px/KcF3hd7kdCVoN56dBnkV31eoXGCgL3tVyHdw3VV2ffIXXZ51fE3WF6Cc9nSygc25R3XoEx4pdFXzh2voCVzBdlnJhhucZaCVbjXZt3Ax4ld4HPp/icgn9597eB3ll/ifiXyt8lfHHKZzsoH1+5a+6AZeqnOx+YclX69t6eKlAqgQnE16poNh0bf8AFyDf43jR8Be5Mby3Gh/9eaW/h4Teasc5XxOgDnKxwNdvXYLHb56hcuH8hyUfaXrdeVez3lp+bc7XnZt6ewW+x4tet3UJ/ZcxXEN/AdtnwZtRoBxs6fAXNJ7rfBnHmggXPZ9pbmncJ0xekv/Z",
+        ]
+        for text in findings {
+            let bytes = [UInt8](try #require(Data(base64Encoded: text)))
+            #expect(throws: LJ92Error.self) { try LJ92Decoder().decode(bytes) }
+        }
+    }
 }

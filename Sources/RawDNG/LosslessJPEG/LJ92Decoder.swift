@@ -41,17 +41,15 @@ public struct LJ92Decoder: Sendable {
         return try parser.readToScan()
     }
 
-    /// Decodes into `output`, which must hold `frame.sampleCount` samples, and returns the header. `check`
-    /// sees the header before any sample is written and may reject it (e.g. a tile of the wrong size).
-    func decode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt16>, capacity: Int,
-                check: (LJ92Frame) throws(LJ92Error) -> Void) throws(LJ92Error) -> LJ92Frame {
+    /// Decodes into `output` (raster order, components interleaved) and returns the header; throws when the
+    /// image has more samples than `output` holds.
+    public func decode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt16>) throws(LJ92Error) -> LJ92Frame {
         var parser = try LJ92StreamParser(bytes, maximumSamples: maximumSamples)
         let frame = try parser.readToScan()
-        try check(frame)
-        guard frame.sampleCount <= capacity else {
-            throw LJ92Error("lossless JPEG: a \(frame.width)x\(frame.height)x\(frame.components) image does not fit \(capacity) samples")
+        guard frame.sampleCount <= output.count, let base = output.baseAddress else {
+            throw LJ92Error("lossless JPEG: a \(frame.width)x\(frame.height)x\(frame.components) image does not fit \(output.count) samples")
         }
-        try parser.decodeScan(into: output)
+        try parser.decodeScan(into: base)
         return frame
     }
 }

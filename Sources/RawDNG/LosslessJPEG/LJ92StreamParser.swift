@@ -270,9 +270,11 @@ struct LJ92StreamParser {
                 out[i] = UInt16(truncatingIfNeeded: prediction &+ d)
                 k += 1
                 if k == c { k = 0 }
-            }
-            if reader.overran {
-                throw LJ92Error("lossless JPEG: the coded data ends in row \(y) of \(frame.height): the stream is truncated")
+                // Checked per sample: a sample takes at most 31 bits, so the next peek stays within the buffer's
+                // 16 bytes of padding.
+                if reader.overran {
+                    throw LJ92Error("lossless JPEG: the coded data ends in row \(y) of \(frame.height): the stream is truncated")
+                }
             }
         }
     }

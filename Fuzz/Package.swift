@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// libFuzzer targets for rawburst. A separate package because the fuzz executables only link with
+/// `-sanitize=fuzzer` (libFuzzer provides `LLVMFuzzerRunDriver`), so a plain `swift build` of the root package
+/// must never see them. Build and run with `make fuzz` from the root; details in README.md.
+///
+/// SwiftPM names a path dependency after its folder (lower-cased), not after its manifest's `name`: the root
+/// package is "rawburst" in a clone called rawburst, but "main" in a work tree called main.
+let root: String = Context.packageDirectory.split(separator: "/").dropLast().last.map { $0.lowercased() } ?? "rawburst"
+
+let package = Package(
+    name: "rawburst-fuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+    ],
+    targets: [
+        // Declares libFuzzer's LLVMFuzzerRunDriver for Swift (the definition comes from -sanitize=fuzzer).
+        .target(name: "CFuzzDriver"),
+        .executableTarget(name: "FuzzLJ92", dependencies: [
+            "CFuzzDriver",
+            .product(name: "RawBurst", package: root),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

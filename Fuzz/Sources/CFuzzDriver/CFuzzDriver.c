@@ -1,0 +1,1 @@
+// Intentionally empty: CFuzzDriver only exports the declaration in include/CFuzzDriver.h.

@@ -1,0 +1,159 @@
+import Dispatch
+import RawCore
+import Synchronization
+
+/// Encodes a raw frame as DNG lossless-JPEG tiles (compression 7), in parallel and with bounded memory.
+///
+/// Each `tileSize` x `tileSize` tile is one LJ92 stream with its own optimal Huffman table. A tile's rows are
+/// coded as pixels of two components (`tileSize / 2` wide), so each sample is predicted from the sample two
+/// columns to its left: the same CFA colour on a Bayer sensor. Tiles at the right and bottom edges are
+/// padded to full size by repeating the last two columns or rows (keeping the CFA phase); readers crop them.
+/// Tiles are encoded one row of tiles at a time by up to `threads` workers, and handed out in tile order, so
+/// memory is one row of encoded tiles plus a workspace per worker, whatever the frame size.
+public final class LJ92TileEncoder: @unchecked Sendable {
+    /// Tile width and height in pixels (DNG TileWidth/TileLength).
+    public let tileSize: Int
+    /// The predictor (1, the default, is the only one darktable reads).
+    public let predictor: LJ92Predictor
+    /// Worker threads.
+    public let threads: Int
+    private let workspaces: Mutex<[LJ92Workspace]>
+
+    /// Creates an encoder. `tileSize` must be a multiple of 16 (TIFF) and at least 16.
+    public init(tileSize: Int = 256, predictor: LJ92Predictor = .left, threads: Int) throws(LJ92Error) {
+        guard tileSize >= 16, tileSize % 16 == 0, tileSize <= 65535 else {
+            throw LJ92Error("lossless JPEG: tile size \(tileSize) is not a multiple of 16 in 16...65520")
+        }
+        self.tileSize = tileSize
+        self.predictor = predictor
+        self.threads = max(1, threads)
+        workspaces = Mutex([])
+    }
+
+    /// Tiles across and down for a frame.
+    public func tileGrid(for frame: RawFrame) -> (across: Int, down: Int) {
+        ((frame.width + tileSize - 1) / tileSize, (frame.height + tileSize - 1) / tileSize)
+    }
+
+    /// The precision the tiles need: the frame's bits per sample, or more if a sample is larger.
+    public static func precision(for frame: RawFrame) -> Int {
+        var bits = max(2, frame.bitsPerSample)
+        let allBits = Self.orOfSamples(frame)
+        while bits < 16 && Int(allBits) >= (1 << bits) { bits += 1 }
+        return bits
+    }
+
+    /// The OR of all samples: below 2^b exactly when every sample is.
+    private static func orOfSamples(_ frame: RawFrame) -> UInt16 {
+        var combined: UInt16 = 0
+        let base = frame.storage.baseAddress
+        for y in 0..<frame.height {
+            let row = base + y * frame.rowStride
+            var bits: UInt16 = 0
+            for x in 0..<frame.width { bits |= row[x] }
+            combined |= bits
+        }
+        return combined
+    }
+
+    /// Encodes every tile with `precision` bits and passes each to `sink` in tile order (row-major), with its
+    /// index. The bytes are valid only during the call.
+    public func encode(_ frame: RawFrame, precision: Int,
+                       sink: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let encoder = try LJ92Encoder(precision: precision, predictor: predictor)
+        let (across, down) = tileGrid(for: frame)
+        let workers = min(threads, across)
+        var pool = takeWorkspaces(workers)
+        defer { returnWorkspaces(pool) }
+        var encoded = [[UInt8]](repeating: [], count: across)
+        for tileRow in 0..<down {
+            if workers == 1 {
+                for t in 0..<across { encoded[t] = encodeTile(frame, column: t, row: tileRow, encoder: encoder, workspace: pool[0]) }
+            } else {
+                let next = Atomic<Int>(0)
+                let results = UncheckedTileResults(count: across)
+                let shared = UncheckedWorkspaces(pool)
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    while true {
+                        let t = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        guard t < across else { break }
+                        results.store(t, self.encodeTile(frame, column: t, row: tileRow, encoder: encoder,
+                                                         workspace: shared.workspaces[w]))
+                    }
+                }
+                for t in 0..<across { encoded[t] = results.take(t) }
+            }
+            for t in 0..<across {
+                try encoded[t].withUnsafeBytes { try sink(tileRow * across + t, $0) }
+            }
+        }
+        pool = []
+    }
+
+    private func encodeTile(_ frame: RawFrame, column: Int, row: Int, encoder: LJ92Encoder,
+                            workspace: LJ92Workspace) -> [UInt8] {
+        let size = tileSize
+        workspace.reserve(samples: size * size)
+        gather(frame, x0: column * size, y0: row * size, into: workspace.tile)
+        let count = encoder.encode(workspace.tile, rowStride: size, width: size / 2, height: size, components: 2,
+                                   workspace: workspace)
+        return Array(UnsafeBufferPointer(start: workspace.output, count: count))
+    }
+
+    /// Copies the tile at (x0, y0) into `tile`, padding past the frame's edges with the last two columns/rows.
+    private func gather(_ frame: RawFrame, x0: Int, y0: Int, into tile: UnsafeMutablePointer<UInt16>) {
+        let size = tileSize
+        let width = min(size, frame.width - x0)
+        for r in 0..<size {
+            var y = y0 + r
+            if y >= frame.height { y = Self.paddedIndex(y, limit: frame.height) }
+            let src = frame.storage.baseAddress + y * frame.rowStride + x0
+            let dst = tile + r * size
+            dst.update(from: src, count: width)
+            for x in width..<size {
+                dst[x] = src[Self.paddedIndex(x0 + x, limit: frame.width) - x0]
+            }
+        }
+    }
+
+    /// For an index past `limit`, the index of the last row/column of the same parity.
+    static func paddedIndex(_ i: Int, limit: Int) -> Int {
+        guard limit >= 2 else { return limit - 1 }
+        return limit - 2 + ((i - limit) & 1)
+    }
+
+    private func takeWorkspaces(_ n: Int) -> [LJ92Workspace] {
+        workspaces.withLock { free in
+            var out: [LJ92Workspace] = []
+            while out.count < n, let w = free.popLast() { out.append(w) }
+            while out.count < n { out.append(LJ92Workspace()) }
+            return out
+        }
+    }
+
+    private func returnWorkspaces(_ used: [LJ92Workspace]) {
+        workspaces.withLock { $0 += used }
+    }
+}
+
+/// Per-tile results written by concurrent workers, each to its own index.
+private final class UncheckedTileResults: @unchecked Sendable {
+    private let tiles: UnsafeMutablePointer<[UInt8]>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        tiles = .allocate(capacity: count)
+        tiles.initialize(repeating: [], count: count)
+    }
+    deinit {
+        tiles.deinitialize(count: count)
+        tiles.deallocate()
+    }
+    func store(_ i: Int, _ bytes: [UInt8]) { tiles[i] = bytes }
+    func take(_ i: Int) -> [UInt8] { tiles[i] }
+}
+
+private struct UncheckedWorkspaces: @unchecked Sendable {
+    let workspaces: [LJ92Workspace]
+    init(_ w: [LJ92Workspace]) { workspaces = w }
+}

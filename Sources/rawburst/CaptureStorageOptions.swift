@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+/// `capture`'s options for how DNGs are stored: compression and CinemaDNG.
+struct CaptureStorageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Raw data compression: auto, lj92 (lossless JPEG tiles) or none.",
+        discussion: "auto (the default) times the lossless-JPEG encoder on this machine before the burst and uses it "
+            + "when it keeps up with --fps; a free-running burst is written uncompressed. Under pressure the governor "
+            + "switches lj92 to none; the manifest says what was chosen, why, and each frame's compression.",
+        valueName: "auto|none|lj92"))
+    var compression: String = "auto"
+
+    @Flag(help: ArgumentHelp(
+        "Write the burst as a CinemaDNG clip (needs --fps; one sensor).",
+        discussion: "Each frame stores its raw data in IFD0 (no thumbnail or preview) with the clip's ReelName and "
+            + "FrameRate and its own TimeCodes (the burst's start time of day plus the frame number at --fps). Files "
+            + "are named REEL_0000000.dng (the sequence number: a gap is a dropped frame) unless --name says otherwise."))
+    var cinemadng = false
+
+    @Option(help: ArgumentHelp("Reel name of a --cinemadng clip: letters, digits, '-' and '_' (default A001).",
+                               valueName: "name"))
+    var reel: String = "A001"
+
+    /// The compression asked for, or nil for auto.
+    func requestedCompression() throws -> DNGCompression? {
+        if compression.lowercased() == "auto" { return nil }
+        return try DNGCompressionArgument.parse(compression)
+    }
+
+    /// The name template a CinemaDNG clip uses when `--name` was left at its default.
+    func cinemaNameTemplate() -> String { "\(reel)_%7q" }
+
+    /// Checks the combination before anything is captured.
+    func validate(fps: Double?, sensors: Int, nameTemplate: String) throws {
+        _ = try requestedCompression()
+        guard cinemadng else {
+            if reel != "A001" { throw ValidationError("--reel needs --cinemadng") }
+            return
+        }
+        do { try CinemaDNGFrame.checkReelName(reel) } catch { throw ValidationError("--reel: \(error.reason)") }
+        guard let fps else { throw ValidationError("--cinemadng needs --fps (a clip has a frame rate)") }
+        guard fps >= 1 && fps <= 240 else { throw ValidationError("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...240") }
+        guard sensors == 1 else {
+            throw ValidationError("--cinemadng records one sensor: a CinemaDNG clip folder holds one image stream")
+        }
+        // The frame number must be the file name's last run of at least four digits.
+        guard nameTemplate.range(of: "%([4-9]|[1-9][0-9])q(\\.dng)?$", options: [.regularExpression, .caseInsensitive]) != nil else {
+            throw ValidationError("--cinemadng needs a --name ending in a sequence number of at least 4 digits, e.g. \(reel)_%7q")
+        }
+    }
+
+    /// Sets compression and CinemaDNG in `configuration`, timing the encoder for `auto`.
+    func apply(to configuration: inout BurstSession.Configuration, samplesPerTrigger: Int, fps: Double?) throws {
+        let plan: CompressionPlan
+        if let explicit = try requestedCompression() {
+            plan = CompressionPlan(explicit: explicit)
+        } else {
+            plan = CompressionPlan(automaticFor: samplesPerTrigger, bitsPerSample: 12, fps: fps,
+                                   writers: configuration.writers)
+        }
+        configuration.compressionPlan = plan
+        configuration.dngOptions.compression = plan.chosen
+        // Writers already run in parallel: each encodes its tiles on its share of the cores.
+        configuration.dngOptions.encodingThreads = max(1, min(64, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.writers)))
+        if cinemadng, let fps {
+            let now = Calendar.current.dateComponents([.hour, .minute, .second], from: Date())
+            let start = (now.hour ?? 0) * 3600 + (now.minute ?? 0) * 60 + (now.second ?? 0)
+            do {
+                configuration.cinemaDNG = try CinemaDNGSequence(reelName: reel, frameRate: fps, startSeconds: start)
+            } catch {
+                throw ValidationError("--cinemadng: \(error.reason)")
+            }
+        }
+    }
+}

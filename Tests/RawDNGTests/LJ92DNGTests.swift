@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import RawCore
+@testable import RawDNG
+import TestSupport
+
+/// DNGs with lossless-JPEG raw data (and CinemaDNG frames), checked with tools nobody here wrote: LibRaw (rawpy,
+/// LibRaw 0.22) and dcraw must decode every sample exactly as written, darktable must render them, and exiftool
+/// must validate them and read the tags back.
+@Suite("Lossless-JPEG and CinemaDNG DNGs")
+struct LJ92DNGTests {
+    private func write(_ image: RawImage, in tmp: TemporaryDirectory, name: String, compression: DNGCompression = .lj92,
+                       cinema: CinemaDNGFrame? = nil, threads: Int = 2) throws -> String {
+        var options = DNGWriter.Options()
+        options.compression = compression
+        options.cinemaDNG = cinema
+        options.encodingThreads = threads
+        let path = tmp.url.appendingPathComponent(name).path
+        try DNGWriter(options: options).write(image, to: path)
+        return path
+    }
+
+    /// A frame whose size is not a multiple of the tile size, so edge tiles are padded.
+    private func image(cfa: CFALayout, bits: Int, width: Int = 600, height: Int = 300, seed: UInt64 = 1) throws -> RawImage {
+        let frame = try SyntheticRaw.frame(width: width, height: height, cfa: cfa, bits: bits,
+                                           black: [Double](repeating: Double(1 << (bits - 4)), count: 4),
+                                           margins: (top: 2, left: 4), seed: seed)
+        return RawImage(frame: frame, metadata: try SyntheticRaw.fullMetadata(), calibration: try SyntheticRaw.calibration())
+    }
+
+    private func samples(of frame: RawFrame) -> Data {
+        Data(bytes: frame.storage.baseAddress, count: frame.width * frame.height * 2)
+    }
+
+    @Test("the tiles decode with our decoder to exactly the frame, and the file is smaller than uncompressed")
+    func tilesRoundTrip() throws {
+        let tmp = try TemporaryDirectory()
+        let image = try image(cfa: .grbg, bits: 14)
+        let path = try write(image, in: tmp, name: "lj92.dng")
+        let plain = try write(image, in: tmp, name: "plain.dng", compression: .none)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let tiff = try TIFFStructure(bytes: bytes)
+        let raw = try #require(tiff.rawDirectory)
+        #expect(raw.integer(TIFFTag.compression) == 7)
+        #expect(raw.integer(TIFFTag.tileWidth) == 256 && raw.integer(TIFFTag.tileLength) == 256)
+        #expect(raw.integers(TIFFTag.bitsPerSample) == [14])
+        let offsets = try #require(raw.integers(TIFFTag.tileOffsets)), counts = try #require(raw.integers(TIFFTag.tileByteCounts))
+        #expect(offsets.count == 3 * 2 && counts.count == 6)
+        var decoded = [UInt16](repeating: 0, count: 600 * 300)
+        for t in 0..<offsets.count {
+            let tile = try LJ92Decoder().decode(Array(bytes[offsets[t]..<(offsets[t] + counts[t])]))
+            // Two components of 128 pixels per 256-sample row, precision 14, predictor 1.
+            #expect(tile.frame.width == 128 && tile.frame.height == 256 && tile.frame.components == 2)
+            #expect(tile.frame.precision == 14 && tile.frame.predictor == .left)
+            let x0 = (t % 3) * 256, y0 = (t / 3) * 256
+            for r in 0..<min(256, 300 - y0) {
+                for c in 0..<min(256, 600 - x0) { decoded[(y0 + r) * 600 + x0 + c] = tile.samples[r * 256 + c] }
+            }
+        }
+        let frame = image.frame
+        #expect(decoded.withUnsafeBytes { Data($0) } == samples(of: frame))
+        let size = { (p: String) in (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? 0 }
+        #expect(size(path) < size(plain))
+    }
+
+    @Test("LibRaw (rawpy) reads every sample of every Bayer phase and depth, exiftool validates",
+          .enabled(if: ToolAvailability.has("exiftool") && ToolAvailability.hasPythonModules("rawpy", "numpy")),
+          arguments: CFALayout.bayerPhases)
+    func libRawReadsSamples(cfa: CFALayout) throws {
+        let tmp = try TemporaryDirectory()
+        for bits in [10, 12, 14, 16] {
+            let image = try image(cfa: cfa, bits: bits, seed: UInt64(bits))
+            let path = try write(image, in: tmp, name: "\(cfa)-\(bits).dng")
+            #expect(try ExifTool.validate(path) == [], "\(cfa) \(bits)-bit")
+            let t = try ExifTool.tags(of: path)
+            #expect(t["SubIFD:Compression"]?.int == 7 && t["SubIFD:TileWidth"]?.int == 256, "\(cfa) \(bits)-bit")
+            let dump = tmp.url.appendingPathComponent("\(cfa)-\(bits).bin")
+            let info = try Python.json(script: LibRawDump.script, arguments: [path, dump.path])
+            #expect(info["raw_pattern"]?.string == cfa.description)
+            #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(cfa) \(bits)-bit samples differ")
+        }
+    }
+
+    @Test("dcraw decodes the same mosaic as from the uncompressed file, and darktable renders it",
+          .enabled(if: ToolAvailability.has("dcraw") && ToolAvailability.has("darktable-cli")
+                   && ToolAvailability.hasPythonModules("tifffile", "numpy")))
+    func dcrawAndDarktable() throws {
+        let tmp = try TemporaryDirectory()
+        let image = try image(cfa: .rggb, bits: 12, width: 520, height: 390)
+        let lj92 = try write(image, in: tmp, name: "lj92.dng")
+        let plain = try write(image, in: tmp, name: "plain.dng", compression: .none)
+        let a = try DCRaw.decode(lj92, mode: .rawMosaic16, to: tmp.url.appendingPathComponent("a.tiff"))
+        let b = try DCRaw.decode(plain, mode: .rawMosaic16, to: tmp.url.appendingPathComponent("b.tiff"))
+        #expect(a.succeeded && b.succeeded, "\(a.messages) \(b.messages)")
+        let same = try Python.json(script: """
+            import sys, json, tifffile, numpy as np
+            a, b = tifffile.imread(sys.argv[1]), tifffile.imread(sys.argv[2])
+            print(json.dumps({"same": a.shape == b.shape and bool((a == b).all()), "shape": list(a.shape)}))
+            """, arguments: [a.output.path, b.output.path])
+        #expect(same["same"]?.bool == true, "dcraw's mosaics differ: \(same)")
+        let rendered = try Darktable.export(lj92, to: tmp.url.appendingPathComponent("dt.jpg"))
+        #expect(rendered.succeeded, "\(rendered.log)")
+    }
+
+    @Test("a CinemaDNG frame: raw data in IFD0, TimeCodes, FrameRate and ReelName read back, every sample decodes",
+          .enabled(if: ToolAvailability.has("exiftool") && ToolAvailability.hasPythonModules("rawpy", "numpy")))
+    func cinemaDNGFrame() throws {
+        let tmp = try TemporaryDirectory()
+        let image = try image(cfa: .bggr, bits: 12)
+        for compression in DNGCompression.allCases {
+            let code = SMPTETimeCode(frameIndex: 59, startSeconds: 13 * 3600 + 7 * 60 + 5, base: 24)
+            #expect(code.description == "13:07:07:11")
+            let cinema = try CinemaDNGFrame(reelName: "A002_C003", frameRate: 24000.0 / 1001.0, timeCode: code)
+            let path = try write(image, in: tmp, name: "A002_C003_\(compression)_0000059.dng", compression: compression, cinema: cinema)
+            #expect(try ExifTool.validate(path) == [], "\(compression)")
+            let t = try ExifTool.tags(of: path)
+            // exiftool -n lists the 8 bytes: BCD frames, seconds, minutes, hours, then the binary groups.
+            #expect(t["IFD0:TimeCodes"]?.string == "11.07.07.13.00.00.00.00", "\(t["IFD0:TimeCodes"] ?? .null)")
+            #expect(abs((t["IFD0:FrameRate"]?.double ?? 0) - 23.976) < 0.001)
+            #expect(t["IFD0:ReelName"]?.string == "A002_C003")
+            // NewSubfileType 0 (the raw image) is TIFF's default, which libtiff leaves out.
+            #expect((t["IFD0:NewSubfileType"]?.int ?? 0) == 0 && t["IFD0:Compression"]?.int == compression.tiffCode)
+            #expect(t["IFD0:CFAPattern2"] != nil && t["IFD0:BlackLevel"] != nil && t["IFD0:ColorMatrix1"] != nil)
+            #expect(t["IFD0:SubIFDs"] == nil, "no thumbnail or preview SubIFDs")
+            let dump = tmp.url.appendingPathComponent("cinema-\(compression).bin")
+            _ = try Python.json(script: LibRawDump.script, arguments: [path, dump.path])
+            #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(compression)")
+        }
+        // The exact bytes of a time code: BCD frames, seconds, minutes, hours, then four zero bytes.
+        #expect(SMPTETimeCode(frameIndex: 0, startSeconds: 23 * 3600 + 59 * 60 + 59, base: 30).bytes == [0x00, 0x59, 0x59, 0x23, 0, 0, 0, 0])
+        #expect(SMPTETimeCode(frameIndex: 31, startSeconds: 86_399, base: 30).description == "00:00:00:01")
+        #expect(throws: InvalidValueError.self) { try CinemaDNGFrame(reelName: "bad/name", frameRate: 24, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 24)) }
+        #expect(throws: InvalidValueError.self) { try CinemaDNGFrame(reelName: "A001", frameRate: 0.5, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 24)) }
+    }
+
+    @Test("one thread and many threads write the same bytes; samples above the stated depth raise the precision")
+    func deterministicAndPrecision() throws {
+        let tmp = try TemporaryDirectory()
+        let image = try image(cfa: .gbrg, bits: 12, width: 1030, height: 520)
+        let one = try write(image, in: tmp, name: "one.dng", threads: 1)
+        let four = try write(image, in: tmp, name: "four.dng", threads: 4)
+        let a = try Data(contentsOf: URL(fileURLWithPath: one)), b = try Data(contentsOf: URL(fileURLWithPath: four))
+        #expect(a == b)
+        // A 12-bit frame holding a 13-bit value: 13-bit precision, not a wrapped sample.
+        let frame = try SyntheticRaw.frame(width: 64, height: 64, cfa: .rggb, bits: 12)
+        frame.storage.baseAddress[100] = 5000
+        #expect(LJ92TileEncoder.precision(for: frame) == 13)
+    }
+}
