@@ -84,6 +84,8 @@ enum DNGTagTable {
         case strips(rowsPerStrip: Int)
         /// Lossless-JPEG tiles of `size` x `size` pixels with `precision`-bit samples.
         case losslessJPEGTiles(size: Int, precision: Int)
+        /// Lossless-JPEG strips (one stream each) of `rowsPerStrip` full rows, for frames narrower than a tile.
+        case losslessJPEGStrips(rowsPerStrip: Int, precision: Int)
     }
 
     /// SubIFD 0: the raw mosaic.
@@ -100,6 +102,10 @@ enum DNGTagTable {
             data.append(.number(T.tileWidth, Double(size)))
             data.append(.number(T.tileLength, Double(size)))
             data.append(.number(65538, 0)) // TIFFTAG_JPEGTABLESMODE: each tile carries its own tables.
+        case .losslessJPEGStrips(let rowsPerStrip, let precision):
+            data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]
+            data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
+            data.append(.number(65538, 0))
         }
         return [
             .number(T.newSubFileType, 0),

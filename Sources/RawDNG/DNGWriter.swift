@@ -185,9 +185,16 @@ public struct DNGWriter: Sendable {
         case .lj92:
             let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize, threads: options.encodingThreads)
             let precision = LJ92TileEncoder.precision(for: frame)
-            try tiff.set(tags(.losslessJPEGTiles(size: encoder.tileSize, precision: precision)))
-            try encoder.encode(frame, precision: precision) { index, bytes in
-                try tiff.writeRawTile(UInt32(index), bytes)
+            let blocks = encoder.blocks(for: frame)
+            if blocks.areStrips {
+                guard frame.height <= 65535 else {
+                    throw DNGWriteError(path: tiff.path, "a frame narrower than \(encoder.tileSize) px and taller than 65535 rows cannot be stored as lossless JPEG; use no compression")
+                }
+                try tiff.set(tags(.losslessJPEGStrips(rowsPerStrip: blocks.height, precision: precision)))
+                try encoder.encode(frame, precision: precision) { index, bytes in try tiff.writeRawStrip(UInt32(index), bytes) }
+            } else {
+                try tiff.set(tags(.losslessJPEGTiles(size: encoder.tileSize, precision: precision)))
+                try encoder.encode(frame, precision: precision) { index, bytes in try tiff.writeRawTile(UInt32(index), bytes) }
             }
         }
         try tiff.writeDirectory()

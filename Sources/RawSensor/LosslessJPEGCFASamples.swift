@@ -18,6 +18,7 @@ struct LosslessJPEGCFASamples {
     let blockWidth: Int
     let blockHeight: Int
     let across: Int
+    let isTiled: Bool
     /// Per block: file offset and byte count.
     let blocks: [(offset: Int, count: Int)]
 
@@ -39,12 +40,14 @@ struct LosslessJPEGCFASamples {
             else { return nil }
             blockWidth = tw
             blockHeight = th
+            isTiled = true
             offsets = o
             counts = c
         } else {
             guard let o = raw.integers(TIFFTag.stripOffsets), let c = raw.integers(TIFFTag.stripByteCounts) else { return nil }
             blockWidth = width
             blockHeight = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
+            isTiled = false
             offsets = o
             counts = c
         }
@@ -97,7 +100,9 @@ struct LosslessJPEGCFASamples {
         let decoder = LJ92Decoder(maximumSamples: blockWidth * blockHeight)
         do {
             let header = try decoder.frame(of: stream)
-            guard header.sampleCount == blockWidth * blockHeight else { return .mismatch }
+            // A tile holds its full size (edge tiles padded); a strip holds its rows (the last one may be short).
+            let rows = isTiled ? blockHeight : min(blockHeight, height - (index / across) * blockHeight)
+            guard header.sampleCount == blockWidth * rows else { return .mismatch }
             _ = try decoder.decode(stream, into: tile)
         } catch {
             let what = blocks.count > 1 ? "\(blockWidth == width ? "strip" : "tile") \(index) of \(blocks.count)" : "raw data"
@@ -106,6 +111,7 @@ struct LosslessJPEGCFASamples {
         // Copy the block's part of the image (edge blocks are cropped).
         let x0 = (index % across) * blockWidth, y0 = (index / across) * blockHeight
         let w = min(blockWidth, width - x0), h = min(blockHeight, height - y0)
+        // (A short last strip decoded fewer rows; h never exceeds what was decoded.)
         for r in 0..<h {
             (destination + (y0 + r) * width + x0).update(from: tile.baseAddress! + r * blockWidth, count: w)
         }

@@ -68,16 +68,19 @@ struct LJ92DNGTests {
           arguments: CFALayout.bayerPhases)
     func libRawReadsSamples(cfa: CFALayout) throws {
         let tmp = try TemporaryDirectory()
-        for bits in [10, 12, 14, 16] {
-            let image = try image(cfa: cfa, bits: bits, seed: UInt64(bits))
-            let path = try write(image, in: tmp, name: "\(cfa)-\(bits).dng")
+        // The last two are narrower than a tile: one strip (LibRaw reads a wider-than-image tile, or a second
+        // lossless-JPEG strip, wrongly).
+        for (bits, w, h) in [(10, 600, 300), (12, 600, 300), (14, 600, 300), (16, 600, 300), (16, 130, 700), (12, 96, 64)] {
+            let image = try image(cfa: cfa, bits: bits, width: w, height: h, seed: UInt64(bits))
+            let path = try write(image, in: tmp, name: "\(cfa)-\(bits)-\(w).dng")
             #expect(try ExifTool.validate(path) == [], "\(cfa) \(bits)-bit")
             let t = try ExifTool.tags(of: path)
-            #expect(t["SubIFD:Compression"]?.int == 7 && t["SubIFD:TileWidth"]?.int == 256, "\(cfa) \(bits)-bit")
-            let dump = tmp.url.appendingPathComponent("\(cfa)-\(bits).bin")
+            #expect(t["SubIFD:Compression"]?.int == 7, "\(cfa) \(bits)-bit")
+            #expect(w < 256 ? t["SubIFD:RowsPerStrip"]?.int == h : t["SubIFD:TileWidth"]?.int == 256, "\(cfa) \(bits)-bit \(w)x\(h)")
+            let dump = tmp.url.appendingPathComponent("\(cfa)-\(bits)-\(w).bin")
             let info = try Python.json(script: LibRawDump.script, arguments: [path, dump.path])
             #expect(info["raw_pattern"]?.string == cfa.description)
-            #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(cfa) \(bits)-bit samples differ")
+            #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(cfa) \(bits)-bit \(w)x\(h) samples differ")
         }
     }
 

@@ -14,10 +14,16 @@ public enum PiDNG {
 
     /// Writes a `width` x `height` DNG with the 2x2 `pattern` (e.g. "GRBG") and `bits` per sample
     /// (10, 12 or 16; PiDNG 4's 14-bit packing fails for every width) of seeded random values into `directory`.
+    ///
+    /// `losslessJPEG`: PiDNG's lossless-JPEG path (its bundled lj92 encoder, predictor 6, one stream for the whole
+    /// image coded as rows of two Bayer rows). PiDNG's Python binding of that encoder fails on Python ≥ 3.10
+    /// (built without PY_SSIZE_T_CLEAN), so the script calls the same C function, `lj92_encode`, through ctypes and
+    /// lets PiDNG write everything else; the height must be even.
     public static func make(in directory: URL, pattern: String, bits: Int, width: Int = 64, height: Int = 48,
-                            seed: Int = 1) throws -> Fixture {
-        let base = directory.appendingPathComponent("pidng-\(pattern)-\(bits)").path
-        let info = try Python.json(script: script, arguments: [base, pattern, String(bits), String(width), String(height), String(seed)])
+                            seed: Int = 1, losslessJPEG: Bool = false) throws -> Fixture {
+        let base = directory.appendingPathComponent("pidng-\(pattern)-\(bits)\(losslessJPEG ? "-lj92" : "")").path
+        let info = try Python.json(script: script, arguments: [base, pattern, String(bits), String(width), String(height),
+                                                               String(seed), losslessJPEG ? "1" : "0"])
         guard let dng = info["dng"]?.string, let pixels = info["pixels"]?.string,
               let black = info["black"]?.int, let white = info["white"]?.int else {
             throw ExternalToolError.unexpectedOutput(tool: "python3", reason: "PiDNG script printed no paths", output: "\(info)")
@@ -33,6 +39,26 @@ public enum PiDNG {
     from pidng.core import RAW2DNG, DNGTags, Tag
     from pidng.defs import *
     out, pattern, bpp, w, h, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+    compress = sys.argv[7] == "1"
+    if compress:
+        import ctypes, ljpegCompress
+        so = ctypes.CDLL(ljpegCompress.__file__)
+        so.lj92_encode.restype = ctypes.c_int
+        so.lj92_encode.argtypes = [ctypes.POINTER(ctypes.c_uint16), ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                   ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_uint16), ctypes.c_int,
+                                   ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)), ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+        libc = ctypes.CDLL(None)
+        def pack16tolj(img, width, height, bitdepth, read_length, skip_length, _unused, delinearize, predictor):
+            img = np.ascontiguousarray(img, dtype=np.uint16)
+            encoded, n = ctypes.POINTER(ctypes.c_uint8)(), ctypes.c_int(0)
+            rc = so.lj92_encode(img.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16)), width, height, bitdepth,
+                                read_length, skip_length, None, 0, ctypes.byref(encoded), ctypes.byref(n), predictor)
+            if rc != 0:
+                raise RuntimeError("lj92_encode failed: %d" % rc)
+            data = bytearray(ctypes.string_at(encoded, n.value))
+            libc.free(encoded)
+            return data
+        ljpegCompress.pack16tolj = pack16tolj
     rng = np.random.default_rng(seed)
     white = (1 << bpp) - 1
     black = 1 << (bpp - 4)
@@ -53,7 +79,7 @@ public enum PiDNG {
     t.set(Tag.Make, "PiDNG"); t.set(Tag.Model, "Independent " + pattern)
     t.set(Tag.DNGVersion, DNGVersion.V1_4); t.set(Tag.DNGBackwardVersion, DNGVersion.V1_2)
     t.set(Tag.PreviewColorSpace, PreviewColorSpace.sRGB)
-    r = RAW2DNG(); r.options(t, path="", compress=False); r.convert(data, filename=out)
+    r = RAW2DNG(); r.options(t, path="", compress=compress); r.convert(data, filename=out)
     np.ascontiguousarray(data, dtype='<u2').tofile(out + ".bin")
     print(json.dumps({"dng": out + ".dng", "pixels": out + ".bin", "black": black, "white": white}))
     """

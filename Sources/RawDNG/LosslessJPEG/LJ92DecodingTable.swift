@@ -11,31 +11,46 @@ struct LJ92DecodingTable {
     var firstIndex: [Int32]
     var values: [UInt8]
 
-    init(_ table: LJ92HuffmanTable) {
+    /// Builds the table from a DHT segment's BITS (index 1...16) and HUFFVAL, checking what a decoder of
+    /// untrusted data must: symbols are categories 0...16 and the codes fit their lengths. A symbol listed twice
+    /// (PiDNG's lj92 writes such tables) simply has two codes, as in LibRaw.
+    init(bits: [UInt8], values: [UInt8]) throws(LJ92Error) {
+        guard bits.count == 17 else { throw LJ92Error("lossless JPEG: a Huffman table needs 16 code-length counts") }
+        let total = bits.dropFirst().reduce(0) { $0 + Int($1) }
+        guard total == values.count, total > 0 else {
+            throw LJ92Error("lossless JPEG: a Huffman table lists \(total) codes for \(values.count) symbols")
+        }
+        if let bad = values.first(where: { Int($0) >= LJ92HuffmanTable.symbolCount }) {
+            throw LJ92Error("lossless JPEG: Huffman symbol \(bad) is not a difference category (0...16)")
+        }
         lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
         maxCode = [Int32](repeating: -1, count: 18)
         minCode = [Int32](repeating: 0, count: 18)
         firstIndex = [Int32](repeating: 0, count: 18)
-        values = table.values
+        self.values = values
         var code: Int32 = 0
         var k: Int32 = 0
         for length in 1...16 {
-            let n = Int32(table.bits[length])
+            let n = Int32(bits[length])
             if n > 0 {
+                guard code + n <= Int32(1) << Int32(length) else {
+                    throw LJ92Error("lossless JPEG: the Huffman table has more codes than its lengths allow")
+                }
                 firstIndex[length] = k
                 minCode[length] = code
+                if length <= Self.lookupBits {
+                    let shift = Self.lookupBits - length
+                    for j in 0..<Int(n) {
+                        let symbol = Int(values[Int(k) + j])
+                        let first = Int(code + Int32(j)) << shift
+                        for e in 0..<(1 << shift) { lookup[first + e] = UInt16(length << 8 | symbol) }
+                    }
+                }
                 code += n
                 k += n
                 maxCode[length] = code - 1
             }
             code <<= 1
-        }
-        for symbol in 0..<LJ92HuffmanTable.symbolCount {
-            let length = Int(table.lengths[symbol])
-            guard length > 0, length <= Self.lookupBits else { continue }
-            let shift = Self.lookupBits - length
-            let first = Int(table.codes[symbol]) << shift
-            for j in 0..<(1 << shift) { lookup[first + j] = UInt16(length << 8 | symbol) }
         }
     }
 

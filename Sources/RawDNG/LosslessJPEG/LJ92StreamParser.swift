@@ -90,7 +90,7 @@ struct LJ92StreamParser {
             p += total
             guard tc == 0 else { continue }                        // AC tables mean nothing to lossless JPEG
             do {
-                tables[th] = LJ92DecodingTable(try LJ92HuffmanTable(bits: bits, values: values))
+                tables[th] = try LJ92DecodingTable(bits: bits, values: values)
             } catch {
                 throw LJ92Error.at(p - total - 17, error.message.replacingOccurrences(of: "lossless JPEG: ", with: ""))
             }

@@ -10,6 +10,10 @@ import Synchronization
 /// padded to full size by repeating the last two columns or rows (keeping the CFA phase); readers crop them.
 /// Tiles are encoded one row of tiles at a time by up to `threads` workers, and handed out in tile order, so
 /// memory is one row of encoded tiles plus a workspace per worker, whatever the frame size.
+///
+/// A frame narrower than one tile is coded as one strip holding the whole frame instead: LibRaw and dcraw read a
+/// tile wider than the image as if its rows were the image's width, and read only the first of several
+/// lossless-JPEG strips.
 public final class LJ92TileEncoder: @unchecked Sendable {
     /// Tile width and height in pixels (DNG TileWidth/TileLength).
     public let tileSize: Int
@@ -30,9 +34,25 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         workspaces = Mutex([])
     }
 
-    /// Tiles across and down for a frame.
-    public func tileGrid(for frame: RawFrame) -> (across: Int, down: Int) {
-        ((frame.width + tileSize - 1) / tileSize, (frame.height + tileSize - 1) / tileSize)
+    /// How a frame is cut: `tileSize` tiles, or full-width strips of `tileSize` rows for a narrower frame.
+    public struct Blocks: Sendable, Hashable {
+        /// Block width and (full) height in pixels.
+        public let width: Int
+        public let height: Int
+        /// Blocks across and down.
+        public let across: Int
+        public let down: Int
+        /// One strip of the whole frame (TIFF RowsPerStrip = `height`) rather than tiles.
+        public let areStrips: Bool
+    }
+
+    /// The blocks of `frame`.
+    public func blocks(for frame: RawFrame) -> Blocks {
+        if frame.width < tileSize {
+            return Blocks(width: frame.width, height: frame.height, across: 1, down: 1, areStrips: true)
+        }
+        return Blocks(width: tileSize, height: tileSize, across: (frame.width + tileSize - 1) / tileSize,
+                      down: (frame.height + tileSize - 1) / tileSize, areStrips: false)
     }
 
     /// The precision the tiles need: the frame's bits per sample, or more if a sample is larger.
@@ -61,14 +81,17 @@ public final class LJ92TileEncoder: @unchecked Sendable {
     public func encode(_ frame: RawFrame, precision: Int,
                        sink: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         let encoder = try LJ92Encoder(precision: precision, predictor: predictor)
-        let (across, down) = tileGrid(for: frame)
+        let blocks = blocks(for: frame)
+        let (across, down) = (blocks.across, blocks.down)
         let workers = min(threads, across)
         var pool = takeWorkspaces(workers)
         defer { returnWorkspaces(pool) }
         var encoded = [[UInt8]](repeating: [], count: across)
         for tileRow in 0..<down {
             if workers == 1 {
-                for t in 0..<across { encoded[t] = encodeTile(frame, column: t, row: tileRow, encoder: encoder, workspace: pool[0]) }
+                for t in 0..<across {
+                    encoded[t] = encodeTile(frame, blocks: blocks, column: t, row: tileRow, encoder: encoder, workspace: pool[0])
+                }
             } else {
                 let next = Atomic<Int>(0)
                 let results = UncheckedTileResults(count: across)
@@ -77,7 +100,7 @@ public final class LJ92TileEncoder: @unchecked Sendable {
                     while true {
                         let t = next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard t < across else { break }
-                        results.store(t, self.encodeTile(frame, column: t, row: tileRow, encoder: encoder,
+                        results.store(t, self.encodeTile(frame, blocks: blocks, column: t, row: tileRow, encoder: encoder,
                                                          workspace: shared.workspaces[w]))
                     }
                 }
@@ -90,21 +113,24 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         pool = []
     }
 
-    private func encodeTile(_ frame: RawFrame, column: Int, row: Int, encoder: LJ92Encoder,
+    private func encodeTile(_ frame: RawFrame, blocks: Blocks, column: Int, row: Int, encoder: LJ92Encoder,
                             workspace: LJ92Workspace) -> [UInt8] {
-        let size = tileSize
-        workspace.reserve(samples: size * size)
-        gather(frame, x0: column * size, y0: row * size, into: workspace.tile)
-        let count = encoder.encode(workspace.tile, rowStride: size, width: size / 2, height: size, components: 2,
-                                   workspace: workspace)
+        let width = blocks.width
+        let height = blocks.height
+        workspace.reserve(samples: width * height)
+        gather(frame, x0: column * width, y0: row * blocks.height, width: width, height: height, into: workspace.tile)
+        // Two components (each colour predicted from its own neighbour) when the row splits evenly.
+        let components = width % 2 == 0 ? 2 : 1
+        let count = encoder.encode(workspace.tile, rowStride: width, width: width / components, height: height,
+                                   components: components, workspace: workspace)
         return Array(UnsafeBufferPointer(start: workspace.output, count: count))
     }
 
-    /// Copies the tile at (x0, y0) into `tile`, padding past the frame's edges with the last two columns/rows.
-    private func gather(_ frame: RawFrame, x0: Int, y0: Int, into tile: UnsafeMutablePointer<UInt16>) {
-        let size = tileSize
+    /// Copies the block at (x0, y0) into `tile`, padding past the frame's edges with the last two columns/rows.
+    private func gather(_ frame: RawFrame, x0: Int, y0: Int, width size: Int, height rows: Int,
+                        into tile: UnsafeMutablePointer<UInt16>) {
         let width = min(size, frame.width - x0)
-        for r in 0..<size {
+        for r in 0..<rows {
             var y = y0 + r
             if y >= frame.height { y = Self.paddedIndex(y, limit: frame.height) }
             let src = frame.storage.baseAddress + y * frame.rowStride + x0
