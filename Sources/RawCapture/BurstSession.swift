@@ -354,9 +354,10 @@ public final class BurstSession: @unchecked Sendable {
         switch level {
         case .normal: return "full work for every frame"
         case .noPreviews:
-            return configuration.dngOptions.previewLongEdge == nil
-                ? "no previews to skip (DNGs carry only their thumbnail); no analysis runs during bursts yet"
-                : "DNGs are written without their JPEG preview"
+            let analysis = configuration.analysis == nil ? "" : "; frames are no longer analysed"
+            return (configuration.dngOptions.previewLongEdge == nil
+                ? "no previews to skip (DNGs carry only their thumbnail)"
+                : "DNGs are written without their JPEG preview") + analysis
         case .cheaperCompression:
             let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
             if configuration.dngOptions.compression == .lj92 {

@@ -351,9 +351,9 @@ struct CaptureCommand: ParsableCommand {
             try checkCounts()
             settings = try captureSettings(preset: try lightingPreset())
             setup = try makeSetup(settings: settings)
+            try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             let options = try burstOptions()
             var configuration = try burstConfiguration(options: options, settings: settings)
-            try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
                                      fps: try frameRate())
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)

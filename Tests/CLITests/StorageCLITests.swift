@@ -1,0 +1,137 @@
+import Foundation
+import RawBurst
+@testable import rawburst
+import Testing
+import TestSupport
+
+/// How DNGs are stored, through the command line: `convert --compression`, `capture --compression` (explicit,
+/// automatic, and switched by the governor) and `capture --cinemadng`.
+@Suite("DNG compression and CinemaDNG through the command line")
+struct StorageCLITests {
+    static func report(_ result: ProcessResult) throws -> JSONValue { try JSONValue(parsing: Data(result.stdout.utf8)) }
+
+    @Test("convert writes lossless JPEG by default, uncompressed on request, and refuses an unknown compression",
+          .enabled(if: ToolAvailability.has("exiftool")))
+    func convertCompression() throws {
+        let tmp = try TemporaryDirectory()
+        let source = try #require(TestPaths.sharedSample("canon-550d-magiclantern.dng"))
+        let lj92 = tmp.url.appendingPathComponent("lj92.dng"), plain = tmp.url.appendingPathComponent("plain.dng")
+        let a = try CLI.run(["convert", source.path, "-o", lj92.path, "--json"])
+        #expect(a.exitStatus == 0, "\(a)")
+        #expect(try Self.report(a)["compression"]?.string == "lj92")
+        let b = try CLI.run(["convert", source.path, "-o", plain.path, "--compression", "none"])
+        #expect(b.exitStatus == 0, "\(b)")
+        #expect(try ExifTool.tags(of: lj92)["SubIFD:Compression"]?.int == 7)
+        #expect(try ExifTool.tags(of: plain)["SubIFD:Compression"]?.int == 1)
+        #expect(try ExifTool.validate(lj92) == [])
+        let size = { (u: URL) in (try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0 }
+        #expect(size(lj92) * 10 < size(plain) * 7, "lossless JPEG \(size(lj92)) B vs \(size(plain)) B")
+        // Both read back to the same frame.
+        let x = try RawFileReader().read(path: lj92.path).frame, y = try RawFileReader().read(path: plain.path).frame
+        #expect(memcmp(x.storage.baseAddress, y.storage.baseAddress, x.storage.count * 2) == 0)
+        let bad = try CLI.run(["convert", source.path, "-o", tmp.url.appendingPathComponent("bad.dng").path, "--compression", "zip"])
+        #expect(bad.exitStatus == 64 || bad.exitStatus == 2, "\(bad)")
+        #expect(bad.stderr.contains("--compression must be none or lj92, not \"zip\""), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("bad.dng").path))
+    }
+
+    @Test("capture --cinemadng: a numbered clip whose frames carry the reel, rate, consecutive time codes and the same sequence tags",
+          .enabled(if: ToolAvailability.has("exiftool")))
+    func cinemaDNGClip() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("clip")
+        let result = try CLI.run(["capture", "--profile", try BurstCLITests.smallProfile(in: tmp).path] + BurstCLITests.fixed
+                                 + ["--wb", "daylight", "--fps", "24", "--frames", "6", "--cinemadng", "--reel", "B007_C012",
+                                    "--compression", "lj92", "-o", out.path, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let files = BurstCLITests.dngs(in: out)
+        #expect(files == (0..<6).map { String(format: "B007_C012_%07d.dng", $0) })
+        let manifest = try Self.report(result)
+        #expect(manifest["burst"]?["cinemaDNG"]?["reelName"]?.string == "B007_C012")
+        #expect(manifest["burst"]?["cinemaDNG"]?["frameRate"]?.double == 24)
+        let codes = manifest["frames"]?.array?.compactMap { $0["timeCode"]?.string } ?? []
+        #expect(codes.count == 6)
+        // hh:mm:ss:ff, one frame apart at 24 fps.
+        func frames(_ code: String) -> Int {
+            let p = code.split(separator: ":").compactMap { Int($0) }
+            return p.count == 4 ? ((p[0] * 60 + p[1]) * 60 + p[2]) * 24 + p[3] : -1
+        }
+        let counts = codes.map(frames)
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(codes)")
+        // Per-sequence constants are identical in every frame; the time code is each frame's own.
+        let constant = ["IFD0:ReelName", "IFD0:FrameRate", "IFD0:UniqueCameraModel", "IFD0:CFAPattern2", "IFD0:BlackLevel",
+                        "IFD0:WhiteLevel", "IFD0:ColorMatrix1", "IFD0:AsShotNeutral", "IFD0:ImageWidth", "IFD0:ImageHeight",
+                        "IFD0:BitsPerSample", "IFD0:Compression", "IFD0:DNGVersion"]
+        var first: [String: JSONValue]?
+        for (i, file) in files.enumerated() {
+            let path = out.appendingPathComponent(file).path
+            let tags = try ExifTool.tags(of: path)
+            #expect(try ExifTool.validate(path) == [], "\(file)")
+            #expect(tags["IFD0:ReelName"]?.string == "B007_C012" && tags["IFD0:FrameRate"]?.double == 24, "\(file)")
+            #expect(tags["IFD0:Compression"]?.int == 7 && tags["IFD0:SubIFDs"] == nil, "\(file)")
+            // exiftool -n: the BCD bytes frames.seconds.minutes.hours of this frame's time code.
+            let p = codes[i].split(separator: ":").map(String.init)
+            #expect(tags["IFD0:TimeCodes"]?.string == "\(p[3]).\(p[2]).\(p[1]).\(p[0]).00.00.00.00", "\(file)")
+            if let first {
+                for key in constant { #expect(tags[key] == first[key], "\(file): \(key)") }
+            } else {
+                for key in constant { #expect(tags[key] != nil, "\(key) missing") }
+                first = tags
+            }
+        }
+        // Refused before anything is captured: no rate, two sensors, a bad reel name, a name without a frame number.
+        for (arguments, message) in [(["--frames", "2"], "--cinemadng needs --fps"),
+                                     (["--fps", "10", "--reel", "a/b"], "--reel: "),
+                                     (["--fps", "10", "--sensor", "phone-wide", "--sensor", "phone-front"], "--cinemadng records one sensor"),
+                                     (["--fps", "10", "--name", "clip-%q"], "--cinemadng needs a --name ending in a sequence number")] {
+            let refused = try CLI.run(["capture", "--cinemadng"] + arguments + ["-o", tmp.url.appendingPathComponent("no").path])
+            #expect(refused.exitStatus == 2 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("no").path)
+                || BurstCLITests.dngs(in: tmp.url.appendingPathComponent("no")).isEmpty)
+    }
+
+    @Test("capture --compression auto: uncompressed when free-running; timed against the rate otherwise, and says why")
+    func automaticCompression() throws {
+        let tmp = try TemporaryDirectory()
+        let profile = try BurstCLITests.smallProfile(in: tmp).path
+        let free = try CLI.run(["capture", "--profile", profile] + BurstCLITests.fixed
+                               + ["--frames", "2", "-o", tmp.url.appendingPathComponent("free").path, "--json"])
+        #expect(free.exitStatus == 0, "\(free)")
+        let f = try Self.report(free)
+        #expect(f["burst"]?["compression"]?["requested"]?.string == "auto")
+        #expect(f["burst"]?["compression"]?["chosen"]?.string == "none")
+        #expect(f["burst"]?["compression"]?["reason"]?.string?.hasPrefix("free-running") == true)
+        #expect(f["frames"]?.array?.allSatisfy { $0["compression"]?.string == "none" } == true)
+        let timed = try CLI.run(["capture", "--profile", profile] + BurstCLITests.fixed
+                                + ["--frames", "3", "--fps", "10", "-o", tmp.url.appendingPathComponent("timed").path, "--json"])
+        #expect(timed.exitStatus == 0, "\(timed)")
+        let plan = try #require(try Self.report(timed)["burst"]?["compression"])
+        let encode = try #require(plan["encodeMillisecondsPerTrigger"]?.double)
+        let budget = try #require(plan["budgetMillisecondsPerTrigger"]?.double)
+        // 640x480 frames encode in well under half of 200 ms (2 writers at 10 fps) even in a debug build.
+        #expect(plan["chosen"]?.string == (encode <= budget / 2 ? "lj92" : "none"), "\(plan)")
+        #expect(plan["chosen"]?.string == "lj92", "\(plan)")
+        #expect(try Self.report(timed)["frames"]?.array?.allSatisfy { $0["compression"]?.string == "lj92" } == true)
+    }
+
+    @Test("under pressure the governor gives up lossless JPEG for uncompressed, and the manifest says from which frame")
+    func governorSwitchesCompression() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("pressed")
+        // 640x480 frames at 30 fps need 18 MB/s; a 4 MB/s disk fills the 9 slots of a 60 MiB budget at once, and the
+        // governor steps up every 10 frames: no-previews, then cheaper-compression.
+        let result = try CLI.run(["capture", "--profile", try BurstCLITests.smallProfile(in: tmp).path] + BurstCLITests.fixed
+                                 + ["--fps", "30", "--frames", "60", "--writers", "1", "--compression", "lj92",
+                                    "--simulate-disk", "4MB/s", "--memory-budget", "60MiB", "-o", out.path, "--json"])
+        let manifest = try Self.report(result)
+        let steps = manifest["burst"]?["degradations"]?.array ?? []
+        let step = try #require(steps.first { $0["level"]?.string == "cheaper-compression" }, "\(steps)")
+        #expect(step["effect"]?.string?.hasPrefix("DNGs are written uncompressed from now on instead of lossless JPEG") == true)
+        let kinds = manifest["frames"]?.array?.compactMap { $0["compression"]?.string } ?? []
+        #expect(kinds.first == "lj92" && kinds.last == "none", "\(kinds)")
+        // Once switched, it stays switched: no lj92 after the first none.
+        if let firstNone = kinds.firstIndex(of: "none") { #expect(!kinds[firstNone...].contains("lj92")) }
+        #expect(manifest["burst"]?["compression"]?["chosen"]?.string == "lj92")
+    }
+}
