@@ -45,6 +45,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "Burst", dependencies: benchmarkDependencies, path: "Benchmarks/Burst",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "LosslessJPEG", dependencies: benchmarkDependencies, path: "Benchmarks/LosslessJPEG",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -173,31 +173,29 @@ public struct LJ92Encoder: Sendable {
     /// byte with 1 bits. Returns the byte count.
     static func writeEntropyData(_ categories: UnsafePointer<UInt8>, _ extra: UnsafePointer<UInt16>, count: Int,
                                  table: LJ92HuffmanTable, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Per category: the code shifted left by the additional-bit count, and the total length.
-        var shifted = [UInt64](repeating: 0, count: 32)
-        var lengths = [UInt64](repeating: 0, count: 32)
+        // Per category, one word: the code shifted left by the additional-bit count (bits 0-31), the mask of
+        // the additional bits (32-47) and the total length (48-55).
+        var entries = [UInt64](repeating: 0, count: 32)
         for s in 0..<LJ92HuffmanTable.symbolCount {
             let extraLength = UInt64(s & 15)           // category 16 has no additional bits
-            shifted[s] = UInt64(table.codes[s]) << extraLength
-            lengths[s] = UInt64(table.lengths[s]) + extraLength
+            let code = UInt64(table.codes[s]) << extraLength
+            let mask = (UInt64(1) << extraLength) - 1
+            entries[s] = code | mask << 32 | (UInt64(table.lengths[s]) + extraLength) << 48
         }
         var at = 0
         var acc: UInt64 = 0
         var bits: UInt64 = 0
-        shifted.withUnsafeBufferPointer { shifted in
-            lengths.withUnsafeBufferPointer { lengths in
-                let sh = shifted.baseAddress!, ln = lengths.baseAddress!
-                for i in 0..<count {
-                    let s = Int(categories[i])
-                    let mask = (UInt64(1) &<< UInt64(s & 15)) &- 1
-                    let n = ln[s]
-                    acc = (acc &<< n) | sh[s] | (UInt64(extra[i]) & mask)
-                    bits &+= n
-                    if bits >= 32 {
-                        bits &-= 32
-                        let word = UInt32(truncatingIfNeeded: acc &>> bits)
-                        at = put(word, out, at)
-                    }
+        entries.withUnsafeBufferPointer { entries in
+            let table = entries.baseAddress!
+            for i in 0..<count {
+                let e = table[Int(categories[i])]
+                let n = e &>> 48
+                acc = (acc &<< n) | (e & 0xFFFF_FFFF) | (UInt64(extra[i]) & (e &>> 32) & 0xFFFF)
+                bits &+= n
+                if bits >= 32 {
+                    bits &-= 32
+                    let word = UInt32(truncatingIfNeeded: acc &>> bits)
+                    at = put(word, out, at)
                 }
             }
         }

@@ -118,11 +118,19 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         let width = blocks.width
         let height = blocks.height
         workspace.reserve(samples: width * height)
-        gather(frame, x0: column * width, y0: row * blocks.height, width: width, height: height, into: workspace.tile)
+        let x0 = column * width, y0 = row * blocks.height
         // Two components (each colour predicted from its own neighbour) when the row splits evenly.
         let components = width % 2 == 0 ? 2 : 1
-        let count = encoder.encode(workspace.tile, rowStride: width, width: width / components, height: height,
+        let count: Int
+        if x0 + width <= frame.width && y0 + height <= frame.height {
+            // Inside the frame: encoded in place.
+            count = encoder.encode(frame.storage.baseAddress + y0 * frame.rowStride + x0, rowStride: frame.rowStride,
+                                   width: width / components, height: height, components: components, workspace: workspace)
+        } else {
+            gather(frame, x0: x0, y0: y0, width: width, height: height, into: workspace.tile)
+            count = encoder.encode(workspace.tile, rowStride: width, width: width / components, height: height,
                                    components: components, workspace: workspace)
+        }
         return Array(UnsafeBufferPointer(start: workspace.output, count: count))
     }
 
