@@ -63,6 +63,10 @@ echo "== rawburst capture --sensor phone-wide --sensor phone-front --scene depth
 "$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 \
     --composite stacked --composite-split 60/40 --composite-border 8 -o "$DEMO_OUT/pair" --overwrite
 echo
+echo "== rawburst capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight --compression lj92 --cinemadng --reel A001 -o $DEMO_OUT/clip --overwrite"
+"$RAWBURST" capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight \
+    --compression lj92 --cinemadng --reel A001 -o "$DEMO_OUT/clip" --overwrite
+echo
 echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"
 "$RAWBURST" inspect "$DEMO_OUT/capture/phone-wide-0000.dng"
 echo
@@ -101,6 +105,7 @@ echo "== demo output"
 echo "burst:    $(cd "$DEMO_OUT/burst" && pwd)/ (30 frames at 10 fps, exposure bracket; manifest.json, journal.jsonl)"
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
 echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together; developed JPEGs and stacked composites)"
+echo "clip:     $(cd "$DEMO_OUT/clip" && pwd)/ (a one-second CinemaDNG clip at 24 fps: A001_0000000.dng..., lossless JPEG, time codes)"
 echo "developed: $(cd "$DEMO_OUT/developed" && pwd)/ (HEIF of the converted raw and the chart; JPEGs of the burst)"
 echo "analysis: $(cd "$DEMO_OUT/analysis" && pwd)/ (histograms, peaking and zebra overlays of the burst; contact-sheet.png)"
 echo "input:    $input"

@@ -39,6 +39,10 @@ struct InspectReport: Encodable {
         let tags: [Tag]?
     }
     struct Problem: Encodable { let severity, directory, message: String }
+    /// How the raw data is stored: the Compression tag, its name, and the strip or tile layout.
+    struct RawData: Encodable { let compression: Int; let name: String; let tiles: Int?; let tileWidth: Int?; let tileLength: Int?; let strips: Int? }
+    /// The CinemaDNG tags of a clip's frame.
+    struct CinemaDNG: Encodable { let reelName: String?; let frameRate: Double?; let timeCode: String? }
 
     let path: String
     let fileSize: Int
@@ -47,6 +51,8 @@ struct InspectReport: Encodable {
     let error: String?
     let make, model, serialNumber: String?
     let frame: Frame?
+    let rawData: RawData?
+    let cinemaDNG: CinemaDNG?
     let exposure: Exposure?
     let captureTime: String?
     let orientation: String?
@@ -68,6 +74,8 @@ struct InspectReport: Encodable {
         }
         readable = i.image != nil
         error = i.readError?.description
+        rawData = i.structure?.rawDirectory.flatMap(Self.rawData)
+        cinemaDNG = i.structure.flatMap { Self.cinemaDNG($0.mainDirectory) }
         let m = i.image?.metadata
         make = m?.make
         model = m?.model
@@ -117,6 +125,25 @@ struct InspectReport: Encodable {
         }
     }
 
+    static func rawData(_ raw: TIFFDirectory) -> RawData? {
+        guard let code = raw.integer(TIFFTag.compression) else { return nil }
+        let names = [1: "uncompressed", 7: "lossless JPEG", 8: "Deflate", 9: "VC-5", 34892: "lossy JPEG", 52546: "JPEG XL"]
+        return RawData(compression: code, name: names[code] ?? "compression \(code)",
+                       tiles: raw.integers(TIFFTag.tileOffsets)?.count, tileWidth: raw.integer(TIFFTag.tileWidth),
+                       tileLength: raw.integer(TIFFTag.tileLength), strips: raw.integers(TIFFTag.stripOffsets)?.count)
+    }
+
+    static func cinemaDNG(_ ifd0: TIFFDirectory) -> CinemaDNG? {
+        let codes = ifd0.bytes(51043)
+        guard codes != nil || ifd0.contains(51044) || ifd0.contains(51081) else { return nil }
+        var timeCode: String?
+        if let b = codes, b.count >= 4 {
+            func bcd(_ v: UInt8, _ mask: UInt8) -> String { String(format: "%02d", Int((v & mask) >> 4) * 10 + Int(v & 0x0F)) }
+            timeCode = "\(bcd(b[3], 0x3F)):\(bcd(b[2], 0x7F)):\(bcd(b[1], 0x7F)):\(bcd(b[0], 0x3F))"
+        }
+        return CinemaDNG(reelName: ifd0.string(51081), frameRate: ifd0.number(51044), timeCode: timeCode)
+    }
+
     /// A short text form of a tag value (long arrays and binary data are summarised).
     static func describe(_ e: TIFFEntry) -> String {
         switch e.type.rawValue {
@@ -145,6 +172,15 @@ struct InspectReport: Encodable {
             add("Bits per sample", String(f.bitsPerSample))
             add("Black level", f.blackLevels.values.map { num($0)! }.joined(separator: " "))
             add("White level", String(f.whiteLevel))
+        }
+        if let r = rawData {
+            let layout = r.tiles.map { n in " in \(n) tile\(n == 1 ? "" : "s")" + (r.tileWidth.map { w in " of \(w) x \(r.tileLength ?? w)" } ?? "") }
+                ?? r.strips.map { n in " in \(n) strip\(n == 1 ? "" : "s")" } ?? ""
+            add("Raw data", "\(r.name) (Compression \(r.compression))\(layout)")
+        }
+        if let c = cinemaDNG {
+            add("CinemaDNG", [c.reelName.map { "reel \($0)" }, c.frameRate.map { "\(num($0)!) fps" }, c.timeCode.map { "time code \($0)" }]
+                .compactMap { $0 }.joined(separator: ", "))
         }
         if let e = exposure {
             add("Exposure", e.exposureTime.map { $0 < 1 ? "1/\(num((1 / $0 * 10).rounded() / 10)!) s" : "\(num($0)!) s" })

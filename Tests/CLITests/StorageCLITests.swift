@@ -79,6 +79,11 @@ struct StorageCLITests {
                 first = tags
             }
         }
+        // inspect names the storage and the clip.
+        let inspected = try CLI.run(["inspect", out.appendingPathComponent(files[2]).path, "--json"])
+        let facts = try Self.report(inspected)
+        #expect(facts["rawData"]?["compression"]?.int == 7 && facts["rawData"]?["tileWidth"]?.int == 256, "\(inspected.stdout)")
+        #expect(facts["cinemaDNG"]?["reelName"]?.string == "B007_C012" && facts["cinemaDNG"]?["timeCode"]?.string == codes[2])
         // Refused before anything is captured: no rate, two sensors, a bad reel name, a name without a frame number.
         for (arguments, message) in [(["--frames", "2"], "--cinemadng needs --fps"),
                                      (["--fps", "10", "--reel", "a/b"], "--reel: "),
