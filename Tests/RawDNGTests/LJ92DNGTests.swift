@@ -84,7 +84,7 @@ struct LJ92DNGTests {
         }
     }
 
-    @Test("dcraw decodes the same mosaic as from the uncompressed file, and darktable renders it",
+    @Test("dcraw decodes the same mosaic as from the uncompressed file; darktable renders both to the same float pixels",
           .enabled(if: ToolAvailability.has("dcraw") && ToolAvailability.has("darktable-cli")
                    && ToolAvailability.hasPythonModules("tifffile", "numpy")))
     func dcrawAndDarktable() throws {
@@ -101,8 +101,17 @@ struct LJ92DNGTests {
             print(json.dumps({"same": a.shape == b.shape and bool((a == b).all()), "shape": list(a.shape)}))
             """, arguments: [a.output.path, b.output.path])
         #expect(same["same"]?.bool == true, "dcraw's mosaics differ: \(same)")
-        let rendered = try Darktable.export(lj92, to: tmp.url.appendingPathComponent("dt.jpg"))
-        #expect(rendered.succeeded, "\(rendered.log)")
+        // darktable cannot dump raw samples: its 32-bit float renders of the two files must be identical.
+        let float = ["--conf", "plugins/imageio/format/tiff/bpp=32"]
+        let x = try Darktable.export(lj92, to: tmp.url.appendingPathComponent("lj92.tif"), coreArguments: float)
+        let y = try Darktable.export(plain, to: tmp.url.appendingPathComponent("plain.tif"), coreArguments: float)
+        #expect(x.succeeded && y.succeeded, "\(x.log) \(y.log)")
+        let renders = try Python.json(script: """
+            import sys, json, tifffile, numpy as np
+            a, b = tifffile.imread(sys.argv[1]), tifffile.imread(sys.argv[2])
+            print(json.dumps({"same": a.shape == b.shape and bool((a == b).all()), "dtype": str(a.dtype), "shape": list(a.shape)}))
+            """, arguments: [x.output.path, y.output.path])
+        #expect(renders["same"]?.bool == true && renders["dtype"]?.string == "float32", "darktable's renders differ: \(renders)")
     }
 
     @Test("a CinemaDNG frame: raw data in IFD0, TimeCodes, FrameRate and ReelName read back, every sample decodes",

@@ -29,8 +29,10 @@ public enum Darktable {
     /// - Throws: ``ExternalToolError/invalidArgument(_:)`` when `output` already exists (darktable would
     ///   write a renamed file beside it); otherwise only when it cannot run or times out. Check
     ///   ``ExportResult/succeeded``.
+    /// - Parameter coreArguments: darktable options placed after `--core`, e.g.
+    ///   `["--conf", "plugins/imageio/format/tiff/bpp=32"]` for a float TIFF.
     public static func export(_ input: String, to output: URL, extraArguments: [String] = [],
-                              timeout: Double = 120) throws -> ExportResult {
+                              coreArguments: [String] = [], timeout: Double = 120) throws -> ExportResult {
         guard !FileManager.default.fileExists(atPath: output.path) else {
             throw ExternalToolError.invalidArgument("\(output.path) already exists; darktable-cli would not replace it")
         }
@@ -41,7 +43,7 @@ public enum Darktable {
             "--configdir", try state.subdirectory("config").path,
             "--cachedir", try state.subdirectory("cache").path,
             "--tmpdir", try state.subdirectory("tmp").path,
-        ]
+        ] + coreArguments
         let result = try ExternalTool(executableName).run(arguments, timeout: timeout,
                                                           environment: ["HOME": state.path])
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.intValue ?? 0
