@@ -2,10 +2,9 @@
 /// gets hot, it gives up work in a declared order before the overflow policy has to drop a frame.
 ///
 /// The order (docs/capture.md, "The governor"):
-/// 1. `no-previews`: DNGs are written without the optional JPEG preview (and, once frames are analysed
-///    during a burst, without the analysis);
-/// 2. `cheaper-compression`: a cheaper DNG compression (DNGs are uncompressed for now, so this step has
-///    nothing to give up and says so);
+/// 1. `no-previews`: DNGs are written without the optional JPEG preview, and frames are no longer analysed;
+/// 2. `cheaper-compression`: lossless-JPEG DNGs give way to uncompressed ones (a burst already uncompressed has
+///    nothing to give up here and says so);
 /// 3. `lower-rate`: the frame rate is halved (with a real-time clock; a free-running burst has no rate to lower);
 /// then the overflow policy decides, frame by frame.
 ///

@@ -1,9 +1,13 @@
 /// A SMPTE time code (hours:minutes:seconds:frames), as DNG's `TimeCodes` tag stores it: 8 bytes in the SMPTE
 /// 12M/331M layout — frames, seconds, minutes and hours in BCD, then four bytes of (unused) binary groups.
 public struct SMPTETimeCode: Sendable, Hashable, CustomStringConvertible {
+    /// Hours, 0...23.
     public let hours: Int
+    /// Minutes, 0...59.
     public let minutes: Int
+    /// Seconds, 0...59.
     public let seconds: Int
+    /// Frames within the second, 0...(base − 1).
     public let frames: Int
 
     /// The time code of frame number `index` counted from `start` seconds after midnight, at `base` frames per
