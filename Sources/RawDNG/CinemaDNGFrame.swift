@@ -9,7 +9,8 @@ import RawCore
 public struct CinemaDNGFrame: Sendable, Hashable {
     /// The clip's reel name (`ReelName`): 1...64 printable ASCII characters.
     public let reelName: String
-    /// Frames per second (`FrameRate`), 1...240.
+    /// Frames per second (`FrameRate`), 1...30: the 8-byte time code's frames field holds at most 39, and SMPTE's
+    /// frame-pair counting above 30 fps is not implemented.
     public let frameRate: Double
     /// This frame's time code (`TimeCodes`).
     public let timeCode: SMPTETimeCode
@@ -17,13 +18,16 @@ public struct CinemaDNGFrame: Sendable, Hashable {
     /// Checks the reel name and the rate.
     public init(reelName: String, frameRate: Double, timeCode: SMPTETimeCode) throws(InvalidValueError) {
         try Self.checkReelName(reelName)
-        guard frameRate.isFinite, frameRate >= 1, frameRate <= 240 else {
-            throw InvalidValueError("CinemaDNG frame rate", "\(frameRate) fps is outside 1...240")
+        guard frameRate.isFinite, frameRate >= 1, frameRate <= Self.maximumFrameRate else {
+            throw InvalidValueError("CinemaDNG frame rate", "\(frameRate) fps is outside 1...30 (time codes count at most 30 frames a second here)")
         }
         self.reelName = reelName
         self.frameRate = frameRate
         self.timeCode = timeCode
     }
+
+    /// The highest frame rate a clip may have.
+    public static let maximumFrameRate: Double = 30
 
     /// Throws unless `name` is 1...64 printable ASCII characters that are safe in a file name (letters, digits,
     /// `-` and `_`).

@@ -26,7 +26,7 @@ public struct DNGWriter: Sendable {
         /// sequence's time code, frame rate and reel name.
         public var cinemaDNG: CinemaDNGFrame? = nil
         /// Threads that encode lossless-JPEG tiles (1...64; default: the machine's cores).
-        public var encodingThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+        public var encodingThreads: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
         /// Default options: thumbnail only, never overwrite.
         public init() {}

@@ -11,9 +11,10 @@ public struct SMPTETimeCode: Sendable, Hashable, CustomStringConvertible {
     public let frames: Int
 
     /// The time code of frame number `index` counted from `start` seconds after midnight, at `base` frames per
-    /// second (the nominal rate: 24, 25, 30...). Non-drop-frame; wraps after 24 hours.
+    /// second (the nominal rate: 24, 25, 30; at most 30, the most the frames field's two BCD digits and 6 bits
+    /// count without SMPTE's frame pairs). Non-drop-frame; wraps after 24 hours.
     public init(frameIndex index: Int, startSeconds start: Int, base: Int) {
-        let base = max(1, min(99, base))
+        let base = max(1, min(30, base))
         let total = (start * base + max(0, index)) % (86_400 * base)
         frames = total % base
         let secondsOfDay = total / base

@@ -24,7 +24,11 @@ struct LosslessJPEGCFASamples {
 
     /// The layout of `tiff`'s raw image when it qualifies, else nil.
     init?(_ tiff: TIFFRawFacts) {
-        guard tiff.isDNG, let raw = tiff.structure.rawDirectory,
+        // DNG 1.0 coded category 16 with 16 additional bits (dcraw and LibRaw follow that for DNGVersion < 1.1):
+        // such old files stay with LibRaw.
+        guard tiff.isDNG, let version = tiff.structure.mainDirectory.bytes(50706), version.count == 4,
+              version[0] > 1 || (version[0] == 1 && version[1] >= 1),
+              let raw = tiff.structure.rawDirectory,
               raw.integer(TIFFTag.compression) == 7,
               raw.integer(TIFFTag.photometricInterpretation) == 32803,
               (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
@@ -53,8 +57,9 @@ struct LosslessJPEGCFASamples {
         }
         across = (width + blockWidth - 1) / blockWidth
         let down = (height + blockHeight - 1) / blockHeight
-        guard offsets.count == across * down, counts.count == offsets.count,
-              blockWidth.multipliedReportingOverflow(by: blockHeight).partialValue <= 1 << 28 else { return nil }
+        let area = blockWidth.multipliedReportingOverflow(by: blockHeight)
+        guard offsets.count == across * down, counts.count == offsets.count, !area.overflow, area.partialValue <= 1 << 28
+        else { return nil }
         var blocks: [(offset: Int, count: Int)] = []
         for (o, c) in zip(offsets, counts) {
             guard o >= 0, c > 0, o <= tiff.bytes.count - c else { return nil }
@@ -65,7 +70,8 @@ struct LosslessJPEGCFASamples {
         self.blocks = blocks
     }
 
-    /// Why a block could not be used; `mismatch` leaves the file to LibRaw, `corrupt` is the file's fault.
+    /// Why a block could not be used: `mismatch` (a stream that does not fill its block exactly, or that uses a
+    /// lossless-JPEG feature the decoder does not support) leaves the file to LibRaw; `corrupt` is the file's fault.
     enum Failure: Error {
         case mismatch
         case corrupt(String)
@@ -89,8 +95,31 @@ struct LosslessJPEGCFASamples {
                 }
             }
         }
-        if let failure = failures.value { return .failure(failure) }
-        return .success(storage)
+        guard let failure = failures.value else { return .success(storage) }
+        // Which failure came first depends on timing: if any block is one LibRaw should decode, it decides.
+        if case .corrupt = failure, blocks.indices.contains(where: { isMismatch($0, bytes: bytes) }) {
+            return .failure(.mismatch)
+        }
+        return .failure(failure)
+    }
+
+    /// Whether block `index`'s header makes it a block for LibRaw (see `Failure.mismatch`).
+    private func isMismatch(_ index: Int, bytes: [UInt8]) -> Bool {
+        let block = blocks[index]
+        return bytes.withUnsafeBytes { file in
+            let stream = UnsafeRawBufferPointer(rebasing: file[block.offset..<(block.offset + block.count)])
+            do throws(LJ92Error) {
+                let header = try LJ92Decoder(maximumSamples: blockWidth * blockHeight).frame(of: stream)
+                return header.sampleCount != blockWidth * rows(ofBlock: index)
+            } catch {
+                return error.isUnsupported
+            }
+        }
+    }
+
+    /// Rows block `index` holds: a tile its full height (edge tiles padded), a strip its rows.
+    private func rows(ofBlock index: Int) -> Int {
+        isTiled ? blockHeight : min(blockHeight, height - (index / across) * blockHeight)
     }
 
     private func decodeBlock(_ index: Int, file: UnsafeRawBufferPointer, tile: UnsafeMutableBufferPointer<UInt16>,
@@ -100,11 +129,10 @@ struct LosslessJPEGCFASamples {
         let decoder = LJ92Decoder(maximumSamples: blockWidth * blockHeight)
         do {
             let header = try decoder.frame(of: stream)
-            // A tile holds its full size (edge tiles padded); a strip holds its rows (the last one may be short).
-            let rows = isTiled ? blockHeight : min(blockHeight, height - (index / across) * blockHeight)
-            guard header.sampleCount == blockWidth * rows else { return .mismatch }
+            guard header.sampleCount == blockWidth * rows(ofBlock: index) else { return .mismatch }
             _ = try decoder.decode(stream, into: tile)
         } catch {
+            if error.isUnsupported { return .mismatch }
             let what = blocks.count > 1 ? "\(blockWidth == width ? "strip" : "tile") \(index) of \(blocks.count)" : "raw data"
             return .corrupt("\(what): \(error.message)")
         }

@@ -13,7 +13,7 @@ struct CaptureStorageOptions: ParsableArguments {
     var compression: String = "auto"
 
     @Flag(help: ArgumentHelp(
-        "Write the burst as a CinemaDNG clip (needs --fps; one sensor).",
+        "Write the burst as a CinemaDNG clip (needs --fps 1-30; one sensor).",
         discussion: "Each frame stores its raw data in IFD0 (no thumbnail or preview) with the clip's ReelName and "
             + "FrameRate and its own TimeCodes (the burst's start time of day plus the frame number at --fps). Files "
             + "are named REEL_0000000.dng (the sequence number: a gap is a dropped frame) unless --name says otherwise."))
@@ -41,7 +41,9 @@ struct CaptureStorageOptions: ParsableArguments {
         }
         do { try CinemaDNGFrame.checkReelName(reel) } catch { throw ValidationError("--reel: \(error.reason)") }
         guard let fps else { throw ValidationError("--cinemadng needs --fps (a clip has a frame rate)") }
-        guard fps >= 1 && fps <= 240 else { throw ValidationError("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...240") }
+        guard fps >= 1 && fps <= CinemaDNGFrame.maximumFrameRate else {
+            throw ValidationError("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...30 (time codes above 30 fps need SMPTE frame pairs, not supported)")
+        }
         guard sensors == 1 else {
             throw ValidationError("--cinemadng records one sensor: a CinemaDNG clip folder holds one image stream")
         }

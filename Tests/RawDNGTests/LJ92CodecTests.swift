@@ -64,7 +64,8 @@ struct LJ92CodecTests {
 
     @Test("degenerate shapes and extreme differences (category 16, flat images)")
     func extremes() throws {
-        // 0 and 65535 alternating: every difference is ±32768 or wraps, category 16 with no additional bits.
+        // 0 and 65535 alternating: the first difference is 32768 from the initial prediction (category 16, no
+        // additional bits), the others wrap around 2^16.
         let alternating = (0..<(16 * 4)).map { UInt16($0 % 2 == 0 ? 0 : 65535) }
         _ = try roundTrip(alternating, width: 16, height: 4, components: 1, precision: 16, predictor: .left)
         let steps = (0..<(16 * 4)).map { UInt16(($0 * 32768) & 0xFFFF) }
@@ -95,7 +96,8 @@ struct LJ92CodecTests {
         for s in 0..<17 where table.lengths[s] > 0 {
             #expect(table.codes[s] != (UInt32(1) << UInt32(table.lengths[s])) - 1)
         }
-        // Two symbols with counts 3:1 get one bit each.
+        // Two symbols with counts 3:1: one bit for the frequent one, two for the other (the all-ones code of two
+        // bits stays reserved).
         counts = [Int](repeating: 0, count: 17)
         counts[0] = 3; counts[5] = 1
         let two = counts.withUnsafeBufferPointer { LJ92HuffmanTable.optimal(for: $0.baseAddress!) }
@@ -159,6 +161,10 @@ struct LJ92CodecTests {
         if let sof = (0..<(stream.count - 1)).first(where: { stream[$0] == 0xFF && stream[$0 + 1] == 0xC3 }) {
             baseline[sof + 1] = 0xC0
             #expect(message(baseline).contains("SOF0: not lossless"))
+            // Another JPEG process is "unsupported" (a reader may try another decoder); a cut stream is not.
+            #expect(throws: LJ92Error.self) { try LJ92Decoder().decode(baseline) }
+            do { _ = try LJ92Decoder().decode(baseline) } catch { #expect(error.isUnsupported) }
+            do { _ = try LJ92Decoder().decode(Array(stream[..<(stream.count / 2)])) } catch { #expect(!error.isUnsupported) }
             var badPrecision = stream
             badPrecision[sof + 4] = 17
             #expect(message(badPrecision).contains("precision 17"))

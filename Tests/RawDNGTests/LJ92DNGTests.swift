@@ -143,6 +143,9 @@ struct LJ92DNGTests {
         #expect(SMPTETimeCode(frameIndex: 31, startSeconds: 86_399, base: 30).description == "00:00:00:01")
         #expect(throws: InvalidValueError.self) { try CinemaDNGFrame(reelName: "bad/name", frameRate: 24, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 24)) }
         #expect(throws: InvalidValueError.self) { try CinemaDNGFrame(reelName: "A001", frameRate: 0.5, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 24)) }
+        // Above 30 fps the frames field (two BCD digits in 6 bits) cannot count: refused, not written wrong.
+        #expect(throws: InvalidValueError.self) { try CinemaDNGFrame(reelName: "A001", frameRate: 48, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 48)) }
+        #expect(SMPTETimeCode(frameIndex: 29, startSeconds: 0, base: 30).bytes[0] == 0x29)
     }
 
     @Test("one thread and many threads write the same bytes; samples above the stated depth raise the precision")

@@ -15,6 +15,13 @@ struct LosslessJPEGReadTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let facts = try #require(TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
         #expect((LosslessJPEGCFASamples(facts) != nil) == expectDirect, "\(name)")
+        if expectDirect, let layout = LosslessJPEGCFASamples(facts) {
+            // Our decoder really decodes it (a mismatch would silently hand the file to LibRaw).
+            switch layout.read(from: [UInt8](bytes), threads: 2) {
+            case .success: break
+            case .failure(let failure): Issue.record("\(name): our decoder did not decode it: \(failure)")
+            }
+        }
         let ours = try RawFileReader().read(path: path)
         let libRaw = try RawFileReader(decodesLosslessJPEGDirectly: false).read(path: path)
         let (a, b) = (ours.frame, libRaw.frame)

@@ -56,7 +56,7 @@ struct LJ92StreamParser {
             case 0xDA:
                 return try readScanHeader(body, length: length - 2)
             case 0xC0, 0xC1, 0xC2, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF:
-                throw LJ92Error.at(start - 2, String(format: "SOF%d: not lossless JPEG (SOF3), cannot decode", marker - 0xC0))
+                throw LJ92Error.unsupported(at: start - 2, String(format: "SOF%d: not lossless JPEG (SOF3), cannot decode", marker - 0xC0))
             default:
                 continue                                          // APPn, COM, DNL...: skipped
             }
@@ -102,15 +102,16 @@ struct LJ92StreamParser {
         guard length >= 6 else { throw LJ92Error.at(p, "SOF3 segment too short") }
         let precision = byte(p), height = word(p + 1), width = word(p + 3), n = byte(p + 5)
         guard (2...16).contains(precision) else { throw LJ92Error.at(p, "precision \(precision) bits (2...16 are possible)") }
-        guard height > 0 else { throw LJ92Error.at(p + 1, "height 0 (a DNL marker) is not supported") }
+        guard height > 0 else { throw LJ92Error.unsupported(at: p + 1, "height 0 (a DNL marker) is not supported") }
         guard width > 0 else { throw LJ92Error.at(p + 3, "width 0") }
-        guard (1...4).contains(n) else { throw LJ92Error.at(p + 5, "\(n) components (1...4 are possible)") }
+        guard n > 0 else { throw LJ92Error.at(p + 5, "0 components") }
+        guard n <= 4 else { throw LJ92Error.unsupported(at: p + 5, "\(n) components (1...4 are supported)") }
         guard length == 6 + 3 * n else { throw LJ92Error.at(p, "SOF3 length \(length + 2) does not match \(n) components") }
         var ids: [UInt8] = []
         for c in 0..<n {
             let q = p + 6 + 3 * c
             guard byte(q + 1) == 0x11 else {
-                throw LJ92Error.at(q + 1, String(format: "component %d has sampling factors %02X; only 1x1 is supported", c, byte(q + 1)))
+                throw LJ92Error.unsupported(at: q + 1, String(format: "component %d has sampling factors %02X; only 1x1 is supported", c, byte(q + 1)))
             }
             ids.append(bytes[q])
         }
@@ -126,7 +127,7 @@ struct LJ92StreamParser {
         guard length >= 1 else { throw LJ92Error.at(p, "SOS segment too short") }
         let n = byte(p)
         guard n == header.ids.count else {
-            throw LJ92Error.at(p, "the scan has \(n) of the frame's \(header.ids.count) components; only one interleaved scan is supported")
+            throw LJ92Error.unsupported(at: p, "the scan has \(n) of the frame's \(header.ids.count) components; only one interleaved scan is supported")
         }
         guard length == 4 + 2 * n else { throw LJ92Error.at(p, "SOS length \(length + 2) does not match \(n) components") }
         var scanTables: [Int] = []
@@ -148,7 +149,7 @@ struct LJ92StreamParser {
             throw LJ92Error.at(q + 2, "point transform \(pointTransform) is not below the precision \(header.precision)")
         }
         guard restartInterval == 0 || restartInterval % header.width == 0 else {
-            throw LJ92Error.at(q, "restart interval \(restartInterval) is not a whole number of \(header.width)-pixel rows")
+            throw LJ92Error.unsupported(at: q, "restart interval \(restartInterval) is not a whole number of \(header.width)-pixel rows")
         }
         let frame = LJ92Frame(width: header.width, height: header.height, components: n, precision: header.precision,
                               predictor: predictor, pointTransform: pointTransform, restartInterval: restartInterval)

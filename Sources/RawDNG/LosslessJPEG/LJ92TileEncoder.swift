@@ -21,7 +21,10 @@ public final class LJ92TileEncoder: @unchecked Sendable {
     public let predictor: LJ92Predictor
     /// Worker threads.
     public let threads: Int
-    private let workspaces: Mutex<[LJ92Workspace]>
+    /// Workspaces of finished encodes, shared by every encoder in the process (a writer makes an encoder per
+    /// file), so a burst allocates them once. At most `keptWorkspaces` are kept.
+    private static let workspaces = Mutex<[LJ92Workspace]>([])
+    private static let keptWorkspaces = 16
 
     /// Creates an encoder. `tileSize` must be a multiple of 16 (TIFF) and at least 16.
     public init(tileSize: Int = 256, predictor: LJ92Predictor = .left, threads: Int) throws(LJ92Error) {
@@ -31,7 +34,6 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         self.tileSize = tileSize
         self.predictor = predictor
         self.threads = max(1, threads)
-        workspaces = Mutex([])
     }
 
     /// How a frame is cut: `tileSize` tiles, or full-width strips of `tileSize` rows for a narrower frame.
@@ -84,8 +86,8 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         let blocks = blocks(for: frame)
         let (across, down) = (blocks.across, blocks.down)
         let workers = min(threads, across)
-        var pool = takeWorkspaces(workers)
-        defer { returnWorkspaces(pool) }
+        let pool = Self.takeWorkspaces(workers)
+        defer { Self.returnWorkspaces(pool) }
         var encoded = [[UInt8]](repeating: [], count: across)
         for tileRow in 0..<down {
             if workers == 1 {
@@ -110,7 +112,6 @@ public final class LJ92TileEncoder: @unchecked Sendable {
                 try encoded[t].withUnsafeBytes { try sink(tileRow * across + t, $0) }
             }
         }
-        pool = []
     }
 
     private func encodeTile(_ frame: RawFrame, blocks: Blocks, column: Int, row: Int, encoder: LJ92Encoder,
@@ -156,7 +157,7 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         return limit - 2 + ((i - limit) & 1)
     }
 
-    private func takeWorkspaces(_ n: Int) -> [LJ92Workspace] {
+    private static func takeWorkspaces(_ n: Int) -> [LJ92Workspace] {
         workspaces.withLock { free in
             var out: [LJ92Workspace] = []
             while out.count < n, let w = free.popLast() { out.append(w) }
@@ -165,8 +166,10 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         }
     }
 
-    private func returnWorkspaces(_ used: [LJ92Workspace]) {
-        workspaces.withLock { $0 += used }
+    private static func returnWorkspaces(_ used: [LJ92Workspace]) {
+        workspaces.withLock { free in
+            free += used.prefix(max(0, keptWorkspaces - free.count))
+        }
     }
 }
 
