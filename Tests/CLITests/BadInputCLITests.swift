@@ -78,13 +78,17 @@ struct BadInputCLITests {
     @Test("a write that the system refuses part-way fails with its reason and leaves no file")
     func fileSizeLimit() throws {
         let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw")).path
-        let tmp = try TemporaryDirectory()
-        let script = "trap '' XFSZ; ulimit -f 2000; exec \"$0\" \"$@\""
-        let result = try ExternalTool("/bin/bash").run(["-c", script, CLI.executable.path, "convert", source,
-                                                        "-o", tmp.url.path], timeout: 120)
-        #expect(result.exitStatus == 1, "\(result)")
-        #expect(result.stderr == "error: \(tmp.url.path)/canon-powershot-g2.dng: cannot write strip 1: File too large\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).isEmpty)
+        // 2 MB: the uncompressed DNG (8.4 MB) stops in its first strips, the lossless-JPEG one (3.0 MB) in a tile.
+        for (compression, unit) in [("none", "strip 1"), ("lj92", "tile ")] {
+            let tmp = try TemporaryDirectory()
+            let script = "trap '' XFSZ; ulimit -f 2000; exec \"$0\" \"$@\""
+            let result = try ExternalTool("/bin/bash").run(["-c", script, CLI.executable.path, "convert", source,
+                                                            "-o", tmp.url.path, "--compression", compression], timeout: 120)
+            #expect(result.exitStatus == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(tmp.url.path)/canon-powershot-g2.dng: cannot write \(unit)"), "\(result.stderr)")
+            #expect(result.stderr.hasSuffix(": File too large\n") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).isEmpty)
+        }
     }
 
     /// Whether this process may mount a small tmpfs (root in a container or VM); the full-disk test needs one.
@@ -104,18 +108,21 @@ struct BadInputCLITests {
         let tmp = try TemporaryDirectory()
         let disk = tmp.url.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mounted = try ExternalTool("mount").run(["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk.path])
+        // 2 MiB: too small for the uncompressed DNG (8.4 MB) and for the lossless-JPEG one (3.0 MB).
+        let mounted = try ExternalTool("mount").run(["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path])
         try #require(mounted.succeeded, "\(mounted)")
         defer { _ = try? ExternalTool("umount").run([disk.path]) }
         let existing = disk.appendingPathComponent("canon-powershot-g2.dng")
         try Data("precious".utf8).write(to: existing)
 
-        let result = try CLI.run(["convert", source, "-o", disk.path, "--overwrite"])
-        #expect(result.exitStatus == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("error: \(existing.path): cannot write strip "), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)")
-        #expect(try Data(contentsOf: existing) == Data("precious".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["canon-powershot-g2.dng"])
+        for (compression, unit) in [("none", "strip "), ("lj92", "tile ")] {
+            let result = try CLI.run(["convert", source, "-o", disk.path, "--overwrite", "--compression", compression])
+            #expect(result.exitStatus == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(existing.path): cannot write \(unit)"), "\(result.stderr)")
+            #expect(result.stderr.hasSuffix(": No space left on device\n"), "\(result.stderr)")
+            #expect(try Data(contentsOf: existing) == Data("precious".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["canon-powershot-g2.dng"])
+        }
     }
 
     @Test("one bad file among good ones: the good ones are written, exit status 1")

@@ -126,9 +126,12 @@ struct ConvertCLITests {
         let tmp = try TemporaryDirectory()
         let result = try CLI.run(["convert", source.path, "-o", tmp.url.path])
         #expect(result.exitStatus == 0, "\(result)")
-        #expect(result.stdout.hasPrefix("\(source.path) → \(tmp.url.path)/canon-powershot-g2.dng (8.4 MB, "))
+        // Lossless JPEG by default: 3.0 MB where the uncompressed DNG takes 8.4 MB.
+        #expect(result.stdout.hasPrefix("\(source.path) → \(tmp.url.path)/canon-powershot-g2.dng (3.0 MB, "), "\(result.stdout)")
         #expect(result.stdout.split(separator: "\n").count == 1)
         #expect(result.stderr.isEmpty)
+        let plain = try CLI.run(["convert", source.path, "-o", tmp.url.appendingPathComponent("plain.dng").path, "--compression", "none"])
+        #expect(plain.stdout.hasPrefix("\(source.path) → \(tmp.url.path)/plain.dng (8.4 MB, "), "\(plain.stdout)")
     }
 
     @Test("a camera without a known colour matrix converts with a one-line warning saying so")
