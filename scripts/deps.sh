@@ -2,7 +2,7 @@
 # Installs what rawburst needs to build and test, and nothing when it is all there already.
 #
 #   - Debian packages: the C libraries rawburst links and the external checkers its tests run;
-#   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy).
+#   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK).
 #
 # Idempotent and quick: with everything present it only queries dpkg and Python (well under 2 s).
 # `apt-get update` runs at most once, and only when a Debian package is missing.
@@ -12,7 +12,7 @@ set -euo pipefail
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config)
 CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable)
 # PyPI distribution name = import name for all of these.
-PY_PACKAGES=(rawpy tifffile imagecodecs pidng numpy)
+PY_PACKAGES=(rawpy tifffile imagecodecs pidng numpy dngpy)
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'deps: %s\n' "$*"; }

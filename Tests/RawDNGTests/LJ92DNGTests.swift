@@ -84,6 +84,28 @@ struct LJ92DNGTests {
         }
     }
 
+    @Test("Adobe's DNG SDK (dngpy) reads every sample of lossless-JPEG tiles, a narrow strip and a CinemaDNG frame",
+          .enabled(if: ToolAvailability.hasPythonModules("dngpy", "numpy")))
+    func adobeSDKReadsSamples() throws {
+        let tmp = try TemporaryDirectory()
+        let cinema = try CinemaDNGFrame(reelName: "A001", frameRate: 25, timeCode: SMPTETimeCode(frameIndex: 3, startSeconds: 60, base: 25))
+        for (name, image, clip) in [("tiles", try image(cfa: .rggb, bits: 14), nil as CinemaDNGFrame?),
+                                    ("narrow", try image(cfa: .gbrg, bits: 16, width: 130, height: 700), nil),
+                                    ("cinema", try image(cfa: .bggr, bits: 12), cinema)] {
+            let path = try write(image, in: tmp, name: "\(name).dng", cinema: clip)
+            let dump = tmp.url.appendingPathComponent("\(name).bin")
+            let info = try Python.json(script: """
+                import sys, json, numpy as np, dngpy
+                d = dngpy.Dng(sys.argv[1])
+                pixels = np.ascontiguousarray(d.raw_pixels[..., 0], dtype='<u2')
+                pixels.tofile(sys.argv[2])
+                print(json.dumps({"shape": list(pixels.shape)}))
+                """, arguments: [path, dump.path])
+            #expect(info["shape"]?.array?.compactMap(\.int) == [image.frame.height, image.frame.width], "\(name)")
+            #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(name): Adobe's SDK reads other samples")
+        }
+    }
+
     @Test("dcraw decodes the same mosaic as from the uncompressed file; darktable renders both to the same float pixels",
           .enabled(if: ToolAvailability.has("dcraw") && ToolAvailability.has("darktable-cli")
                    && ToolAvailability.hasPythonModules("tifffile", "numpy")))

@@ -37,13 +37,15 @@ public enum SyntheticRaw {
                                       timestampMilliseconds: 1_795_363_387_125))
     }
 
-    /// A two-illuminant calibration with forward matrices, as a phone DNG has.
+    /// A two-illuminant calibration with forward matrices, as a phone DNG has. The forward matrices map camera
+    /// neutral (1, 1, 1) to the D50 white (0.9642, 1, 0.8249), as DNG requires (Adobe's SDK refuses the file
+    /// otherwise).
     public static func calibration() throws -> ColorCalibration {
         try ColorCalibration(
             colorMatrix1: ColorMatrix([0.9, -0.3, -0.1], [-0.4, 1.2, 0.2], [-0.05, 0.15, 0.6]), illuminant1: .standardLightA,
             colorMatrix2: ColorMatrix([0.8, -0.25, -0.08], [-0.45, 1.25, 0.22], [-0.1, 0.2, 0.55]), illuminant2: .d65,
-            forwardMatrix1: ColorMatrix([0.6, 0.3, 0.05], [0.25, 0.7, 0.05], [0.05, 0.05, 0.75]),
-            forwardMatrix2: ColorMatrix([0.61, 0.31, 0.05], [0.26, 0.69, 0.05], [0.04, 0.06, 0.74]),
+            forwardMatrix1: ColorMatrix([0.6142, 0.3, 0.05], [0.25, 0.7, 0.05], [0.05, 0.05, 0.7249]),
+            forwardMatrix2: ColorMatrix([0.6042, 0.31, 0.05], [0.26, 0.69, 0.05], [0.04, 0.06, 0.7249]),
             asShotNeutral: [0.5, 1, 0.7], baselineExposure: 0.25)
     }
 
