@@ -76,6 +76,7 @@ enum DNGTagNumber {
     static let timeCodes: UInt32 = 51043
     static let frameRate: UInt32 = 51044
     static let reelName: UInt32 = 51081
+    static let newRawImageDigest: UInt32 = 51111
     // EXIF
     static let exposureTime: UInt32 = 33434
     static let fNumber: UInt32 = 33437

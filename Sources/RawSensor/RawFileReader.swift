@@ -1,6 +1,7 @@
 import CLibRaw
 import Foundation
 import RawCore
+import RawDNG
 
 /// Reads any raw file LibRaw can decode into a `RawImage`: the full sensor buffer bit-exactly, its active
 /// area, CFA layout, black and white levels, camera metadata and colour calibration.
@@ -19,11 +20,17 @@ public struct RawFileReader: Sendable {
     /// frame (a test compares them), decoded in parallel, and corrupt entropy-coded data is an error instead of
     /// silently wrong pixels.
     public var decodesLosslessJPEGDirectly: Bool
+    /// Whether a DNG's `NewRawImageDigest` is checked against the samples read (the default): a mismatch is a
+    /// `corrupt` error, the way Adobe's DNG SDK reports damaged data that decodes without a structural error
+    /// (a flipped bit in lossless-JPEG data). Costs an MD5 of the raw buffer on files that carry the tag.
+    public var verifiesRawImageDigest: Bool
 
     /// Creates a reader.
-    public init(readsUncompressedDNGDirectly: Bool = true, decodesLosslessJPEGDirectly: Bool = true) {
+    public init(readsUncompressedDNGDirectly: Bool = true, decodesLosslessJPEGDirectly: Bool = true,
+                verifiesRawImageDigest: Bool = true) {
         self.readsUncompressedDNGDirectly = readsUncompressedDNGDirectly
         self.decodesLosslessJPEGDirectly = decodesLosslessJPEGDirectly
+        self.verifiesRawImageDigest = verifiesRawImageDigest
     }
 
     /// Reads pixels, levels, CFA, metadata and colour calibration. Throws RawReadError with a one-line
@@ -71,6 +78,7 @@ public struct RawFileReader: Sendable {
         }
 
         var frame = try RawFrameParts(libRaw: handle, samples: samples, path: path)
+        if verifiesRawImageDigest, let tiff { try verifyDigest(tiff, frame: frame, path: path) }
         var metadata = LibRawMetadata.metadata(handle)
         var calibration = LibRawMetadata.calibrationParts(handle)
         if let tiff, tiff.isDNG {
@@ -78,6 +86,23 @@ public struct RawFileReader: Sendable {
         }
         return RawImage(frame: try frame.frame(path: path), metadata: metadata,
                         calibration: try calibration.calibration(path: path))
+    }
+
+    /// Compares the DNG's NewRawImageDigest with the samples, when the digest applies to them: 16-bit samples
+    /// (no linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
+    private func verifyDigest(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) throws(RawReadError) {
+        guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
+              let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
+              raw.integer(TIFFTag.imageWidth) == frame.width, raw.integer(TIFFTag.imageLength) == frame.height,
+              frame.storage.count >= frame.width * frame.height,
+              let computed = NewRawImageDigest.digest(samples: frame.storage.baseAddress, width: frame.width,
+                                                      height: frame.height, rowStride: frame.width,
+                                                      threads: ProcessInfo.processInfo.activeProcessorCount)
+        else { return }
+        if computed != stored {
+            throw RawReadError(path: path, kind: .corrupt,
+                               detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
+        }
     }
 
     /// The error for a failed `libraw_open_file`.

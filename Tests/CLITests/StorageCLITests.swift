@@ -24,6 +24,8 @@ struct StorageCLITests {
         #expect(try ExifTool.tags(of: lj92)["SubIFD:Compression"]?.int == 7)
         #expect(try ExifTool.tags(of: plain)["SubIFD:Compression"]?.int == 1)
         #expect(try ExifTool.validate(lj92) == [])
+        // convert writes NewRawImageDigest (32 hex digits), so damage to the data is detectable later.
+        #expect(try ExifTool.tags(of: lj92)["IFD0:NewRawImageDigest"]?.string?.count == 32)
         let size = { (u: URL) in (try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0 }
         #expect(size(lj92) * 10 < size(plain) * 7, "lossless JPEG \(size(lj92)) B vs \(size(plain)) B")
         // Both read back to the same frame.

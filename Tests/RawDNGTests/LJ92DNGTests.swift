@@ -10,11 +10,12 @@ import TestSupport
 @Suite("Lossless-JPEG and CinemaDNG DNGs")
 struct LJ92DNGTests {
     private func write(_ image: RawImage, in tmp: TemporaryDirectory, name: String, compression: DNGCompression = .lj92,
-                       cinema: CinemaDNGFrame? = nil, threads: Int = 2) throws -> String {
+                       cinema: CinemaDNGFrame? = nil, threads: Int = 2, digest: Bool = false) throws -> String {
         var options = DNGWriter.Options()
         options.compression = compression
         options.cinemaDNG = cinema
         options.encodingThreads = threads
+        options.rawImageDigest = digest
         let path = tmp.url.appendingPathComponent(name).path
         try DNGWriter(options: options).write(image, to: path)
         return path
@@ -103,6 +104,34 @@ struct LJ92DNGTests {
                 """, arguments: [path, dump.path])
             #expect(info["shape"]?.array?.compactMap(\.int) == [image.frame.height, image.frame.width], "\(name)")
             #expect(try Data(contentsOf: dump) == samples(of: image.frame), "\(name): Adobe's SDK reads other samples")
+        }
+    }
+
+    @Test("NewRawImageDigest is the digest Adobe's DNG SDK computes, for tiles, a narrow strip, strips and a CinemaDNG frame",
+          .enabled(if: ToolAvailability.hasPythonModules("dngpy") && ToolAvailability.has("exiftool")))
+    func rawImageDigestMatchesAdobe() throws {
+        let tmp = try TemporaryDirectory()
+        let cinema = try CinemaDNGFrame(reelName: "A001", frameRate: 25, timeCode: SMPTETimeCode(frameIndex: 0, startSeconds: 0, base: 25))
+        let cases: [(String, RawImage, DNGCompression, CinemaDNGFrame?)] = [
+            ("tiles", try image(cfa: .rggb, bits: 14), .lj92, nil),
+            ("narrow", try image(cfa: .grbg, bits: 12, width: 130, height: 700), .lj92, nil),
+            ("strips", try image(cfa: .gbrg, bits: 16, width: 300, height: 260), .none, nil),
+            ("cinema", try image(cfa: .bggr, bits: 12), .lj92, cinema),
+        ]
+        for (name, image, compression, clip) in cases {
+            let path = try write(image, in: tmp, name: "\(name).dng", compression: compression, cinema: clip, digest: true)
+            let ours = try #require(try ExifTool.tags(of: path)["IFD0:NewRawImageDigest"]?.string, "\(name): no digest")
+            #expect(ours.count == 32, "\(name): \(ours)")
+            // Adobe's SDK reads the file and writes it again with a digest it computes itself.
+            let resaved = tmp.url.appendingPathComponent("\(name)-adobe.dng").path
+            let result = try Python.run(script: """
+                import sys, dngpy
+                dngpy.Dng(sys.argv[1]).save(sys.argv[2])
+                """, arguments: [path, resaved])
+            #expect(result.succeeded, "\(name): \(result)")
+            #expect(!result.stderr.contains("NewRawImageDigest does not match"), "\(name): \(result.stderr)")
+            let adobe = try ExifTool.tags(of: resaved)["IFD0:NewRawImageDigest"]?.string
+            #expect(adobe == ours, "\(name): Adobe's SDK computes \(adobe ?? "nothing"), we wrote \(ours)")
         }
     }
 

@@ -82,6 +82,44 @@ struct LosslessJPEGReadTests {
         }
     }
 
+    @Test("a flipped bit that still decodes is caught by NewRawImageDigest, as Adobe's SDK catches it; LibRaw reads on")
+    func digestCatchesSilentDamage() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.url.appendingPathComponent("whole.dng").path
+        var options = DNGWriter.Options()
+        options.compression = .lj92
+        options.rawImageDigest = true
+        try DNGWriter(options: options).write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 512, height: 512), to: path)
+        _ = try RawFileReader().read(path: path)   // intact: the digest matches
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let raw = try #require(try TIFFStructure(bytes: bytes).rawDirectory)
+        let offsets = try #require(raw.integers(TIFFTag.tileOffsets)), counts = try #require(raw.integers(TIFFTag.tileByteCounts))
+        // Flip single bits in the middle of tile 1's coded data until one decodes without a structural error.
+        var damaged: String?
+        for k in 0..<64 where damaged == nil {
+            var copy = bytes
+            let at = offsets[1] + counts[1] / 2 + k * 13
+            guard copy[at] != 0xFF, copy[at] ^ 0x08 != 0xFF else { continue }
+            copy[at] ^= 0x08
+            let candidate = tmp.url.appendingPathComponent("flip-\(k).dng").path
+            try Data(copy).write(to: URL(fileURLWithPath: candidate))
+            if (try? RawFileReader(verifiesRawImageDigest: false).read(path: candidate)) != nil { damaged = candidate }
+        }
+        let file = try #require(damaged, "no bit flip decoded cleanly")
+        do {
+            _ = try RawFileReader().read(path: file)
+            Issue.record("damaged data read without an error")
+        } catch {
+            #expect(error.kind == .corrupt && error.description.contains("NewRawImageDigest"), "\(error)")
+        }
+        // LibRaw decodes the damaged file without complaint; Adobe's SDK reports the digest mismatch.
+        _ = try RawFileReader(decodesLosslessJPEGDirectly: false, verifiesRawImageDigest: false).read(path: file)
+        if ToolAvailability.hasPythonModules("dngpy") {
+            let adobe = try Python.run(script: "import sys, dngpy; dngpy.Dng(sys.argv[1]).raw_pixels", arguments: [file])
+            #expect(adobe.stderr.contains("NewRawImageDigest does not match raw image"), "\(adobe.stderr)")
+        }
+    }
+
     @Test("corrupt coded data is an error naming the tile (LibRaw would return wrong pixels)")
     func corruptTile() throws {
         let tmp = try TemporaryDirectory()
