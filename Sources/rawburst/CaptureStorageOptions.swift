@@ -19,7 +19,7 @@ struct CaptureStorageOptions: ParsableArguments {
             + "are named REEL_0000000.dng (the sequence number: a gap is a dropped frame) unless --name says otherwise."))
     var cinemadng = false
 
-    @Option(help: ArgumentHelp("Reel name of a --cinemadng clip: letters, digits, '-' and '_' (default A001).",
+    @Option(help: ArgumentHelp("Reel name of a --cinemadng clip: letters, digits, '-' and '_'.",
                                valueName: "name"))
     var reel: String = "A001"
 
