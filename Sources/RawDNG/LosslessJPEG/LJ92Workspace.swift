@@ -1,6 +1,7 @@
-/// Reusable buffers for encoding lossless-JPEG images of up to a given size: one per worker thread, so that
-/// encoding a burst allocates nothing per frame. Not thread-safe; a workspace belongs to one thread at a time.
-public final class LJ92Workspace: @unchecked Sendable {
+/// Reusable scratch buffers for encoding lossless-JPEG images of up to a given size, one per worker thread;
+/// `LJ92TileEncoder` pools them, so a burst does not allocate them per frame (only each tile's encoded bytes are
+/// copied out). Not thread-safe; a workspace belongs to one thread at a time.
+final class LJ92Workspace: @unchecked Sendable {
     /// Per-sample prediction differences, modulo 2^16, as signed values.
     private(set) var differences: UnsafeMutablePointer<Int32>
     /// Per-sample difference category (SSSS).
@@ -15,7 +16,7 @@ public final class LJ92Workspace: @unchecked Sendable {
     private(set) var outputCapacity = 0
 
     /// Creates an empty workspace; buffers grow on first use.
-    public init() {
+    init() {
         differences = .allocate(capacity: 1)
         categories = .allocate(capacity: 1)
         extraBits = .allocate(capacity: 1)
