@@ -123,9 +123,7 @@ public struct DNGWriter: Sendable {
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
         var digestTags: [TagAssignment] = []
         if options.rawImageDigest {
-            guard let digest = NewRawImageDigest.digest(of: frame, threads: options.encodingThreads) else {
-                throw DNGWriteError(path: path, "cannot compute the raw image digest (no memory for MD5)")
-            }
+            let digest = NewRawImageDigest.digest(of: frame, threads: options.encodingThreads)
             digestTags.append(.bytes(DNGTagNumber.newRawImageDigest, digest))
         }
         if let cinema = options.cinemaDNG {

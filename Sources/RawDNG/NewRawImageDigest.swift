@@ -1,4 +1,3 @@
-import Foundation
 import RawCore
 import RawDevelop
 
@@ -16,16 +15,16 @@ public enum NewRawImageDigest {
     public static let tag: UInt16 = 51111
     static let cell = 256
 
-    /// The digest of `frame`'s samples, or nil if MD5 state could not be allocated.
-    public static func digest(of frame: RawFrame, threads: Int) -> [UInt8]? {
+    /// The digest of `frame`'s samples.
+    public static func digest(of frame: RawFrame, threads: Int) -> [UInt8] {
         digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height, rowStride: frame.rowStride,
                threads: threads)
     }
 
     /// The digest of `height` rows of `width` samples, `rowStride` samples apart.
     public static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int,
-                              threads: Int) -> [UInt8]? {
-        guard width > 0, height > 0 else { return nil }
+                              threads: Int) -> [UInt8] {
+        precondition(width > 0 && height > 0, "NewRawImageDigest: an empty image")
         let cellHeight = min(cell, height), cellWidth = min(cell, width)
         let across = (width + cellWidth - 1) / cellWidth
         let down = (height + cellHeight - 1) / cellHeight
@@ -33,7 +32,6 @@ public enum NewRawImageDigest {
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: count * 16)
-        let failed = FailureFlag()
         // Samples are stored in native (little-endian) order, which is the digest's order.
         ParallelRows.run(rows: count, threads: threads, minimumRows: 1) { cells in
             for index in cells {
@@ -44,21 +42,11 @@ public enum NewRawImageDigest {
                     let row = samples + (y0 + r) * rowStride + x0
                     hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
                 }
-                guard let digest = hasher.finish() else { failed.set(); continue }
-                (digests + index * 16).update(from: digest, count: 16)
+                (digests + index * 16).update(from: hasher.finish(), count: 16)
             }
         }
-        guard !failed.isSet else { return nil }
         let whole = MD5Hasher()
         whole.add(UnsafeRawBufferPointer(start: digests, count: count * 16))
         return whole.finish()
     }
-}
-
-/// Set by any worker that failed.
-private final class FailureFlag: @unchecked Sendable {
-    private var flag = false
-    private let lock = NSLock()
-    var isSet: Bool { lock.withLock { flag } }
-    func set() { lock.withLock { flag = true } }
 }

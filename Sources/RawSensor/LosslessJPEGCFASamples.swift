@@ -81,14 +81,13 @@ struct LosslessJPEGCFASamples {
     func read(from bytes: [UInt8], threads: Int) -> Result<PixelStorage, Failure> {
         let failures = FailureBox()
         let storage = PixelStorage(unsafeUninitializedCount: width * height) { destination in
-            let target = UncheckedDestination(destination)
             bytes.withUnsafeBytes { file in
-                let base = UncheckedFile(file)
+                // Blocks write disjoint parts of `destination`.
                 ParallelRows.run(rows: blocks.count, threads: threads, minimumRows: 1) { range in
                     let tile = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: blockWidth * blockHeight)
                     defer { tile.deallocate() }
                     for index in range where !failures.isSet {
-                        if let failure = decodeBlock(index, file: base.bytes, tile: tile, into: target.pointer) {
+                        if let failure = decodeBlock(index, file: file, tile: tile, into: destination) {
                             failures.set(failure)
                         }
                     }
@@ -154,14 +153,4 @@ private final class FailureBox: @unchecked Sendable {
     var isSet: Bool { lock.withLock { first != nil } }
     var value: LosslessJPEGCFASamples.Failure? { lock.withLock { first } }
     func set(_ failure: LosslessJPEGCFASamples.Failure) { lock.withLock { if first == nil { first = failure } } }
-}
-
-private struct UncheckedDestination: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<UInt16>
-    init(_ p: UnsafeMutablePointer<UInt16>) { pointer = p }
-}
-
-private struct UncheckedFile: @unchecked Sendable {
-    let bytes: UnsafeRawBufferPointer
-    init(_ b: UnsafeRawBufferPointer) { bytes = b }
 }

@@ -94,11 +94,10 @@ public struct RawFileReader: Sendable {
         guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
               raw.integer(TIFFTag.imageWidth) == frame.width, raw.integer(TIFFTag.imageLength) == frame.height,
-              frame.storage.count >= frame.width * frame.height,
-              let computed = NewRawImageDigest.digest(samples: frame.storage.baseAddress, width: frame.width,
-                                                      height: frame.height, rowStride: frame.width,
-                                                      threads: ProcessInfo.processInfo.activeProcessorCount)
+              frame.width > 0, frame.height > 0, frame.storage.count >= frame.width * frame.height
         else { return }
+        let computed = NewRawImageDigest.digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height,
+                                                rowStride: frame.width, threads: ProcessInfo.processInfo.activeProcessorCount)
         if computed != stored {
             throw RawReadError(path: path, kind: .corrupt,
                                detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")

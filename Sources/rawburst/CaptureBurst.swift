@@ -35,10 +35,7 @@ extension CaptureCommand {
 
     /// The burst options, or the option and problem in one line.
     func burstOptions() throws -> BurstOptions {
-        // The reel name becomes the file names' prefix: say what is wrong with it, not with the name it makes.
-        if storageOptions.cinemadng {
-            do { try CinemaDNGFrame.checkReelName(storageOptions.reel) } catch { throw ValidationError("--reel: \(error.reason)") }
-        }
+        try storageOptions.checkReel()
         guard let budget = BurstOptionError.bytes(memoryBudget) else {
             throw ValidationError("--memory-budget: '\(memoryBudget)' is not a size (e.g. 512MiB, 2GiB, 800MB)")
         }

@@ -32,14 +32,20 @@ struct CaptureStorageOptions: ParsableArguments {
     /// The name template a CinemaDNG clip uses when `--name` was left at its default.
     func cinemaNameTemplate() -> String { "\(reel)_%7q" }
 
-    /// Checks the combination before anything is captured.
-    func validate(fps: Double?, sensors: Int, nameTemplate: String) throws {
-        _ = try requestedCompression()
+    /// Checks `--reel`. Called with the other burst options, before the name template it makes is parsed, so the
+    /// error names the reel, not the template.
+    func checkReel() throws {
         guard cinemadng else {
             if reel != "A001" { throw ValidationError("--reel needs --cinemadng") }
             return
         }
         do { try CinemaDNGFrame.checkReelName(reel) } catch { throw ValidationError("--reel: \(error.reason)") }
+    }
+
+    /// Checks the combination before anything is captured (the reel is checked by `checkReel()`).
+    func validate(fps: Double?, sensors: Int, nameTemplate: String) throws {
+        _ = try requestedCompression()
+        guard cinemadng else { return }
         guard let fps else { throw ValidationError("--cinemadng needs --fps (a clip has a frame rate)") }
         guard fps >= 1 && fps <= CinemaDNGFrame.maximumFrameRate else {
             throw ValidationError("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...30 (time codes above 30 fps need SMPTE frame pairs, not supported)")

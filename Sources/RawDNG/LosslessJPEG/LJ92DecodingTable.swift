@@ -11,17 +11,14 @@ struct LJ92DecodingTable {
     var firstIndex: [Int32]
     var values: [UInt8]
 
-    /// Builds the table from a DHT segment's BITS (index 1...16) and HUFFVAL, checking what a decoder of
-    /// untrusted data must: symbols are categories 0...16 and the codes fit their lengths. A symbol listed twice
-    /// (PiDNG's lj92 writes such tables) simply has two codes, as in LibRaw.
-    init(bits: [UInt8], values: [UInt8]) throws(LJ92Error) {
-        guard bits.count == 17 else { throw LJ92Error("lossless JPEG: a Huffman table needs 16 code-length counts") }
-        let total = bits.dropFirst().reduce(0) { $0 + Int($1) }
-        guard total == values.count, total > 0 else {
-            throw LJ92Error("lossless JPEG: a Huffman table lists \(total) codes for \(values.count) symbols")
-        }
+    /// Builds the table from a DHT segment's BITS (index 1...16) and HUFFVAL (as many symbols as BITS counts),
+    /// checking what a decoder of untrusted data must: there are codes, symbols are categories 0...16 and the codes
+    /// fit their lengths. Errors name `offset`, where the table starts. A symbol listed twice (PiDNG's lj92 writes
+    /// such tables) simply has two codes, as in LibRaw.
+    init(bits: [UInt8], values: [UInt8], at offset: Int) throws(LJ92Error) {
+        guard !values.isEmpty else { throw LJ92Error.at(offset, "a Huffman table without codes") }
         if let bad = values.first(where: { Int($0) >= LJ92HuffmanTable.symbolCount }) {
-            throw LJ92Error("lossless JPEG: Huffman symbol \(bad) is not a difference category (0...16)")
+            throw LJ92Error.at(offset, "Huffman symbol \(bad) is not a difference category (0...16)")
         }
         lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
         maxCode = [Int32](repeating: -1, count: 18)
@@ -34,7 +31,7 @@ struct LJ92DecodingTable {
             let n = Int32(bits[length])
             if n > 0 {
                 guard code + n <= Int32(1) << Int32(length) else {
-                    throw LJ92Error("lossless JPEG: the Huffman table has more codes than its lengths allow")
+                    throw LJ92Error.at(offset, "the Huffman table has more codes than its lengths allow")
                 }
                 firstIndex[length] = k
                 minCode[length] = code

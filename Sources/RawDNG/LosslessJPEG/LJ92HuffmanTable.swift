@@ -12,14 +12,10 @@ public struct LJ92HuffmanTable: Sendable, Hashable {
     /// The number of difference categories of lossless JPEG (SSSS 0...16).
     static let symbolCount = 17
 
-    /// Builds the table from BITS and HUFFVAL, checking that they describe a valid prefix code over symbols
-    /// 0...16 (the checks a decoder needs for untrusted input).
-    init(bits: [UInt8], values: [UInt8]) throws(LJ92Error) {
-        guard bits.count == 17 else { throw LJ92Error("lossless JPEG: a Huffman table needs 16 code-length counts") }
-        let total = bits.dropFirst().reduce(0) { $0 + Int($1) }
-        guard total == values.count, total > 0 else {
-            throw LJ92Error("lossless JPEG: a Huffman table lists \(total) codes for \(values.count) symbols")
-        }
+    /// Builds the table from BITS and HUFFVAL with the canonical codes (T.81 C.2). Only `optimal(for:)` makes
+    /// tables, valid by construction (each symbol 0...16 at most once, codes fitting their lengths); the decoder
+    /// checks the tables it reads in `LJ92DecodingTable`.
+    private init(bits: [UInt8], values: [UInt8]) {
         var codes = [UInt32](repeating: 0, count: Self.symbolCount)
         var lengths = [UInt8](repeating: 0, count: Self.symbolCount)
         var code: UInt32 = 0
@@ -27,16 +23,6 @@ public struct LJ92HuffmanTable: Sendable, Hashable {
         for length in 1...16 {
             for _ in 0..<Int(bits[length]) {
                 let symbol = Int(values[k])
-                guard symbol < Self.symbolCount else {
-                    throw LJ92Error("lossless JPEG: Huffman symbol \(symbol) is not a difference category (0...16)")
-                }
-                guard lengths[symbol] == 0 else {
-                    throw LJ92Error("lossless JPEG: Huffman symbol \(symbol) has two codes")
-                }
-                // Canonical codes (T.81 C.2) must fit their length.
-                guard code < (UInt32(1) << UInt32(length)) else {
-                    throw LJ92Error("lossless JPEG: the Huffman table has more codes than its lengths allow")
-                }
                 codes[symbol] = code
                 lengths[symbol] = UInt8(length)
                 code += 1
@@ -98,7 +84,6 @@ public struct LJ92HuffmanTable: Sendable, Hashable {
         var order = (0..<symbolCount).filter { codeSize[$0] > 0 }
         order.sort { (codeSize[$0], $0) < (codeSize[$1], $1) }
         let bits17 = [UInt8(0)] + (1...16).map { UInt8(bits[$0]) }
-        // The table is valid by construction.
-        return try! LJ92HuffmanTable(bits: bits17, values: order.map(UInt8.init))
+        return LJ92HuffmanTable(bits: bits17, values: order.map(UInt8.init))
     }
 }

@@ -89,11 +89,7 @@ struct LJ92StreamParser {
             let values = (0..<total).map { bytes[p + $0] }
             p += total
             guard tc == 0 else { continue }                        // AC tables mean nothing to lossless JPEG
-            do {
-                tables[th] = try LJ92DecodingTable(bits: bits, values: values)
-            } catch {
-                throw LJ92Error.at(p - total - 17, error.message.replacingOccurrences(of: "lossless JPEG: ", with: ""))
-            }
+            tables[th] = try LJ92DecodingTable(bits: bits, values: values, at: p - total - 17)
         }
     }
 

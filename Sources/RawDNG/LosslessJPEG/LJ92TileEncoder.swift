@@ -1,5 +1,5 @@
-import Dispatch
 import RawCore
+import RawDevelop
 import Synchronization
 
 /// Encodes a raw frame as DNG lossless-JPEG tiles (compression 7), in parallel and with bounded memory.
@@ -84,32 +84,21 @@ public final class LJ92TileEncoder: @unchecked Sendable {
                        sink: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         let encoder = try LJ92Encoder(precision: precision, predictor: predictor)
         let blocks = blocks(for: frame)
-        let (across, down) = (blocks.across, blocks.down)
-        let workers = min(threads, across)
-        let pool = Self.takeWorkspaces(workers)
-        defer { Self.returnWorkspaces(pool) }
-        var encoded = [[UInt8]](repeating: [], count: across)
-        for tileRow in 0..<down {
-            if workers == 1 {
-                for t in 0..<across {
-                    encoded[t] = encodeTile(frame, blocks: blocks, column: t, row: tileRow, encoder: encoder, workspace: pool[0])
-                }
-            } else {
-                let next = Atomic<Int>(0)
-                let results = UncheckedTileResults(count: across)
-                let shared = UncheckedWorkspaces(pool)
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    while true {
-                        let t = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        guard t < across else { break }
-                        results.store(t, self.encodeTile(frame, blocks: blocks, column: t, row: tileRow, encoder: encoder,
-                                                         workspace: shared.workspaces[w]))
+        var encoded = [[UInt8]](repeating: [], count: blocks.across)
+        for tileRow in 0..<blocks.down {
+            encoded.withUnsafeMutableBufferPointer { slots in
+                // Each range of tiles is encoded by one worker with one pooled workspace; tiles are disjoint slots.
+                ParallelRows.run(rows: blocks.across, threads: threads, minimumRows: 1) { columns in
+                    let workspace = Self.takeWorkspace()
+                    defer { Self.returnWorkspace(workspace) }
+                    for t in columns {
+                        slots[t] = encodeTile(frame, blocks: blocks, column: t, row: tileRow, encoder: encoder,
+                                              workspace: workspace)
                     }
                 }
-                for t in 0..<across { encoded[t] = results.take(t) }
             }
-            for t in 0..<across {
-                try encoded[t].withUnsafeBytes { try sink(tileRow * across + t, $0) }
+            for t in 0..<blocks.across {
+                try encoded[t].withUnsafeBytes { try sink(tileRow * blocks.across + t, $0) }
             }
         }
     }
@@ -157,40 +146,13 @@ public final class LJ92TileEncoder: @unchecked Sendable {
         return limit - 2 + ((i - limit) & 1)
     }
 
-    private static func takeWorkspaces(_ n: Int) -> [LJ92Workspace] {
+    private static func takeWorkspace() -> LJ92Workspace {
+        workspaces.withLock { $0.popLast() } ?? LJ92Workspace()
+    }
+
+    private static func returnWorkspace(_ used: LJ92Workspace) {
         workspaces.withLock { free in
-            var out: [LJ92Workspace] = []
-            while out.count < n, let w = free.popLast() { out.append(w) }
-            while out.count < n { out.append(LJ92Workspace()) }
-            return out
+            if free.count < keptWorkspaces { free.append(used) }
         }
     }
-
-    private static func returnWorkspaces(_ used: [LJ92Workspace]) {
-        workspaces.withLock { free in
-            free += used.prefix(max(0, keptWorkspaces - free.count))
-        }
-    }
-}
-
-/// Per-tile results written by concurrent workers, each to its own index.
-private final class UncheckedTileResults: @unchecked Sendable {
-    private let tiles: UnsafeMutablePointer<[UInt8]>
-    private let count: Int
-    init(count: Int) {
-        self.count = count
-        tiles = .allocate(capacity: count)
-        tiles.initialize(repeating: [], count: count)
-    }
-    deinit {
-        tiles.deinitialize(count: count)
-        tiles.deallocate()
-    }
-    func store(_ i: Int, _ bytes: [UInt8]) { tiles[i] = bytes }
-    func take(_ i: Int) -> [UInt8] { tiles[i] }
-}
-
-private struct UncheckedWorkspaces: @unchecked Sendable {
-    let workspaces: [LJ92Workspace]
-    init(_ w: [LJ92Workspace]) { workspaces = w }
 }
