@@ -2,7 +2,10 @@
 # Installs what rawburst needs to build and test, and nothing when it is all there already.
 #
 #   - Debian packages: the C libraries rawburst links and the external checkers its tests run;
-#   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK).
+#   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK)
+#     and what the tests' Python checks import besides (Pillow, scipy). Every module a test or a benchmark
+#     script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
+#     script fills (.ci/run), so a missing entry fails there as it would on a fresh machine.
 #
 # Idempotent and quick: with everything present it only queries dpkg and Python (well under 2 s).
 # `apt-get update` runs at most once, and only when a Debian package is missing.
@@ -11,8 +14,9 @@ set -euo pipefail
 
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config)
 CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable)
-# PyPI distribution name = import name for all of these.
-PY_PACKAGES=(rawpy tifffile imagecodecs pidng numpy dngpy)
+# IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
+PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
+             PIL=Pillow scipy=scipy)
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'deps: %s\n' "$*"; }
@@ -50,7 +54,8 @@ fi
 # find_spec only locates the modules (importing numpy and rawpy would cost several tenths of a second).
 missing_py=$("$PYTHON" - "${PY_PACKAGES[@]}" <<'PY'
 import importlib.util, sys
-print(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))
+pairs = (arg.split("=", 1) for arg in sys.argv[1:])
+print(" ".join(dist for module, dist in pairs if importlib.util.find_spec(module) is None))
 PY
 )
 if [[ -n $missing_py ]]; then
