@@ -1,3 +1,4 @@
+import RawCore
 import Foundation
 import RawDevelop
 

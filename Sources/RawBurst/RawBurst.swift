@@ -1,7 +1,11 @@
 /// RawBurst: the umbrella library. `import RawBurst` gives the public API of every rawburst module.
 @_exported import RawCore
 @_exported import RawDevelop
+@_exported import RawImageIO
 @_exported import RawAnalysis
 @_exported import RawDNG
-@_exported import RawSensor
+@_exported import RawSources
+@_exported import RawFiles
+@_exported import RawSimulator
+@_exported import RawJobs
 @_exported import RawCapture

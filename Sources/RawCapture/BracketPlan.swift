@@ -1,6 +1,6 @@
 import Foundation
 import RawCore
-import RawSensor
+import RawSources
 
 /// A bracketing or sequencing plan: the settings of each frame of a sequence, repeated.
 ///

@@ -60,6 +60,16 @@ public struct DevelopedRecord: Sendable, Hashable, Codable {
     public let seconds: Double
     /// True when written during the burst from the frame's slot, false when developed afterwards from the DNG.
     public let duringBurst: Bool
+
+    /// Records a developed frame.
+    public init(sequenceNumber: UInt64, sensor: String, path: String, bytes: Int, seconds: Double, duringBurst: Bool) {
+        self.sequenceNumber = sequenceNumber
+        self.sensor = sensor
+        self.path = path
+        self.bytes = bytes
+        self.seconds = seconds
+        self.duringBurst = duringBurst
+    }
 }
 
 /// A frame not developed during the burst, and why (it is developed afterwards from its DNG).
@@ -80,6 +90,15 @@ public struct CompositeRecord: Sendable, Hashable, Codable {
     public let path: String
     public let bytes: Int
     public let seconds: Double
+
+    /// Records a composite written from `inputs`.
+    public init(sequenceNumber: UInt64, inputs: [String], path: String, bytes: Int, seconds: Double) {
+        self.sequenceNumber = sequenceNumber
+        self.inputs = inputs
+        self.path = path
+        self.bytes = bytes
+        self.seconds = seconds
+    }
 }
 
 /// What was developed after the burst, and what could not be.

@@ -1,9 +1,10 @@
+import RawImageIO
 import Foundation
 import RawAnalysis
 import RawCore
 import RawDevelop
 import RawDNG
-import RawSensor
+import RawSources
 
 extension BurstSession {
     /// One writer: takes full slots until the pool is closed and drained, writes each frame's DNG (and

@@ -2,7 +2,7 @@ import Foundation
 import RawCore
 import RawDevelop
 import RawDNG
-import RawSensor
+import RawSources
 
 /// One burst: a sensor thread triggering frames from a `BurstSource` (one sensor or a synchronized pair) into
 /// a `FramePool`, and writer threads encoding full slots to DNG files, with a declared overflow policy, a

@@ -3,7 +3,7 @@ import RawAnalysis
 import RawCore
 import RawDevelop
 import RawDNG
-import RawSensor
+import RawSources
 
 extension BurstSession {
     /// What to capture and how.

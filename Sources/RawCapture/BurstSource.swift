@@ -1,5 +1,5 @@
 import RawCore
-import RawSensor
+import RawSources
 
 /// What a burst takes frames from: one source, or two sources triggered together (`DualSource`), each
 /// frame of a pair going to its own slot and its own file.

@@ -1,6 +1,6 @@
 import Foundation
 import RawCore
-import RawSensor
+import RawSources
 
 /// The JSON file written beside a frame's DNG on request (`--sidecar`): how the frame was taken, for scripts
 /// that should not have to parse EXIF.

@@ -1,5 +1,6 @@
+import RawCore
 import Foundation
-import RawSensor
+import RawSources
 
 /// Storage faults to inject into a burst's writes, for testing policies and the governor without a bad disk:
 /// a bandwidth limit shared by all writers, stalls, and failing writes.

@@ -1,3 +1,4 @@
+import RawImageIO
 import Foundation
 import RawCore
 
@@ -144,7 +145,11 @@ public struct DNGWriter: Sendable {
         var preview: (image: RGB8Image, jpeg: [UInt8])?
         if let edge = options.previewLongEdge {
             let rendered = PreviewRenderer.render(image, longEdge: edge)
-            preview = (rendered, try JPEGPreviewEncoder.encode(rendered, quality: options.previewQuality, path: path))
+            do {
+                preview = (rendered, try JPEGPreviewEncoder.encode(rendered, quality: options.previewQuality))
+            } catch {
+                throw DNGWriteError(path: path, "cannot encode the preview: \(error.message)")
+            }
         }
 
         // IFD0: thumbnail + camera-wide tags.

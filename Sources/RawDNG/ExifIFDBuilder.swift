@@ -1,3 +1,4 @@
+import RawImageIO
 import RawCore
 import RawDevelop
 

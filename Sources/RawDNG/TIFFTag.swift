@@ -1,3 +1,4 @@
+import RawImageIO
 /// Names and numbers of TIFF 6, TIFF/EP, EXIF 2.32, GPS, Interoperability, DNG 1.0–1.7 and CinemaDNG tags.
 ///
 /// Names are spelt as the specification that defines the tag spells them (DNG tags as in the DNG

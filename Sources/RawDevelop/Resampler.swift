@@ -1,3 +1,4 @@
+import RawCore
 /// Resizes planar images with separable filters: area averaging (each output pixel the exact mean of the
 /// input it covers) when shrinking, linear interpolation when enlarging an axis (non-square pixels).
 enum Resampler {

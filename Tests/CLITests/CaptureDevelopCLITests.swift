@@ -1,3 +1,4 @@
+import RawImageIO
 import Foundation
 import RawBurst
 import Testing

@@ -2,7 +2,9 @@ import Foundation
 import RawAnalysis
 import RawCore
 import RawDevelop
-import RawSensor
+import RawSources
+import RawFiles
+import RawSimulator
 import Testing
 import TestSupport
 

@@ -2,7 +2,9 @@ import Foundation
 import RawCapture
 import RawCore
 import RawDNG
-import RawSensor
+import RawSources
+import RawSimulator
+import RawFiles
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,7 +1,9 @@
 import Foundation
 import RawCapture
 import RawCore
-import RawSensor
+import RawSources
+import RawSimulator
+import RawFiles
 import Testing
 import TestSupport
 

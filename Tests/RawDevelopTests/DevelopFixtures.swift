@@ -1,7 +1,10 @@
 import Foundation
 import RawCore
 import RawDevelop
-import RawSensor
+import RawSources
+import RawFiles
+import RawSimulator
+import RawJobs
 
 /// Frames and measurements shared by the developer's tests.
 enum DevelopFixtures {

@@ -1,7 +1,10 @@
 import Foundation
 import RawCore
 import RawDevelop
-import RawSensor
+import RawSources
+import RawFiles
+import RawSimulator
+import RawJobs
 import Testing
 
 @Suite("Develop: white balance, tone, looks, geometry")

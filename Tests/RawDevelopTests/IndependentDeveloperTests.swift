@@ -1,8 +1,12 @@
+import RawImageIO
 import Foundation
 import RawCore
 import RawDNG
 import RawDevelop
-import RawSensor
+import RawSources
+import RawFiles
+import RawSimulator
+import RawJobs
 import Testing
 import TestSupport
 

@@ -1,0 +1,336 @@
+import RawDevelop
+import CExif
+import RawCore
+
+/// The EXIF metadata of a developed image: the TIFF-structured block that JPEG (APP1), HEIF (`Exif` item)
+/// and PNG (`eXIf` chunk) files carry, serialised with libexif in Intel byte order.
+///
+/// IFD0 holds Make, Model, Orientation (always 1: the pixels are upright), X/YResolution 72 per inch,
+/// Software and DateTime (the capture time, or now when unknown), plus YCbCrPositioning for the
+/// YCbCr-coded formats (JPEG, HEIF). The EXIF IFD holds ExifVersion 0232, FlashpixVersion 0100,
+/// ColorSpace, except in TIFF ComponentsConfiguration (Y Cb Cr for JPEG/HEIF, R G B for PNG) and
+/// PixelX/YDimension, and the capture fields the metadata has (times with sub-seconds and UTC offset,
+/// exposure, lens, serial, …).
+/// The GPS IFD (version 2.3) is written when the metadata has a fix. The field mapping is the same one the
+/// DNG writer uses for its EXIF and GPS IFDs; the TIFF encoder writes these same ``fields`` through libtiff.
+public struct ExifBlock: Sendable, Hashable {
+    /// One EXIF field: directory, tag number and typed value.
+    package struct Field: Sendable, Hashable {
+        /// The directory a field belongs to.
+        package enum Directory: Sendable, Hashable {
+            /// The primary image directory (TIFF tags).
+            case ifd0
+            /// The EXIF private directory.
+            case exif
+            /// The GPS directory.
+            case gps
+
+            /// Position in a file: IFD0, then EXIF, then GPS.
+            var order: Int {
+                switch self {
+                case .ifd0: 0
+                case .exif: 1
+                case .gps: 2
+                }
+            }
+        }
+
+        /// A value in its EXIF type.
+        package enum Value: Sendable, Hashable {
+            /// ASCII text (NUL-terminated when written).
+            case ascii(String)
+            /// BYTE values.
+            case bytes([UInt8])
+            /// UNDEFINED bytes.
+            case undefined([UInt8])
+            /// SHORT values.
+            case shorts([UInt16])
+            /// LONG values.
+            case longs([UInt32])
+            /// RATIONAL values (written as exact-as-possible fractions).
+            case rationals([Double])
+            /// SRATIONAL values.
+            case signedRationals([Double])
+        }
+
+        package let directory: Directory
+        package let tag: UInt16
+        package let value: Value
+
+        package init(_ directory: Directory, _ tag: UInt16, _ value: Value) {
+            self.directory = directory
+            self.tag = tag
+            self.value = value
+        }
+    }
+
+    /// The `Software` text written by default.
+    public static let software = "rawburst \(RawBurstVersion.string)"
+
+    /// The fields, ordered by directory and tag.
+    package let fields: [Field]
+    /// `Exif\0\0` followed by the TIFF structure: the payload of a JPEG APP1 marker and of a HEIF `Exif` item.
+    public let app1Payload: [UInt8]
+
+    /// The TIFF structure without the `Exif\0\0` prefix (what a PNG `eXIf` chunk holds).
+    public var tiffData: [UInt8] { Array(app1Payload.dropFirst(6)) }
+
+    /// Builds the block for `image` as it will be stored in `format`.
+    public init(image: DevelopedImage, format: OutputFormat, software: String = ExifBlock.software) throws(DevelopError) {
+        let fields = ExifBlock.fields(for: image, format: format, software: software)
+        self.fields = fields
+        app1Payload = try ExifBlock.serialize(fields)
+    }
+
+    // MARK: - Field mapping
+
+    /// The fields for `image` stored in `format`, ordered by directory and tag.
+    package static func fields(for image: DevelopedImage, format: OutputFormat, software: String) -> [Field] {
+        let m = image.metadata
+        let ycbcr = format == .jpeg || format == .heif
+        // ComponentsConfiguration and PixelX/YDimension describe compressed data: EXIF (and exiftool's
+        // validator) do not allow them in a TIFF, whose own tags give the layout and size.
+        let tiff = format == .tiff
+        var out: [Field] = []
+        // IFD0
+        if let make = text(m.make) { out.append(Field(.ifd0, 0x010F, .ascii(make))) }
+        if let model = text(m.model) { out.append(Field(.ifd0, 0x0110, .ascii(model))) }
+        out.append(Field(.ifd0, 0x0112, .shorts([1])))
+        out.append(Field(.ifd0, 0x011A, .rationals([72])))
+        out.append(Field(.ifd0, 0x011B, .rationals([72])))
+        out.append(Field(.ifd0, 0x0128, .shorts([2])))
+        if let software = text(software) { out.append(Field(.ifd0, 0x0131, .ascii(software))) }
+        let modified: CaptureTime
+        if let time = m.captureTime { modified = time } else { modified = CaptureTime.now() }
+        out.append(Field(.ifd0, 0x0132, .ascii(modified.exifDateTime)))
+        if ycbcr { out.append(Field(.ifd0, 0x0213, .shorts([1]))) }
+
+        // EXIF IFD: the capture fields plus those describing this image.
+        out += captureFields(for: m)
+        out.append(Field(.exif, 0x9000, .undefined(Array("0232".utf8))))
+        if !tiff { out.append(Field(.exif, 0x9101, .undefined(ycbcr ? [1, 2, 3, 0] : [4, 5, 6, 0]))) }
+        out.append(Field(.exif, 0xA000, .undefined(Array("0100".utf8))))
+        out.append(Field(.exif, 0xA001, .shorts([image.colorSpace.exifColorSpace])))
+        if !tiff {
+            out.append(Field(.exif, 0xA002, .longs([UInt32(image.width)])))
+            out.append(Field(.exif, 0xA003, .longs([UInt32(image.height)])))
+        }
+        if let fix = m.gps { out += gpsFields(for: fix) }
+        return out.sorted { ($0.directory.order, $0.tag) < ($1.directory.order, $1.tag) }
+    }
+
+    /// The EXIF IFD fields that describe the capture (the same mapping as the DNG writer's EXIF IFD, without
+    /// ExifVersion): exposure time, f-number, program, ISO, original time with sub-seconds and UTC offset,
+    /// exposure bias, subject distance (0xFFFFFFFF/1 at infinity), metering, focal length (and its 35 mm
+    /// equivalent), white balance, body serial number and lens model.
+    package static func captureFields(for m: FrameMetadata) -> [Field] {
+        var out: [Field] = []
+        if let t = m.exposureTime { out.append(Field(.exif, 0x829A, .rationals([t]))) }
+        if let f = m.fNumber { out.append(Field(.exif, 0x829D, .rationals([f]))) }
+        if let program = m.exposureProgram { out.append(Field(.exif, 0x8822, .shorts([program.rawValue]))) }
+        if let iso = m.iso { out.append(Field(.exif, 0x8827, .shorts([UInt16(min(65535, iso.rounded()))]))) }
+        if let time = m.captureTime {
+            out.append(Field(.exif, 0x9003, .ascii(time.exifDateTime)))
+            if let offset = time.exifOffset { out.append(Field(.exif, 0x9011, .ascii(offset))) }
+            out.append(Field(.exif, 0x9291, .ascii(time.exifSubSeconds)))
+        }
+        if let bias = m.exposureBias, bias.isFinite { out.append(Field(.exif, 0x9204, .signedRationals([bias]))) }
+        if let distance = m.focusDistance {
+            out.append(Field(.exif, 0x9206, .rationals([distance == .infinity ? 4_294_967_295 : distance.metresValue])))
+        }
+        if let pattern = m.meteringPattern { out.append(Field(.exif, 0x9207, .shorts([pattern.rawValue]))) }
+        if let fl = m.focalLength { out.append(Field(.exif, 0x920A, .rationals([fl]))) }
+        if let automatic = m.whiteBalanceAutomatic { out.append(Field(.exif, 0xA403, .shorts([automatic ? 0 : 1]))) }
+        if let equivalent = m.focalLengthIn35mmFilm, equivalent >= 1, equivalent.isFinite {
+            out.append(Field(.exif, 0xA405, .shorts([UInt16(min(65535, equivalent.rounded()))])))
+        }
+        if let serial = text(m.serialNumber) { out.append(Field(.exif, 0xA431, .ascii(serial))) }
+        if let lens = text(m.lens) { out.append(Field(.exif, 0xA434, .ascii(lens))) }
+        return out
+    }
+
+    /// The GPS IFD fields of `fix` (as the DNG writer's GPS IFD): version 2.3, latitude and longitude with
+    /// their N/S and E/W references (seconds keep their fraction), altitude with its sea-level reference, and
+    /// the UTC time and date stamps.
+    package static func gpsFields(for fix: GPSFix) -> [Field] {
+        let lat = GPSFix.degreesMinutesSeconds(fix.latitude)
+        let lon = GPSFix.degreesMinutesSeconds(fix.longitude)
+        var out = [
+            Field(.gps, 0x0000, .bytes([2, 3, 0, 0])),
+            Field(.gps, 0x0001, .ascii(fix.latitude < 0 ? "S" : "N")),
+            Field(.gps, 0x0002, .rationals([lat.degrees, lat.minutes, lat.seconds])),
+            Field(.gps, 0x0003, .ascii(fix.longitude < 0 ? "W" : "E")),
+            Field(.gps, 0x0004, .rationals([lon.degrees, lon.minutes, lon.seconds])),
+        ]
+        if let altitude = fix.altitude {
+            out.append(Field(.gps, 0x0005, .bytes([altitude < 0 ? 1 : 0])))
+            out.append(Field(.gps, 0x0006, .rationals([abs(altitude)])))
+        }
+        if let utc = fix.utcComponents {
+            out.append(Field(.gps, 0x0007, .rationals([Double(utc.hour), Double(utc.minute), utc.second])))
+            out.append(Field(.gps, 0x001D, .ascii("\(digits(utc.year, 4)):\(digits(utc.month, 2)):\(digits(utc.day, 2))")))
+        }
+        return out
+    }
+
+    /// `value` without NUL characters, or nil when that leaves nothing.
+    private static func text(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let cleaned = String(value.unicodeScalars.filter { $0 != "\0" })
+        return cleaned.isEmpty ? nil : cleaned
+    }
+
+    /// `value` in decimal with at least `count` digits.
+    private static func digits(_ value: Int, _ count: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, count - text.count)) + text
+    }
+
+    /// The closest fraction to `value` (≥ 0) whose numerator and denominator do not exceed `limit`
+    /// (continued fraction convergents; exact for values such as 1/250, 2.8 or 12.25).
+    package static func fraction(_ value: Double, limit: UInt64 = UInt64(UInt32.max)) -> (numerator: UInt64, denominator: UInt64) {
+        guard value.isFinite, value > 0 else { return (0, 1) }
+        if value >= Double(limit) { return (limit, 1) }
+        var (h0, h1): (UInt64, UInt64) = (0, 1)
+        var (k0, k1): (UInt64, UInt64) = (1, 0)
+        var x = value
+        for _ in 0..<64 {
+            let a = x.rounded(.down)
+            guard a <= Double(limit) else { break }
+            let ai = UInt64(a)
+            let (ah, o1) = ai.multipliedReportingOverflow(by: h1)
+            let (ak, o2) = ai.multipliedReportingOverflow(by: k1)
+            guard !o1, !o2, ah <= limit - h0, ak <= limit - k0 else { break }
+            (h0, h1) = (h1, ah + h0)
+            (k0, k1) = (k1, ak + k0)
+            let remainder = x - a
+            if remainder <= 0 || abs(Double(h1) / Double(k1) - value) <= value * 1e-15 { break }
+            x = 1 / remainder
+        }
+        return k1 == 0 ? (limit, 1) : (h1, k1)
+    }
+
+    // MARK: - libexif
+
+    /// The EXIF type code and little-endian bytes of `value`.
+    private static func encoded(_ value: Field.Value) -> (format: ExifFormat, components: Int, bytes: [UInt8]) {
+        var bytes: [UInt8] = []
+        func put16(_ v: UInt16) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func put32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        switch value {
+        case .ascii(let text):
+            bytes = Array(text.utf8) + [0]
+            return (EXIF_FORMAT_ASCII, bytes.count, bytes)
+        case .bytes(let b):
+            return (EXIF_FORMAT_BYTE, b.count, b)
+        case .undefined(let b):
+            return (EXIF_FORMAT_UNDEFINED, b.count, b)
+        case .shorts(let values):
+            values.forEach(put16)
+            return (EXIF_FORMAT_SHORT, values.count, bytes)
+        case .longs(let values):
+            values.forEach(put32)
+            return (EXIF_FORMAT_LONG, values.count, bytes)
+        case .rationals(let values):
+            return (EXIF_FORMAT_RATIONAL, values.count, rationalBytes(values, signed: false))
+        case .signedRationals(let values):
+            return (EXIF_FORMAT_SRATIONAL, values.count, rationalBytes(values, signed: true))
+        }
+    }
+
+    /// `values` as little-endian RATIONAL (or SRATIONAL) pairs of the closest fractions.
+    package static func rationalBytes(_ values: [Double], signed: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.count * 8)
+        func put32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        for v in values {
+            if signed {
+                let f = fraction(abs(v), limit: UInt64(Int32.max))
+                let numerator = v < 0 ? -Int32(f.numerator) : Int32(f.numerator)
+                put32(UInt32(bitPattern: numerator))
+                put32(UInt32(f.denominator))
+            } else {
+                let f = fraction(v)
+                put32(UInt32(f.numerator))
+                put32(UInt32(f.denominator))
+            }
+        }
+        return bytes
+    }
+
+    /// Serialises `fields` with libexif: `Exif\0\0` + an Intel-order TIFF structure with IFD0 and, when they
+    /// have fields, the EXIF and GPS IFDs.
+    private static func serialize(_ fields: [Field]) throws(DevelopError) -> [UInt8] {
+        let data = try ExifDataHandle()
+        for field in fields {
+            let content: UnsafeMutablePointer<ExifContent>?
+            switch field.directory {
+            case .ifd0: content = data.data.pointee.ifd.0
+            case .exif: content = data.data.pointee.ifd.2
+            case .gps: content = data.data.pointee.ifd.3
+            }
+            guard let content else { throw DevelopError("libexif has no directory for tag \(field.tag)") }
+            let (format, components, bytes) = encoded(field.value)
+            try data.add(tag: field.tag, format: format, components: components, bytes: bytes, to: content)
+        }
+        return try data.save()
+    }
+}
+
+/// Owns a libexif `ExifData` and its allocator. Used by one thread at a time.
+private final class ExifDataHandle {
+    let memory: OpaquePointer
+    let data: UnsafeMutablePointer<ExifData>
+
+    init() throws(DevelopError) {
+        guard let memory = exif_mem_new_default() else { throw DevelopError("libexif: out of memory") }
+        guard let data = exif_data_new_mem(memory) else {
+            exif_mem_unref(memory)
+            throw DevelopError("libexif: out of memory")
+        }
+        self.memory = memory
+        self.data = data
+        // Nothing is added or "fixed" behind our back: every field written is one the encoder chose.
+        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        exif_data_set_byte_order(data, EXIF_BYTE_ORDER_INTEL)
+    }
+
+    deinit {
+        exif_data_unref(data)
+        exif_mem_unref(memory)
+    }
+
+    /// Adds one entry with already encoded (Intel order) value bytes.
+    func add(tag: UInt16, format: ExifFormat, components: Int, bytes: [UInt8],
+             to content: UnsafeMutablePointer<ExifContent>) throws(DevelopError) {
+        guard let entry = exif_entry_new_mem(memory) else { throw DevelopError("libexif: out of memory") }
+        defer { exif_entry_unref(entry) }
+        guard !bytes.isEmpty, let storage = exif_mem_alloc(memory, ExifLong(bytes.count)) else {
+            throw DevelopError("libexif: cannot store tag 0x\(String(tag, radix: 16)) (\(bytes.count) bytes)")
+        }
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        entry.pointee.tag = ExifTag(rawValue: UInt32(tag))
+        entry.pointee.format = format
+        entry.pointee.components = UInt(components)
+        entry.pointee.size = UInt32(bytes.count)
+        entry.pointee.data = storage.assumingMemoryBound(to: UInt8.self)
+        exif_content_add_entry(content, entry)
+        guard entry.pointee.parent == content else {
+            throw DevelopError("libexif refused tag 0x\(String(tag, radix: 16))")
+        }
+    }
+
+    /// The serialised block.
+    func save() throws(DevelopError) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt32 = 0
+        exif_data_save_data(data, &buffer, &size)
+        guard let buffer, size > 6 else { throw DevelopError("libexif cannot serialise the EXIF block") }
+        defer { exif_mem_free(memory, buffer) }
+        guard size <= 65533 else {
+            throw DevelopError("the EXIF block is \(size) bytes, more than the 65533 a JPEG APP1 marker holds")
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}

@@ -1,0 +1,172 @@
+import RawFiles
+import Foundation
+import RawCore
+
+/// One raw file to convert and the file it becomes.
+public struct ConversionJob: Sendable, Hashable {
+    /// The source raw file.
+    public let input: String
+    /// The file to write.
+    public let output: String
+
+    /// Creates a job.
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+}
+
+/// Turns command-line style inputs (files and directories) and an output (file or directory) into jobs,
+/// refusing anything that could lose data before a single file is touched.
+public struct ConversionPlan: Sendable {
+    /// File name extensions (lower case) of raw formats picked up when scanning a directory.
+    public static let rawExtensions: Set<String> = [
+        "3fr", "ari", "arw", "bay", "cap", "cr2", "cr3", "crw", "dcr", "dcs", "dng", "drf", "eip", "erf", "fff",
+        "gpr", "iiq", "k25", "kdc", "mdc", "mef", "mos", "mrw", "nef", "nrw", "orf", "pef", "ptx", "pxn", "r3d",
+        "raf", "raw", "rwl", "rw2", "rwz", "sr2", "srf", "srw", "x3f",
+    ]
+
+    /// The jobs, in a stable order (inputs as given; directory contents sorted by path).
+    public let jobs: [ConversionJob]
+
+    /// Plans jobs that were worked out elsewhere (pairs of a composite), with the same refusals.
+    public init(checked jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
+        try Self.check(jobs, overwrite: overwrite)
+        self.jobs = jobs
+    }
+
+    /// Plans the conversion of `inputs` into `output`.
+    ///
+    /// - A single input file and an output that is not an existing directory: the output is the DNG's path.
+    /// - Otherwise `output` must be an existing directory; each file becomes `<dir>/<name>.<outputExtension>`, and with
+    ///   `recursive` the sub-directories of an input directory are mirrored inside it.
+    /// - Two inputs that would write the same output, or an output that is its own input, are refused.
+    public init(inputs: [String], output: String, recursive: Bool, overwrite: Bool,
+                outputExtension: String = "dng") throws(ConversionPlanError) {
+        guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
+        let fm = FileManager.default
+        var outputIsDirectory: ObjCBool = false
+        let outputExists = fm.fileExists(atPath: output, isDirectory: &outputIsDirectory)
+
+        var sources: [(path: String, relativeDirectory: String)] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw ConversionPlanError("\(input): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let found = try Self.scan(directory: input, recursive: recursive)
+                if found.isEmpty {
+                    throw ConversionPlanError("\(input): no raw files found\(recursive ? "" : " (use -r to search sub-directories)")")
+                }
+                sources += found
+            } else {
+                sources.append((input, ""))
+            }
+        }
+
+        var jobs: [ConversionJob] = []
+        if sources.count == 1, inputs.count == 1, !outputIsDirectory.boolValue, !output.hasSuffix("/") {
+            let parent = AtomicFile.directory(of: output)
+            var parentIsDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: parent, isDirectory: &parentIsDirectory), parentIsDirectory.boolValue else {
+                throw ConversionPlanError("\(output): output directory \(parent) does not exist")
+            }
+            jobs = [ConversionJob(input: sources[0].path, output: output)]
+        } else {
+            guard outputExists, outputIsDirectory.boolValue else {
+                throw ConversionPlanError(outputExists
+                    ? "\(output): is a file; several inputs need an output directory"
+                    : "\(output): output directory does not exist")
+            }
+            for source in sources {
+                let name = (URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent) + "." + outputExtension
+                let directory = source.relativeDirectory.isEmpty ? output : output + "/" + source.relativeDirectory
+                jobs.append(ConversionJob(input: source.path, output: Self.join(directory, name)))
+            }
+        }
+
+        try Self.check(jobs, overwrite: overwrite)
+        self.jobs = jobs
+    }
+
+    /// Refuses two jobs with one output, an output that is its own input, and (without `overwrite`) existing outputs.
+    static func check(_ jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
+        let fm = FileManager.default
+        var seen: [String: String] = [:]
+        for job in jobs {
+            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            if let other = seen[key] {
+                throw ConversionPlanError("\(other) and \(job.input) would both be written to \(job.output)")
+            }
+            seen[key] = job.input
+            if key == URL(fileURLWithPath: job.input).standardizedFileURL.path {
+                throw ConversionPlanError("\(job.input): the output would replace its own input")
+            }
+            if !overwrite, fm.fileExists(atPath: job.output) {
+                throw ConversionPlanError("\(job.output): already exists (use --overwrite to replace it)")
+            }
+        }
+    }
+
+    /// Directories that must exist before the jobs run (mirrored sub-directories of a recursive scan).
+    public var outputDirectories: [String] {
+        Array(Set(jobs.map { AtomicFile.directory(of: $0.output) })).sorted()
+    }
+
+    /// The raw files named by `inputs`: files as given, directories scanned (sub-directories too when `recursive`)
+    /// for files with a ``rawExtensions`` extension, in name order; a missing input is an error.
+    public static func rawFiles(in inputs: [String], recursive: Bool) throws(ConversionPlanError) -> [String] {
+        guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
+        var files: [String] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw ConversionPlanError("\(input): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let found = try scan(directory: input, recursive: recursive).map(\.path)
+                guard !found.isEmpty else { throw ConversionPlanError("\(input): no raw files in the directory") }
+                files += found
+            } else {
+                files.append(input)
+            }
+        }
+        return files
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    static func scan(directory: String, recursive: Bool) throws(ConversionPlanError) -> [(path: String, relativeDirectory: String)] {
+        let fm = FileManager.default
+        var out: [(String, String)] = []
+        var pending: [String] = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? directory : join(directory, relative)
+            let names: [String]
+            do { names = try fm.contentsOfDirectory(atPath: path).sorted() } catch {
+                throw ConversionPlanError("\(path): cannot list the directory")
+            }
+            for name in names where !name.hasPrefix(".") {
+                let full = join(path, name)
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    if recursive { pending.append(relative.isEmpty ? name : relative + "/" + name) }
+                } else if rawExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+                    out.append((full, relative))
+                }
+            }
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+}
+
+/// A conversion that cannot start, described in one line.
+public struct ConversionPlanError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

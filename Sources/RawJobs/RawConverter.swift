@@ -1,0 +1,54 @@
+import RawFiles
+import Foundation
+import RawCore
+import RawDNG
+
+/// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
+/// levels, colour calibration and metadata.
+public struct RawConverter: Sendable {
+    /// The outcome of one job.
+    public struct Result: Sendable {
+        public let job: ConversionJob
+        /// Bytes written, or nil when the job failed.
+        public let bytes: Int?
+        /// Wall-clock seconds for read + write.
+        public let seconds: Double
+        /// Notes the user should see (e.g. a generic colour matrix was used).
+        public let warnings: [String]
+        /// The one-line error, or nil on success.
+        public let error: String?
+
+        public var succeeded: Bool { error == nil }
+    }
+
+    public let reader: RawFileReader
+    public let writer: DNGWriter
+
+    /// Creates a converter with writer options (overwrite, preview).
+    public init(writerOptions: DNGWriter.Options = DNGWriter.Options()) {
+        reader = RawFileReader()
+        writer = DNGWriter(options: writerOptions)
+    }
+
+    /// Converts one file. Never throws: failures are results.
+    public func convert(_ job: ConversionJob) -> Result {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        do {
+            let image = try reader.read(path: job.input)
+            let report = try writer.write(image, to: job.output)
+            return Result(job: job, bytes: report.bytes, seconds: elapsed(), warnings: report.warnings, error: nil)
+        } catch let error as RawReadError {
+            return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: error.description)
+        } catch {
+            return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: "\(error)")
+        }
+    }
+
+    /// Runs `jobs` on `parallelism` dedicated threads (blocking file I/O stays off Swift's cooperative pool)
+    /// and calls `progress` (serially, from the worker threads) after each job. Results keep the jobs' order.
+    public func convert(_ jobs: [ConversionJob], parallelism: Int,
+                        progress: @escaping @Sendable (Result, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) -> [Result] {
+        BatchRunner.run(jobs, parallelism: parallelism, work: { self.convert($0) }, progress: progress)
+    }
+}

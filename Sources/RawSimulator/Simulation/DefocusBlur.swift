@@ -1,0 +1,226 @@
+import RawCore
+import RawSources
+import Foundation
+
+/// Thin-lens defocus: every point is spread over its circle of confusion, whose diameter grows with the
+/// distance between the point and the plane of focus.
+///
+/// For a lens of focal length f at f-number N focused at s, a point at depth d makes a circle of diameter
+/// c = (f / N) · f · |d − s| / (d · (s − f)) on the sensor (c = f² / (N · d) when focused at infinity). The
+/// simulator spreads each colour sub-plane of the mosaic with a box of that width (a separable stand-in for
+/// the disc, applied per pixel with the pixel's own depth) on top of a small fixed blur for diffraction and
+/// the anti-aliasing filter. Widths are fractional, so the blur, and the sharpness of the image, change
+/// smoothly and monotonically with the focus error.
+struct DefocusBlur: Sendable {
+    /// Focus distance in metres (`.infinity` allowed).
+    let focusMetres: Double
+    /// f-number.
+    let fNumber: Double
+    /// Focal length in millimetres.
+    let focalLength: Double
+    /// Pixel pitch in micrometres.
+    let pixelPitch: Double
+
+    /// Half-width of the optics' own blur (diffraction, anti-aliasing filter), in sub-plane pixels.
+    static let baseHalfWidth = 0.35
+
+    /// Diameter of the circle of confusion in millimetres for a point at `depth` metres.
+    func circleOfConfusion(depth: Double) -> Double {
+        let f = focalLength, aperture = focalLength / fNumber
+        let d = max(depth * 1000, f * 1.001)
+        if focusMetres.isInfinite { return aperture * f / d }
+        let s = max(focusMetres * 1000, f * 1.001)
+        return aperture * f * abs(d - s) / (d * (s - f))
+    }
+
+    /// Box half-width in sub-plane pixels (one sub-plane pixel = two sensor pixels) for a point at `depth`.
+    func halfWidth(depth: Double) -> Double {
+        let radiusInPixels = circleOfConfusion(depth: depth) / 2 / (pixelPitch / 1000)
+        let sub = radiusInPixels / 2
+        return (sub * sub + Self.baseHalfWidth * Self.baseHalfWidth).squareRoot()
+    }
+
+    /// Blurs the rectangle rows `rows`, columns `columns` (even bounds) of `source` into `output`, which
+    /// has the rectangle's size; the rectangle's edges are extended outwards.
+    /// `workspace`, when given, holds the intermediate planes (reused between calls of the same size).
+    func apply(source: FloatPlane, depth: FloatPlane, rows: Range<Int>, columns: Range<Int>, into output: FloatPlane,
+               workspace: Workspace? = nil) {
+        let w = columns.count, h = rows.count
+        precondition(output.width == w && output.height == h, "output plane size")
+        let space = workspace.flatMap { $0.widths.width == w && $0.widths.height == h ? $0 : nil }
+            ?? Workspace(width: w, height: h)
+        // Half-width per pixel, from its depth.
+        let widths = space.widths
+        let horizontal = space.horizontal
+        let src = UncheckedBox(source.values), dep = UncheckedBox(depth.values)
+        let hw = UncheckedBox(widths.values), hor = UncheckedBox(horizontal.values), out = UncheckedBox(output.values)
+        let sourceWidth = source.width
+        let chunk = 32
+        ParallelRows.perform(iterations: (h + chunk - 1) / chunk) { c in
+            // Scenes are mostly surfaces of one depth: neighbours usually share it, so reuse the last width.
+            var lastDepth = Float.nan, lastWidth: Float = 0
+            for r in (c * chunk)..<min(h, (c + 1) * chunk) {
+                let depthRow = dep.value + (rows.lowerBound + r) * sourceWidth + columns.lowerBound
+                let widthRow = hw.value + r * w
+                for x in 0..<w {
+                    let d = depthRow[x]
+                    if d != lastDepth {
+                        lastDepth = d
+                        lastWidth = Float(halfWidth(depth: Double(d)))
+                    }
+                    widthRow[x] = lastWidth
+                }
+            }
+        }
+        // Horizontal pass: each sub-row (same colour every second pixel).
+        ParallelRows.perform(iterations: (h + chunk - 1) / chunk) { c in
+            let scratch = LineScratch(length: w / 2 + 1)
+            defer { scratch.deallocate() }
+            for r in (c * chunk)..<min(h, (c + 1) * chunk) {
+                for phase in 0..<2 {
+                    let n = (w - phase + 1) / 2
+                    let base = src.value + (rows.lowerBound + r) * sourceWidth + columns.lowerBound + phase
+                    let widthBase = hw.value + r * w + phase
+                    for j in 0..<n {
+                        scratch.line[j] = base[2 * j]
+                        scratch.widths[j] = widthBase[2 * j]
+                    }
+                    Self.boxLine(scratch, count: n)
+                    let target = hor.value + r * w + phase
+                    for j in 0..<n { target[2 * j] = scratch.result[j] }
+                }
+            }
+        }
+        // Vertical pass: blocks of neighbouring pixel columns (both colour phases, so each cache line is read
+        // and written by one task only). A block is copied out row by row (reading memory in order), each of
+        // its columns is filtered over the rows of one colour phase as a contiguous line, and copied back.
+        let block = 32
+        let blocks = (w + block - 1) / block
+        // One task per core, each with its scratch allocated once (fresh memory for every block would cost
+        // a page fault and a page clearing per 4 KiB), taking every `tasks`-th block.
+        let tasks = min(blocks, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let length = h / 2 + 1
+        ParallelRows.perform(iterations: tasks) { task in
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
+            let widthValues = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
+            let results = UnsafeMutablePointer<Float>.allocate(capacity: block * length)
+            let prefix = UnsafeMutablePointer<Double>.allocate(capacity: length + 1)
+            defer {
+                values.deallocate()
+                widthValues.deallocate()
+                results.deallocate()
+                prefix.deallocate()
+            }
+            for b in stride(from: task, to: blocks, by: tasks) {
+                let firstX = b * block
+                let count = min(block, w - firstX)
+                for phaseY in 0..<2 {
+                    let n = (h - phaseY + 1) / 2
+                    for i in 0..<n {
+                        let row = (phaseY + 2 * i) * w + firstX
+                        let horizontalRow = hor.value + row, widthRow = hw.value + row
+                        for k in 0..<count {
+                            values[k * length + i] = horizontalRow[k]
+                            widthValues[k * length + i] = widthRow[k]
+                        }
+                    }
+                    for k in 0..<count {
+                        Self.boxLine(values: values + k * length, widths: widthValues + k * length,
+                                     result: results + k * length, prefix: prefix, count: n)
+                    }
+                    for i in 0..<n {
+                        let target = out.value + (phaseY + 2 * i) * w + firstX
+                        for k in 0..<count { target[k] = results[k * length + i] }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The intermediate planes of ``apply(source:depth:rows:columns:into:workspace:)``: per-pixel half-widths
+    /// and the horizontally blurred image.
+    final class Workspace: @unchecked Sendable {
+        let widths: FloatPlane
+        let horizontal: FloatPlane
+        init(width: Int, height: Int) {
+            widths = FloatPlane(width: width, height: height)
+            horizontal = FloatPlane(width: width, height: height)
+        }
+    }
+
+    /// Working memory of one line of the box filter.
+    struct LineScratch {
+        let line: UnsafeMutablePointer<Float>
+        let widths: UnsafeMutablePointer<Float>
+        let result: UnsafeMutablePointer<Float>
+        let prefix: UnsafeMutablePointer<Double>
+
+        init(length: Int) {
+            line = .allocate(capacity: length)
+            widths = .allocate(capacity: length)
+            result = .allocate(capacity: length)
+            prefix = .allocate(capacity: length + 1)
+        }
+
+        func deallocate() {
+            line.deallocate()
+            widths.deallocate()
+            result.deallocate()
+            prefix.deallocate()
+        }
+    }
+
+    /// Box-filters `count` values of `scratch.line` with per-sample half-widths `scratch.widths` into
+    /// `scratch.result`: sample j becomes the mean of the piecewise-constant signal over
+    /// [j − hⱼ − ½, j + hⱼ + ½], the signal extended past both ends.
+    ///
+    /// Runs of equal half-width (a surface at one depth) take a branch-free loop: both ends of the box sit
+    /// at the same fractional offset from every sample of the run.
+    static func boxLine(_ scratch: LineScratch, count n: Int) {
+        boxLine(values: scratch.line, widths: scratch.widths, result: scratch.result, prefix: scratch.prefix, count: n)
+    }
+
+    /// ``boxLine(_:count:)`` over separate buffers (`prefix` holds `count + 1` values).
+    static func boxLine(values: UnsafeMutablePointer<Float>, widths: UnsafeMutablePointer<Float>,
+                        result: UnsafeMutablePointer<Float>, prefix: UnsafeMutablePointer<Double>, count n: Int) {
+        guard n > 0 else { return }
+        prefix[0] = 0
+        for j in 0..<n { prefix[j + 1] = prefix[j] + Double(values[j]) }
+        let first = Double(values[0]), last = Double(values[n - 1]), total = prefix[n], end = Double(n)
+        @inline(__always) func cumulative(_ t: Double) -> Double {
+            if t <= 0 { return t * first }
+            if t >= end { return total + (t - end) * last }
+            let k = Int(t)
+            return prefix[k] + (t - Double(k)) * Double(values[k])
+        }
+        var runStart = 0
+        while runStart < n {
+            let width = widths[runStart]
+            var runEnd = runStart + 1
+            while runEnd < n && widths[runEnd] == width { runEnd += 1 }
+            let half = Double(width) + 0.5
+            let scale = 1 / (2 * half)
+            // t = j + 0.5 ± half = j + offset; offset = k + fraction with 0 ≤ fraction < 1.
+            let highOffset = 0.5 + half, lowOffset = 0.5 - half
+            let kHigh = Int(highOffset.rounded(.down)), kLow = Int(lowOffset.rounded(.down))
+            let fHigh = highOffset - Double(kHigh), fLow = lowOffset - Double(kLow)
+            // Inside, both ends fall within the line: j + kLow ≥ 0 and j + kHigh ≤ n − 1.
+            let innerStart = min(max(runStart, -kLow), runEnd)
+            let inner = innerStart..<max(innerStart, min(runEnd, n - kHigh))
+            for j in runStart..<inner.lowerBound {
+                let centre = Double(j) + 0.5
+                result[j] = Float((cumulative(centre + half) - cumulative(centre - half)) * scale)
+            }
+            for j in inner {
+                let hi = prefix[j + kHigh] + fHigh * Double(values[j + kHigh])
+                let lo = prefix[j + kLow] + fLow * Double(values[j + kLow])
+                result[j] = Float((hi - lo) * scale)
+            }
+            for j in inner.upperBound..<runEnd {
+                let centre = Double(j) + 0.5
+                result[j] = Float((cumulative(centre + half) - cumulative(centre - half)) * scale)
+            }
+            runStart = runEnd
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import RawCore
+import RawSources
+import RawAnalysis
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A width x height plane of `Float` values owned by one object (scene responses, depths, blurred signal).
+///
+/// Planes of 4 MiB and more are aligned to 2 MiB and asked to live in transparent huge pages: the defocus
+/// blur walks them down columns, touching a new 4 KiB page on every row, and huge pages save most of the
+/// TLB misses that costs (the kernel may decline; the plane works either way).
+///
+/// Not synchronised: the simulator fills a plane (possibly from several threads, each writing its own rows)
+/// before anyone reads it.
+final class FloatPlane: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let values: UnsafeMutablePointer<Float>
+    var count: Int { width * height }
+
+    init(width: Int, height: Int, repeating value: Float = 0) {
+        self.width = width
+        self.height = height
+        let count = max(1, width * height)
+        let bytes = count * MemoryLayout<Float>.stride
+        let hugePage = 2 << 20
+        var memory: UnsafeMutableRawPointer?
+        if bytes >= 2 * hugePage, posix_memalign(&memory, hugePage, bytes) == 0, let memory {
+            #if os(Linux)
+            _ = madvise(memory, bytes, MADV_HUGEPAGE)
+            #endif
+            values = memory.bindMemory(to: Float.self, capacity: count)
+        } else {
+            values = UnsafeMutableRawPointer(malloc(bytes)!).bindMemory(to: Float.self, capacity: count)
+        }
+        values.initialize(repeating: value, count: count)
+    }
+
+    deinit { free(values) }
+
+    subscript(row: Int, column: Int) -> Float {
+        get { values[row * width + column] }
+        set { values[row * width + column] = newValue }
+    }
+}
+
+extension FloatPlane: MeteredPlane {
+    /// The value at (row, column), for the exposure meter.
+    func value(row: Int, column: Int) -> Double { Double(values[row * width + column]) }
+}

@@ -1,0 +1,78 @@
+import RawCore
+import RawSources
+import Foundation
+
+/// Where each sensor pixel looks in a scene's reference image plane, and how much light reaches it.
+///
+/// The reference plane is the view of the `phone-wide` lens (69.4° horizontally): its x runs from −1 to 1
+/// across that view. A rectilinear lens of field of view θ sees x = ±tan(θ/2)/tan(34.7°) at its edges; an
+/// equisolid fisheye maps image radius r to ray angle φ = 2·asin(r / 2f) and then sees the point of the
+/// reference plane in that direction.
+struct LensProjection: Sendable {
+    /// Horizontal half field of view of the reference framing, in radians.
+    static let referenceHalfFieldOfView = 69.4 / 2 * Double.pi / 180
+
+    let width: Int
+    let height: Int
+    let lens: LensProfile
+
+    /// Scene coordinates of the centre of pixel (`row`, `column`).
+    func sceneCoordinates(row: Int, column: Int) -> (x: Double, y: Double) {
+        let half = Double(width) / 2
+        let xs = (Double(column) + 0.5 - half) / half
+        let ys = (Double(row) + 0.5 - Double(height) / 2) / half
+        let tanReference = tan(Self.referenceHalfFieldOfView)
+        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
+        switch lens.projection {
+        case .rectilinear:
+            let t = tan(halfField)
+            return (xs * t / tanReference, ys * t / tanReference)
+        case .equisolid:
+            let r = (xs * xs + ys * ys).squareRoot()
+            guard r > 1e-12 else { return (0, 0) }
+            // Focal length in units of the half width: the edge (r = 1) sees the half field of view.
+            let twoF = 1 / sin(halfField / 2)
+            let phi = 2 * asin(min(1, r / twoF))
+            let t = tan(min(phi, 1.55))
+            return (xs / r * t / tanReference, ys / r * t / tanReference)
+        }
+    }
+
+    /// Where the reference-plane point (`x`, `y`) lands in this lens's image, normalised (u across and v
+    /// down, 0...1 inside the frame; outside that range the point is out of the frame). The inverse of
+    /// ``sceneCoordinates(row:column:)``.
+    func imagePoint(sceneX x: Double, sceneY y: Double) -> (u: Double, v: Double) {
+        let tanReference = tan(Self.referenceHalfFieldOfView)
+        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
+        var xs: Double, ys: Double
+        switch lens.projection {
+        case .rectilinear:
+            let t = tan(halfField)
+            xs = x * tanReference / t
+            ys = y * tanReference / t
+        case .equisolid:
+            let rScene = (x * x + y * y).squareRoot()
+            if rScene < 1e-12 {
+                xs = 0
+                ys = 0
+            } else {
+                let phi = atan(rScene * tanReference)
+                let r = sin(phi / 2) / sin(halfField / 2)
+                xs = x / rScene * r
+                ys = y / rScene * r
+            }
+        }
+        let half = Double(width) / 2
+        return (0.5 + xs / 2, 0.5 + ys * half / Double(height))
+    }
+
+    /// Relative illumination of pixel (`row`, `column`): 1 at the centre, 1 − vignetting at the corners,
+    /// falling with the square of the distance from the centre.
+    func illumination(row: Int, column: Int) -> Double {
+        let half = Double(width) / 2
+        let xs = (Double(column) + 0.5 - half) / half
+        let ys = (Double(row) + 0.5 - Double(height) / 2) / half
+        let cornerSquared = 1 + Double(height * height) / Double(width * width)
+        return 1 - lens.vignetting * (xs * xs + ys * ys) / cornerSquared
+    }
+}
