@@ -1,3 +1,4 @@
+import LJ92
 import Foundation
 import RawCore
 import RawDNG

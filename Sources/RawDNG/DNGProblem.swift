@@ -1,3 +1,4 @@
+import RawTIFF
 /// One finding of ``DNGValidator``: what is wrong, where, and how bad it is.
 public struct DNGProblem: Sendable, Hashable, CustomStringConvertible {
     /// How bad a problem is.

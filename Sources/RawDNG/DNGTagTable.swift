@@ -1,8 +1,9 @@
+import RawTIFF
 import RawCore
 
 /// The tags of each DNG image directory, as plain values (testable without writing a file).
 enum DNGTagTable {
-    typealias T = DNGTagNumber
+    typealias T = TIFFTag
 
     /// IFD0: the thumbnail image and the camera-wide DNG tags.
     static func mainIFD(image: RawImage, calibration: ColorCalibration, thumbnail: RGB8Image,
@@ -13,9 +14,9 @@ enum DNGTagTable {
             .number(T.imageLength, Double(thumbnail.height)),
             .numbers(T.bitsPerSample, [8]),
             .number(T.compression, 1),
-            .number(T.photometric, 2),
+            .number(T.photometricInterpretation, 2),
             .number(T.samplesPerPixel, 3),
-            .number(T.planarConfig, 1),
+            .number(T.planarConfiguration, 1),
             .number(T.rowsPerStrip, Double(thumbnail.height)),
         ]
         out += cameraTags(image: image, calibration: calibration, software: software, uniqueID: uniqueID)
@@ -101,20 +102,20 @@ enum DNGTagTable {
             data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]
             data.append(.number(T.tileWidth, Double(size)))
             data.append(.number(T.tileLength, Double(size)))
-            data.append(.number(65538, 0)) // TIFFTAG_JPEGTABLESMODE: each tile carries its own tables.
+            data.append(.jpegTablesInEachSegment)
         case .losslessJPEGStrips(let rowsPerStrip, let precision):
             data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]
             data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
-            data.append(.number(65538, 0))
+            data.append(.jpegTablesInEachSegment)
         }
         return [
             .number(T.newSubFileType, 0),
             .number(T.imageWidth, Double(frame.width)),
             .number(T.imageLength, Double(frame.height)),
         ] + data + [
-            .number(T.photometric, 32803),
+            .number(T.photometricInterpretation, 32803),
             .number(T.samplesPerPixel, 1),
-            .number(T.planarConfig, 1),
+            .number(T.planarConfiguration, 1),
             .numbers(T.cfaRepeatPatternDim, [Double(frame.cfa.rows), Double(frame.cfa.columns)]),
             .bytes(T.cfaPattern, frame.cfa.pattern.map(\.rawValue)),
             .bytes(T.cfaPlaneColor, frame.cfa.planeColors.map(\.rawValue)),
@@ -137,11 +138,11 @@ enum DNGTagTable {
             .number(T.imageLength, Double(height)),
             .numbers(T.bitsPerSample, [8]),
             .number(T.compression, 7),
-            .number(T.photometric, 6),
+            .number(T.photometricInterpretation, 6),
             .number(T.samplesPerPixel, 3),
-            .number(T.planarConfig, 1),
+            .number(T.planarConfiguration, 1),
             .number(T.rowsPerStrip, Double(height)),
-            .number(65538, 0), // TIFFTAG_JPEGTABLESMODE: the strip carries its own tables; no JPEGTables tag.
+            .jpegTablesInEachSegment,
         ]
     }
 }

@@ -1,3 +1,4 @@
+import RawTIFF
 /// Structural checks of a DNG against the DNG 1.6 specification, on a parsed ``TIFFStructure``.
 ///
 /// It checks what a reader needs to find and trust the raw data: the version tags, the raw image directory

@@ -1,15 +1,4 @@
-/// A DNG could not be written. The description names the file and the problem in one line.
-public struct DNGWriteError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file being written.
-    public let path: String
-    /// What went wrong.
-    public let message: String
+import RawTIFF
 
-    /// Creates an error for `path`.
-    public init(path: String, _ message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "\(path): \(message)" }
-}
+/// A DNG could not be written: the TIFF writer's error, under the name the DNG writer's API has always used.
+public typealias DNGWriteError = TIFFWriteError

@@ -1,3 +1,5 @@
+import LJ92
+import RawTIFF
 import RawImageIO
 import Foundation
 import RawCore
@@ -125,7 +127,7 @@ public struct DNGWriter: Sendable {
         var digestTags: [TagAssignment] = []
         if options.rawImageDigest {
             let digest = NewRawImageDigest.digest(of: frame, threads: options.encodingThreads)
-            digestTags.append(.bytes(DNGTagNumber.newRawImageDigest, digest))
+            digestTags.append(.bytes(TIFFTag.newRawImageDigest, digest))
         }
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
@@ -134,12 +136,12 @@ public struct DNGWriter: Sendable {
                 ifd0 = DNGTagTable.cinemaIFD(image: image, calibration: calibration, layout: layout,
                                              software: options.software, uniqueID: uniqueID, cinema: cinema) + digestTags
                 var tags = ifd0
-                tags.append(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
-                if let gps { tags.append(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gps.offset]))) }
+                tags.append(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
+                if let gps { tags.append(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
                 return tags
             }
             try tiff.close()
-            try DNGFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
+            try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
             return
         }
         var preview: (image: RGB8Image, jpeg: [UInt8])?
@@ -157,9 +159,9 @@ public struct DNGWriter: Sendable {
         let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
                                            software: options.software, uniqueID: uniqueID) + digestTags
         try tiff.set(mainTags)
-        try tiff.set(TagAssignment(DNGTagNumber.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
-        try tiff.set(TagAssignment(DNGTagNumber.exifIFD, .unsigned([exifOffset])))
-        if let gps { try tiff.set(TagAssignment(DNGTagNumber.gpsIFD, .unsigned([gps.offset]))) }
+        try tiff.set(TagAssignment(TIFFTag.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
+        try tiff.set(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
+        if let gps { try tiff.set(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
         try thumbnail.pixels.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
         try tiff.writeDirectory()
 
@@ -177,13 +179,13 @@ public struct DNGWriter: Sendable {
             try tiff.writeDirectory()
         }
         try tiff.close()
-        try DNGFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
+        try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
     }
 
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,
-                                   _ gps: (tags: [TagAssignment], offset: UInt64)?) -> [DNGFinisher.Directory] {
-        var custom = [DNGFinisher.Directory(offset: UInt32(exactly: exifOffset), tags: exifTags)]
-        if let gps { custom.append(DNGFinisher.Directory(offset: UInt32(exactly: gps.offset), tags: gps.tags)) }
+                                   _ gps: (tags: [TagAssignment], offset: UInt64)?) -> [TIFFFinisher.Directory] {
+        var custom = [TIFFFinisher.Directory(offset: UInt32(exactly: exifOffset), tags: exifTags)]
+        if let gps { custom.append(TIFFFinisher.Directory(offset: UInt32(exactly: gps.offset), tags: gps.tags)) }
         return custom
     }
 

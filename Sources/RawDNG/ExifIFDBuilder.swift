@@ -1,3 +1,4 @@
+import RawTIFF
 import RawImageIO
 import RawCore
 import RawDevelop
@@ -7,7 +8,7 @@ import RawDevelop
 enum ExifIFDBuilder {
     /// The EXIF tags for `metadata`; ExifVersion is always present (0231).
     static func assignments(for metadata: FrameMetadata) -> [TagAssignment] {
-        [.bytes(DNGTagNumber.exifVersion, Array("0231".utf8))] + ExifBlock.captureFields(for: metadata).map(TagAssignment.init(field:))
+        [.bytes(TIFFTag.exifVersion, Array("0231".utf8))] + ExifBlock.captureFields(for: metadata).map(TagAssignment.init(field:))
     }
 }
 
@@ -22,9 +23,9 @@ enum GPSIFDBuilder {
 
 extension TagAssignment {
     /// The libtiff assignment of an EXIF field (libtiff knows each EXIF tag's type; rationals go through the
-    /// exact-rational patch pass of `DNGFinisher`).
+    /// exact-rational patch pass of `TIFFFinisher`).
     init(field: ExifBlock.Field) {
-        let tag = UInt32(field.tag)
+        let tag = UInt16(field.tag)
         switch field.value {
         case .ascii(let text): self.init(tag, .text(text))
         case .bytes(let bytes), .undefined(let bytes): self.init(tag, .bytes(bytes))

@@ -1,3 +1,4 @@
+import RawTIFF
 import RawCore
 import RawDNG
 
@@ -16,24 +17,24 @@ extension TIFFRawFacts {
 
     /// Crop, scale, black and white levels of the raw directory.
     private func applyFrameTags(_ raw: TIFFDirectory, to frame: inout RawFrameParts) {
-        if let origin = raw.numbers(TagNumber.defaultCropOrigin), let size = raw.numbers(TagNumber.defaultCropSize),
+        if let origin = raw.numbers(TIFFTag.defaultCropOrigin), let size = raw.numbers(TIFFTag.defaultCropSize),
            origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 }),
            let crop = try? PixelRect(top: Int(origin[1].rounded()), left: Int(origin[0].rounded()),
                                      height: Int(size[1].rounded()), width: Int(size[0].rounded())),
            crop.top + crop.height <= frame.activeArea.height, crop.left + crop.width <= frame.activeArea.width {
             frame.defaultCrop = crop
         }
-        if let scale = raw.numbers(TagNumber.defaultScale), scale.count == 2,
+        if let scale = raw.numbers(TIFFTag.defaultScale), scale.count == 2,
            scale.allSatisfy({ $0.isFinite && $0 > 0 }) {
             frame.defaultScale = (scale[0], scale[1])
         }
-        if let white = raw.integers(TagNumber.whiteLevel)?.first, (1...65535).contains(white) {
+        if let white = raw.integers(TIFFTag.whiteLevel)?.first, (1...65535).contains(white) {
             frame.whiteLevel = UInt32(white)
         }
         // Exact (possibly fractional) black levels, when the DNG has no per-row or per-column deltas.
-        if raw[TagNumber.blackLevelDeltaH] == nil, raw[TagNumber.blackLevelDeltaV] == nil,
-           let values = raw.numbers(TagNumber.blackLevel) {
-            let dim = raw.integers(TagNumber.blackLevelRepeatDim) ?? [1, 1]
+        if raw[TIFFTag.blackLevelDeltaH] == nil, raw[TIFFTag.blackLevelDeltaV] == nil,
+           let values = raw.numbers(TIFFTag.blackLevel) {
+            let dim = raw.integers(TIFFTag.blackLevelRepeatDim) ?? [1, 1]
             if dim.count == 2, dim[0] > 0, dim[1] > 0, values.count == dim[0] * dim[1],
                let exact = Self.blackLevels(rows: dim[0], columns: dim[1], values: values, cfa: frame.cfa) {
                 frame.blackLevels = exact
@@ -56,7 +57,7 @@ extension TIFFRawFacts {
     private func applyCalibrationTags(main: TIFFDirectory, raw: TIFFDirectory, to parts: inout CalibrationParts) {
         // Camera profile tags live in IFD0; some writers repeat them in the raw directory.
         func numbers(_ tag: UInt16) -> [Double]? { main.numbers(tag) ?? raw.numbers(tag) }
-        let planes = raw.integers(TagNumber.cfaPlaneColor)?.count ?? 3
+        let planes = raw.integers(TIFFTag.cfaPlaneColor)?.count ?? 3
         func matrix(_ tag: UInt16, rows: Int, columns: Int) -> ColorMatrix? {
             guard let values = numbers(tag), values.count == rows * columns else { return nil }
             return try? ColorMatrix(rows: rows, columns: columns, values: values)
@@ -64,18 +65,18 @@ extension TIFFRawFacts {
         func light(_ tag: UInt16) -> LightSource? {
             (main.integer(tag) ?? raw.integer(tag)).map { (try? LightSource(code: $0)) ?? .unknown }
         }
-        if let cm1 = matrix(TagNumber.colorMatrix1, rows: planes, columns: 3) {
+        if let cm1 = matrix(TIFFTag.colorMatrix1, rows: planes, columns: 3) {
             parts.colorMatrix1 = cm1
-            parts.illuminant1 = light(TagNumber.calibrationIlluminant1) ?? .unknown
-            parts.colorMatrix2 = matrix(TagNumber.colorMatrix2, rows: planes, columns: 3)
-            parts.illuminant2 = parts.colorMatrix2 == nil ? nil : light(TagNumber.calibrationIlluminant2) ?? .unknown
-            parts.forwardMatrix1 = matrix(TagNumber.forwardMatrix1, rows: 3, columns: planes)
-            parts.forwardMatrix2 = matrix(TagNumber.forwardMatrix2, rows: 3, columns: planes)
+            parts.illuminant1 = light(TIFFTag.calibrationIlluminant1) ?? .unknown
+            parts.colorMatrix2 = matrix(TIFFTag.colorMatrix2, rows: planes, columns: 3)
+            parts.illuminant2 = parts.colorMatrix2 == nil ? nil : light(TIFFTag.calibrationIlluminant2) ?? .unknown
+            parts.forwardMatrix1 = matrix(TIFFTag.forwardMatrix1, rows: 3, columns: planes)
+            parts.forwardMatrix2 = matrix(TIFFTag.forwardMatrix2, rows: 3, columns: planes)
         }
-        if let neutral = numbers(TagNumber.asShotNeutral), neutral.count == planes {
+        if let neutral = numbers(TIFFTag.asShotNeutral), neutral.count == planes {
             parts.asShotNeutral = neutral
         }
-        if let baseline = numbers(TagNumber.baselineExposure)?.first {
+        if let baseline = numbers(TIFFTag.baselineExposure)?.first {
             parts.baselineExposure = baseline
         }
     }
@@ -83,25 +84,25 @@ extension TIFFRawFacts {
     /// Time, exposure, lens, serial number, orientation and GPS.
     private func applyMetadataTags(main: TIFFDirectory, exif: TIFFDirectory?, gps: TIFFDirectory?,
                                    to m: inout FrameMetadata) {
-        if let code = main.integer(TagNumber.orientation), (1...8).contains(code), let orientation = Orientation(rawValue: UInt16(code)) {
+        if let code = main.integer(TIFFTag.orientation), (1...8).contains(code), let orientation = Orientation(rawValue: UInt16(code)) {
             m.orientation = orientation
         }
-        if let serial = main.string(TagNumber.cameraSerialNumber) ?? exif?.string(TagNumber.bodySerialNumber),
+        if let serial = main.string(TIFFTag.cameraSerialNumber) ?? exif?.string(TIFFTag.bodySerialNumber),
            !serial.isEmpty {
             m.serialNumber = serial
         }
         if let exif {
-            if let lens = exif.string(TagNumber.lensModel), !lens.isEmpty { m.lens = lens }
-            if let text = exif.string(TagNumber.dateTimeOriginal),
-               let time = try? CaptureTime(exifDateTime: text, subSeconds: exif.string(TagNumber.subSecTimeOriginal),
-                                           offset: exif.string(TagNumber.offsetTimeOriginal)) {
+            if let lens = exif.string(TIFFTag.lensModel), !lens.isEmpty { m.lens = lens }
+            if let text = exif.string(TIFFTag.dateTimeOriginal),
+               let time = try? CaptureTime(exifDateTime: text, subSeconds: exif.string(TIFFTag.subSecTimeOriginal),
+                                           offset: exif.string(TIFFTag.offsetTimeOriginal)) {
                 m.captureTime = time
             }
-            if let value = exif.numbers(TagNumber.exposureTime)?.first { try? m.setExposureTime(value) }
-            if let value = exif.numbers(TagNumber.fNumber)?.first { try? m.setFNumber(value) }
-            if let value = exif.integers(TagNumber.isoSpeedRatings)?.first { try? m.setISO(Double(value)) }
-            if let value = exif.numbers(TagNumber.focalLength)?.first { try? m.setFocalLength(value) }
-            if let value = exif.numbers(TagNumber.subjectDistance)?.first {
+            if let value = exif.numbers(TIFFTag.exposureTime)?.first { try? m.setExposureTime(value) }
+            if let value = exif.numbers(TIFFTag.fNumber)?.first { try? m.setFNumber(value) }
+            if let value = exif.integers(TIFFTag.isoSpeedRatings)?.first { try? m.setISO(Double(value)) }
+            if let value = exif.numbers(TIFFTag.focalLength)?.first { try? m.setFocalLength(value) }
+            if let value = exif.numbers(TIFFTag.subjectDistance)?.first {
                 // EXIF: 0xFFFFFFFF/1 means infinity, 0 means unknown.
                 if value >= 4_294_967_295 {
                     m.focusDistance = .infinity
@@ -109,7 +110,7 @@ extension TIFFRawFacts {
                     m.focusDistance = distance
                 }
             }
-            if let number = exif.integers(TagNumber.imageNumber)?.first, number >= 0 {
+            if let number = exif.integers(TIFFTag.imageNumber)?.first, number >= 0 {
                 m.sequenceNumber = UInt64(number)
             }
         }
@@ -123,14 +124,14 @@ extension TIFFRawFacts {
             let value = dms[0] + dms[1] / 60 + dms[2] / 3600
             return gps.string(refTag)?.first == negative ? -value : value
         }
-        guard let latitude = angle(TagNumber.gpsLatitude, TagNumber.gpsLatitudeRef, negative: "S"),
-              let longitude = angle(TagNumber.gpsLongitude, TagNumber.gpsLongitudeRef, negative: "W") else { return nil }
+        guard let latitude = angle(TIFFTag.gpsLatitude, TIFFTag.gpsLatitudeRef, negative: "S"),
+              let longitude = angle(TIFFTag.gpsLongitude, TIFFTag.gpsLongitudeRef, negative: "W") else { return nil }
         var altitude: Double?
-        if let value = gps.numbers(TagNumber.gpsAltitude)?.first {
-            altitude = gps.bytes(TagNumber.gpsAltitudeRef)?.first == 1 ? -value : value
+        if let value = gps.numbers(TIFFTag.gpsAltitude)?.first {
+            altitude = gps.bytes(TIFFTag.gpsAltitudeRef)?.first == 1 ? -value : value
         }
         var timestamp: Int64?
-        if let date = gps.string(TagNumber.gpsDateStamp), let time = gps.numbers(TagNumber.gpsTimeStamp), time.count == 3 {
+        if let date = gps.string(TIFFTag.gpsDateStamp), let time = gps.numbers(TIFFTag.gpsTimeStamp), time.count == 3 {
             let fields = date.split(separator: ":").compactMap { Int($0) }
             if fields.count == 3 {
                 let seconds = CivilTime.secondsSince1970(year: fields[0], month: fields[1], day: fields[2],

@@ -1,3 +1,5 @@
+import LJ92
+import RawTIFF
 import CLibRaw
 import Foundation
 import RawCore

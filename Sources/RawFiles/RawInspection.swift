@@ -1,3 +1,4 @@
+import RawTIFF
 import Foundation
 import RawCore
 import RawDNG

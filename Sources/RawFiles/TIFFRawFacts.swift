@@ -1,3 +1,4 @@
+import RawTIFF
 import RawCore
 import RawDNG
 
@@ -30,7 +31,7 @@ struct TIFFRawFacts {
     }
 
     /// The compression of the raw image data, if known.
-    var rawCompression: Int? { structure.rawDirectory?.integer(TagNumber.compression) }
+    var rawCompression: Int? { structure.rawDirectory?.integer(TIFFTag.compression) }
 
     /// DNG compressions LibRaw 0.20 decodes: none, lossless JPEG, deflate (floating point) and lossy JPEG.
     static let decodableDNGCompressions: Set<Int> = [1, 7, 8, 34892]

@@ -1,3 +1,4 @@
+import RawTIFF
 import RawCore
 import RawDNG
 

@@ -1,3 +1,4 @@
+import RawTIFF
 import Foundation
 import Testing
 import RawCore

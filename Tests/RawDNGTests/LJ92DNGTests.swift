@@ -1,3 +1,5 @@
+import LJ92
+import RawTIFF
 import Foundation
 import Testing
 import RawCore

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RawCore
 import RawDNG
+import RawTIFF
 import TestSupport
 
 /// Reads the TIFF structure of DNGs the writer makes, of hand-built TIFFs in both byte orders, of the shared

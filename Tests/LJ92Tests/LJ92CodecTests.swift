@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RawDNG
+@testable import LJ92
 import TestSupport
 
 /// The lossless-JPEG codec: bit-exact round trips for every predictor, precision and component count, the

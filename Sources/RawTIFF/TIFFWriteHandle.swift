@@ -7,14 +7,14 @@ import RawCore
 
 /// Owns one libtiff handle opened for writing and applies `TagAssignment`s through the typed C shim.
 /// libtiff's handle is not thread-safe: one writer uses it from one thread at a time.
-final class TIFFWriteHandle {
+package final class TIFFWriteHandle {
     private let tif: OpaquePointer
-    let path: String
+    package let path: String
     private var closed = false
 
     /// Opens `path` for writing a little-endian classic TIFF; errors name `displayPath` (the final name of a
     /// file written under a temporary one).
-    init(path: String, reportingAs displayPath: String) throws(DNGWriteError) {
+    package init(path: String, reportingAs displayPath: String) throws(TIFFWriteError) {
         rb_tiff_initialize()
         rb_tiff_clear_error()
         errno = 0
@@ -22,7 +22,7 @@ final class TIFFWriteHandle {
             // Name the system's reason too (a full disk fails here, on the header): libtiff's own message does not.
             let code = errno
             let reason = code == 0 ? "" : " (\(String(cString: strerror(code))))"
-            throw DNGWriteError(path: displayPath, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())\(reason)")
+            throw TIFFWriteError(path: displayPath, "libtiff cannot create the file: \(TIFFWriteHandle.lastError())\(reason)")
         }
         tif = handle
         self.path = displayPath
@@ -37,23 +37,23 @@ final class TIFFWriteHandle {
         return text.isEmpty ? "unknown libtiff error" : text
     }
 
-    private func fail(_ what: String) -> DNGWriteError {
-        DNGWriteError(path: path, "\(what): \(TIFFWriteHandle.lastError())")
+    private func fail(_ what: String) -> TIFFWriteError {
+        TIFFWriteError(path: path, "\(what): \(TIFFWriteHandle.lastError())")
     }
 
     /// The error for a failed write: the system's reason (disk full, file too large, I/O error) when there is
     /// one, else libtiff's message.
-    private func writeFailure(_ what: String, errno code: Int32) -> DNGWriteError {
+    private func writeFailure(_ what: String, errno code: Int32) -> TIFFWriteError {
         guard code != 0 else { return fail(what) }
-        return DNGWriteError(path: path, "\(what): \(String(cString: strerror(code)))")
+        return TIFFWriteError(path: path, "\(what): \(String(cString: strerror(code)))")
     }
 
     /// Sets every tag, in order.
-    func set(_ assignments: [TagAssignment]) throws(DNGWriteError) {
+    package func set(_ assignments: [TagAssignment]) throws(TIFFWriteError) {
         for a in assignments { try set(a) }
     }
 
-    func set(_ a: TagAssignment) throws(DNGWriteError) {
+    package func set(_ a: TagAssignment) throws(TIFFWriteError) {
         rb_tiff_clear_error()
         let ok: Int32
         switch a.value {
@@ -70,7 +70,7 @@ final class TIFFWriteHandle {
     }
 
     /// Writes already-encoded bytes as strip `index` of the current directory.
-    func writeRawStrip(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(DNGWriteError) {
+    package func writeRawStrip(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(TIFFWriteError) {
         rb_tiff_clear_error()
         errno = 0
         let n = TIFFWriteRawStrip(tif, index, UnsafeMutableRawPointer(mutating: data.baseAddress), tmsize_t(data.count))
@@ -78,7 +78,7 @@ final class TIFFWriteHandle {
     }
 
     /// Writes already-encoded bytes as tile `index` of the current directory.
-    func writeRawTile(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(DNGWriteError) {
+    package func writeRawTile(_ index: UInt32, _ data: UnsafeRawBufferPointer) throws(TIFFWriteError) {
         rb_tiff_clear_error()
         errno = 0
         let n = TIFFWriteRawTile(tif, index, UnsafeMutableRawPointer(mutating: data.baseAddress), tmsize_t(data.count))
@@ -86,24 +86,24 @@ final class TIFFWriteHandle {
     }
 
     /// Ends the current image directory (IFD0 or a SubIFD) and starts a new one.
-    func writeDirectory() throws(DNGWriteError) {
+    package func writeDirectory() throws(TIFFWriteError) {
         rb_tiff_clear_error()
         errno = 0
         if TIFFWriteDirectory(tif) == 0 { throw writeFailure("cannot write a directory", errno: errno) }
     }
 
     /// Starts an EXIF directory; set its tags, then `writeCustomDirectory()`.
-    func beginExifDirectory() throws(DNGWriteError) {
+    package func beginExifDirectory() throws(TIFFWriteError) {
         if TIFFCreateEXIFDirectory(tif) != 0 { throw fail("cannot create the EXIF directory") }
     }
 
     /// Starts a GPS directory; set its tags, then `writeCustomDirectory()`.
-    func beginGPSDirectory() throws(DNGWriteError) {
+    package func beginGPSDirectory() throws(TIFFWriteError) {
         if TIFFCreateGPSDirectory(tif) != 0 { throw fail("cannot create the GPS directory") }
     }
 
     /// Writes the current custom (EXIF or GPS) directory, unlinked, and returns its file offset.
-    func writeCustomDirectory() throws(DNGWriteError) -> UInt64 {
+    package func writeCustomDirectory() throws(TIFFWriteError) -> UInt64 {
         var offset: UInt64 = 0
         rb_tiff_clear_error()
         errno = 0
@@ -113,17 +113,17 @@ final class TIFFWriteHandle {
     }
 
     /// Starts a fresh image directory with the standard TIFF fields (after custom directories).
-    func beginImageDirectory() {
+    package func beginImageDirectory() {
         TIFFCreateDirectory(tif)
     }
 
     /// Flushes and closes the file.
-    func close() throws(DNGWriteError) {
+    package func close() throws(TIFFWriteError) {
         guard !closed else { return }
         closed = true
         rb_tiff_clear_error()
         TIFFClose(tif)
         let error = String(cString: rb_tiff_last_error())
-        if !error.isEmpty { throw DNGWriteError(path: path, "cannot finish the file: \(error)") }
+        if !error.isEmpty { throw TIFFWriteError(path: path, "cannot finish the file: \(error)") }
     }
 }

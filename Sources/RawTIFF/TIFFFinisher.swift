@@ -8,24 +8,33 @@ import Glibc
 ///   `exiftool -validate` expect LONG (4). Both hold 4-byte offsets, so only the type code changes.
 /// - libtiff converts most rational tags through `float`; every RATIONAL/SRATIONAL value the writer set is
 ///   rewritten as the exact fraction of the value it meant (`ExactRational`), e.g. ExposureTime 1/250.
-struct DNGFinisher {
+package struct TIFFFinisher {
     /// The tags set in one directory, found at `offset` (0: IFD0, from the header).
-    struct Directory {
+    package struct Directory {
         var offset: UInt32?
         var tags: [TagAssignment]
+
+        /// The directory at `offset` (nil: IFD0) with the tags set in it.
+        package init(offset: UInt32?, tags: [TagAssignment]) {
+            self.offset = offset
+            self.tags = tags
+        }
     }
 
     let path: String
 
+    /// A finisher for the closed file at `path`.
+    package init(path: String) { self.path = path }
+
     /// Applies both corrections. `subIFDs` are the SubIFDs' tags in order; `custom` are EXIF/GPS directories
     /// at known offsets.
-    func finish(ifd0: [TagAssignment], subIFDs: [[TagAssignment]], custom: [Directory]) throws(DNGWriteError) {
+    package func finish(ifd0: [TagAssignment], subIFDs: [[TagAssignment]], custom: [Directory]) throws(TIFFWriteError) {
         let fd = open(path, O_RDWR)
         guard fd >= 0 else { throw failure("cannot reopen to finish the file") }
         defer { close(fd) }
         let io = FileIO(fd: fd)
         guard io.u16(0) == 0x4949, io.u16(2) == 42, let ifd0Offset = io.u32(4) else {
-            throw DNGWriteError(path: path, "libtiff wrote an unexpected header")
+            throw TIFFWriteError(path: path, "libtiff wrote an unexpected header")
         }
         var subOffsets: [UInt32] = []
         if let (entry, count) = io.find(tag: 330, inIFDAt: ifd0Offset) {
@@ -56,8 +65,8 @@ struct DNGFinisher {
         }
     }
 
-    private func failure(_ what: String) -> DNGWriteError {
-        DNGWriteError(path: path, "\(what): \(String(cString: strerror(errno)))")
+    private func failure(_ what: String) -> TIFFWriteError {
+        TIFFWriteError(path: path, "\(what): \(String(cString: strerror(errno)))")
     }
 }
 

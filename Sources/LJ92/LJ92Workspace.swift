@@ -1,7 +1,7 @@
 /// Reusable scratch buffers for encoding lossless-JPEG images of up to a given size, one per worker thread;
 /// `LJ92TileEncoder` pools them, so a burst does not allocate them per frame (only each tile's encoded bytes are
 /// copied out). Not thread-safe; a workspace belongs to one thread at a time.
-final class LJ92Workspace: @unchecked Sendable {
+package final class LJ92Workspace: @unchecked Sendable {
     /// Per-sample prediction differences, modulo 2^16, as signed values.
     private(set) var differences: UnsafeMutablePointer<Int32>
     /// Per-sample difference category (SSSS).
@@ -9,14 +9,14 @@ final class LJ92Workspace: @unchecked Sendable {
     /// Per-sample additional bits (the low SSSS bits are the ones written).
     private(set) var extraBits: UnsafeMutablePointer<UInt16>
     /// Encoded bytes.
-    private(set) var output: UnsafeMutablePointer<UInt8>
+    package private(set) var output: UnsafeMutablePointer<UInt8>
     /// A tile's samples, gathered from a frame (with edge padding).
-    private(set) var tile: UnsafeMutablePointer<UInt16>
+    package private(set) var tile: UnsafeMutablePointer<UInt16>
     private(set) var sampleCapacity = 0
     private(set) var outputCapacity = 0
 
     /// Creates an empty workspace; buffers grow on first use.
-    init() {
+    package init() {
         differences = .allocate(capacity: 1)
         categories = .allocate(capacity: 1)
         extraBits = .allocate(capacity: 1)
@@ -37,7 +37,7 @@ final class LJ92Workspace: @unchecked Sendable {
     static func worstCaseBytes(samples: Int) -> Int { samples * 8 + 1024 }
 
     /// Makes room for `samples` samples.
-    func reserve(samples: Int) {
+    package func reserve(samples: Int) {
         if samples > sampleCapacity {
             differences.deallocate(); differences = .allocate(capacity: samples)
             categories.deallocate(); categories = .allocate(capacity: samples)

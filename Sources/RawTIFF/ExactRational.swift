@@ -3,9 +3,9 @@
 /// libtiff stores most rational tags through `float`, so 1/250 s would be written as 0.00400000019. The
 /// writer instead rewrites them with these fractions: continued fractions, stopping at the first convergent
 /// within 1e-12 (relative) of the value, with numerator and denominator within 32 bits.
-enum ExactRational {
+package enum ExactRational {
     /// (numerator, denominator) closest to `x`; `signed` limits the numerator to Int32.
-    static func make(_ x: Double, signed: Bool) -> (numerator: Int64, denominator: Int64) {
+    package static func make(_ x: Double, signed: Bool) -> (numerator: Int64, denominator: Int64) {
         guard x.isFinite else { return (0, 1) }
         let limit: Double = signed ? Double(Int32.max) : Double(UInt32.max)
         if !signed && x < 0 { return (0, 1) }

@@ -1,10 +1,9 @@
-import RawImageIO
 /// Names and numbers of TIFF 6, TIFF/EP, EXIF 2.32, GPS, Interoperability, DNG 1.0–1.7 and CinemaDNG tags.
 ///
 /// Names are spelt as the specification that defines the tag spells them (DNG tags as in the DNG
 /// specification: `"CFARepeatPatternDim"`, `"BlackLevelRepeatDim"`, `"AsShotNeutral"`, `"ForwardMatrix1"`).
 public enum TIFFTag {
-    // MARK: Numbers used by the reader and the validator
+    // MARK: Numbers used by the reader, the validator and the writers (the package's one table of tag numbers)
 
     public static let newSubFileType: UInt16 = 254
     public static let imageWidth: UInt16 = 256
@@ -66,6 +65,34 @@ public enum TIFFTag {
     public static let activeArea: UInt16 = 50829
     public static let forwardMatrix1: UInt16 = 50964
     public static let forwardMatrix2: UInt16 = 50965
+    public static let exposureProgram: UInt16 = 34850
+    public static let exposureBiasValue: UInt16 = 37380
+    public static let subjectDistance: UInt16 = 37382
+    public static let meteringMode: UInt16 = 37383
+    public static let imageNumber: UInt16 = 37393
+    public static let subSecTimeOriginal: UInt16 = 37521
+    public static let offsetTimeOriginal: UInt16 = 36881
+    public static let whiteBalance: UInt16 = 41987
+    public static let focalLengthIn35mmFilm: UInt16 = 41989
+    public static let bodySerialNumber: UInt16 = 42033
+    public static let lensModel: UInt16 = 42036
+    public static let baselineExposure: UInt16 = 50730
+    public static let cameraSerialNumber: UInt16 = 50735
+    public static let rawDataUniqueID: UInt16 = 50781
+    public static let timeCodes: UInt16 = 51043
+    public static let frameRate: UInt16 = 51044
+    public static let reelName: UInt16 = 51081
+    public static let newRawImageDigest: UInt16 = 51111
+    // GPS directory (numbers of their own namespace)
+    public static let gpsVersionID: UInt16 = 0
+    public static let gpsLatitudeRef: UInt16 = 1
+    public static let gpsLatitude: UInt16 = 2
+    public static let gpsLongitudeRef: UInt16 = 3
+    public static let gpsLongitude: UInt16 = 4
+    public static let gpsAltitudeRef: UInt16 = 5
+    public static let gpsAltitude: UInt16 = 6
+    public static let gpsTimeStamp: UInt16 = 7
+    public static let gpsDateStamp: UInt16 = 29
 
     // MARK: Names
 

@@ -43,7 +43,7 @@ struct LJ92StreamParser {
             guard at + 2 <= count else { throw LJ92Error.at(at, "the stream ends inside a marker's length") }
             let length = word(at)
             guard length >= 2, at + length <= count else {
-                throw LJ92Error.at(at, String(format: "marker FF%02X has length %d but only %d bytes remain", marker, length, count - at))
+                throw LJ92Error.at(at, "marker FF\(hex2(marker)) has length \(length) but only \(count - at) bytes remain")
             }
             let body = at + 2
             at += length
@@ -56,7 +56,7 @@ struct LJ92StreamParser {
             case 0xDA:
                 return try readScanHeader(body, length: length - 2)
             case 0xC0, 0xC1, 0xC2, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF:
-                throw LJ92Error.unsupported(at: start - 2, String(format: "SOF%d: not lossless JPEG (SOF3), cannot decode", marker - 0xC0))
+                throw LJ92Error.unsupported(at: start - 2, "SOF\(marker - 0xC0): not lossless JPEG (SOF3), cannot decode")
             default:
                 continue                                          // APPn, COM, DNL...: skipped
             }
@@ -66,7 +66,7 @@ struct LJ92StreamParser {
     /// Skips fill bytes and returns the next marker code.
     private mutating func nextMarker() throws(LJ92Error) -> Int {
         guard at < count, bytes[at] == 0xFF else {
-            throw LJ92Error.at(at, at < count ? String(format: "expected a marker, found byte %02X", byte(at)) : "the stream ends before a scan")
+            throw LJ92Error.at(at, at < count ? "expected a marker, found byte \(hex2(byte(at)))" : "the stream ends before a scan")
         }
         while at < count, bytes[at] == 0xFF { at += 1 }
         guard at < count else { throw LJ92Error.at(at, "the stream ends inside a marker") }
@@ -107,7 +107,7 @@ struct LJ92StreamParser {
         for c in 0..<n {
             let q = p + 6 + 3 * c
             guard byte(q + 1) == 0x11 else {
-                throw LJ92Error.unsupported(at: q + 1, String(format: "component %d has sampling factors %02X; only 1x1 is supported", c, byte(q + 1)))
+                throw LJ92Error.unsupported(at: q + 1, "component \(c) has sampling factors \(hex2(byte(q + 1))); only 1x1 is supported")
             }
             ids.append(bytes[q])
         }
@@ -204,7 +204,7 @@ struct LJ92StreamParser {
                 var m = at + 1
                 while m < count, bytes[m] == 0xFF { m += 1 }
                 guard m < count, Int(bytes[m]) == expected else {
-                    throw LJ92Error.at(at, String(format: "expected restart marker FF%02X before row %d", expected, row))
+                    throw LJ92Error.at(at, "expected restart marker FF\(hex2(expected)) before row \(row)")
                 }
                 at = m + 1
             }
@@ -275,4 +275,10 @@ struct LJ92StreamParser {
             }
         }
     }
+}
+
+/// `value` as two upper-case hex digits (a byte or marker code in messages), without Foundation.
+func hex2<T: BinaryInteger>(_ value: T) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return text.count < 2 ? "0" + text : text
 }

@@ -1,3 +1,4 @@
+import LJ92
 import RawCore
 import RawDevelop
 import Synchronization

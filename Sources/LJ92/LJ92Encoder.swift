@@ -43,7 +43,7 @@ public struct LJ92Encoder: Sendable {
 
     /// Encodes rows of `width * components` samples, `rowStride` samples apart, into `workspace.output` and
     /// returns the byte count. The shape must already be checked.
-    func encode(_ samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components: Int,
+    package func encode(_ samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components: Int,
                 workspace: LJ92Workspace) -> Int {
         let rowLength = width * components
         let n = rowLength * height

@@ -1,0 +1,16 @@
+/// A TIFF file (a DNG, or a developed TIFF) could not be written. The description names the file and the
+/// problem in one line.
+public struct TIFFWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file being written.
+    public let path: String
+    /// What went wrong.
+    public let message: String
+
+    /// Creates an error for `path`.
+    public init(path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
