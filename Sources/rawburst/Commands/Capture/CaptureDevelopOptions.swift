@@ -7,8 +7,10 @@ struct CaptureDevelopOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write developed pictures beside the DNGs: heic, jpg, tiff or png.", discussion: """
         Frames are developed during the burst while the memory budget has room for a developer per writer and the \
         governor allows (it gives developing up first); the rest are developed from their DNGs after the burst.
-        """))
-    var develop: String?
+        """), transform: { text in
+            try BadValue.parse(text, as: OutputFormat.self, otherwise: "--develop: '\(text)' is not heic, jpg, tiff or png")
+        })
+    var develop: OutputFormat?
 
     @Option(help: "Long edge of developed pictures in pixels (default: full size).")
     var developSize: Int?
@@ -16,60 +18,44 @@ struct CaptureDevelopOptions: ParsableArguments {
     @Option(help: "Quality of developed JPEG/HEIF pictures, 1-100.")
     var developQuality: Int = 90
 
-    @Option(help: "Look of developed pictures: natural, vivid, dramatic, mono, silvertone, noir.")
-    var developLook: String = "natural"
+    @Option(help: ArgumentHelp("Look of developed pictures: natural, vivid, dramatic, mono, silvertone, noir (default natural).",
+                               valueName: "develop-look"),
+            transform: { text in try BadValue.wrapping("--develop: ") { try Look(parsing: text) } })
+    var developLook = Look.natural
 
-    @Option(help: "Colour space of developed pictures: srgb, p3, adobe, rec2020, prophoto.")
-    var developSpace: String = "srgb"
+    @Option(help: ArgumentHelp("Colour space of developed pictures: srgb, p3, adobe, rec2020, prophoto (default srgb).",
+                               valueName: "develop-space"),
+            transform: { text in try BadValue.wrapping("--develop: ") { try OutputColorSpace(validating: text) } })
+    var developSpace = OutputColorSpace.sRGB
 
-    @Option(help: "With two sensors: a composite of every pair, stacked or pip (needs --develop for the format).")
-    var composite: String?
+    @OptionGroup
+    var compositeOptions: CompositeOptions
 
-    @Option(help: "Stacked composite: vertical or horizontal.")
-    var compositeStack: String = "vertical"
-
-    @Option(help: "Stacked composite: the first sensor's share, 50/50, 60/40 or 70/30.")
-    var compositeSplit: String = "50/50"
-
-    @Option(help: "Composite border in pixels.")
-    var compositeBorder: Int = 0
-
-    @Option(help: "Composite border colour: white, black, grey or #RRGGBB.")
-    var compositeBorderColor: String = "white"
-
-    @Option(help: "Picture-in-picture corner: top-left, top-right, bottom-left, bottom-right.")
-    var pipCorner: String = "bottom-right"
-
-    @Option(help: "Picture-in-picture width as a fraction of the picture, 0.1-0.5.")
-    var pipSize: Double = 0.3
+    /// A composite needs a format.
+    func validate() throws {
+        if develop == nil && compositeOptions.composite != nil {
+            throw BadValue("--composite needs --develop FORMAT (the composites' format)")
+        }
+    }
 
     /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses.
     func development(overwrite: Bool, sensors: Int) throws -> BurstDevelopment? {
-        guard let develop else {
-            if composite != nil { throw ValidationError("--composite needs --develop FORMAT (the composites' format)") }
-            return nil
-        }
-        guard let format = OutputFormat(parsing: develop) else {
-            throw ValidationError("--develop: '\(develop)' is not heic, jpg, tiff or png")
-        }
+        guard let format = develop else { return nil }
         do {
             var settings = DevelopSettings()
             settings.longEdge = developSize
-            settings.look = try Look(parsing: developLook)
-            settings.colorSpace = try OutputColorSpace(validating: developSpace)
+            settings.look = developLook
+            settings.colorSpace = developSpace
             settings = try settings.validated()
             let options = try EncodeOptions(quality: developQuality, overwrite: overwrite).validated()
             var compositor: DualSensorCompositor?
-            if let composite {
+            if compositeOptions.composite != nil {
                 guard sensors == 2 else { throw InvalidValueError("composite", "needs two sensors (--sensor A --sensor B)") }
-                let layout = try CompositeLayout(kind: composite, stack: compositeStack, split: compositeSplit,
-                                                 corner: pipCorner, size: pipSize)
-                compositor = try DualSensorCompositor(layout: layout, border: compositeBorder,
-                                                      borderColor: BorderColor(parsing: compositeBorderColor))
+                compositor = try compositeOptions.compositor()
             }
             return BurstDevelopment(settings: settings, format: format, options: options, compositor: compositor)
         } catch {
-            throw ValidationError("--develop: \(error)")
+            throw BadValue("--develop: \(error)")
         }
     }
 }
