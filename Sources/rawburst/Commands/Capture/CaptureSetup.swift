@@ -29,7 +29,7 @@ extension CaptureCommand {
         let clock = FrameClock.freeRunning
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
-                throw ValidationError("--replay takes the place of --sensor and --profile; give one or the other")
+                throw BadValue("--replay takes the place of --sensor and --profile; give one or the other")
             }
             let paths = try Self.replayPaths(replay)
             let source = try RawFileSource(paths: paths, name: "replay", clock: clock, loop: true)
@@ -40,16 +40,11 @@ extension CaptureCommand {
         }
         var profiles: [SensorProfile] = []
         for path in profileFiles {
-            do { profiles.append(try Self.loadProfile(path)) } catch { throw ValidationError("\(path): \(error)") }
+            do { profiles.append(try CaptureValues.loadProfile(path)) } catch { throw BadValue("\(path): \(error)") }
         }
-        for name in sensors.isEmpty && profileFiles.isEmpty ? ["phone-wide"] : sensors {
-            guard let builtIn = SensorProfile.builtIn(named: name) else {
-                throw ValidationError("unknown sensor '\(name)' (known: \(SensorProfile.builtIn.map(\.name).joined(separator: ", ")))")
-            }
-            profiles.append(builtIn)
-        }
+        profiles += sensors.isEmpty && profileFiles.isEmpty ? [try CaptureValues.sensor("phone-wide")] : sensors
         guard profiles.count <= 2 else {
-            throw ValidationError("at most two sensors at once (\(profiles.count) given)")
+            throw BadValue("at most two sensors at once (\(profiles.count) given)")
         }
         let sceneValue = try SceneCatalog.scene(named: scene)
         // Each sensor its own noise: the second one's seed is the next number.
@@ -68,7 +63,7 @@ extension CaptureCommand {
             return .init(name: sensor.profile.name, samplesPerFrame: sensor.samplesPerFrame, chart: chart)
         }
         guard Set(cameras.map(\.name)).count == cameras.count else {
-            throw ValidationError("two sensors need two names (both are '\(cameras[0].name)')")
+            throw BadValue("two sensors need two names (both are '\(cameras[0].name)')")
         }
         return CaptureSetup(cameras: cameras, replayedFiles: nil, source: source)
     }
@@ -79,7 +74,7 @@ extension CaptureCommand {
         for item in items {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: item, isDirectory: &isDirectory) else {
-                throw ValidationError("\(item): does not exist")
+                throw BadValue("\(item): does not exist")
             }
             if isDirectory.boolValue {
                 let names = try FileManager.default.contentsOfDirectory(atPath: item).filter { !$0.hasPrefix(".") }.sorted()
@@ -87,7 +82,7 @@ extension CaptureCommand {
                     var dir: ObjCBool = false
                     return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
                 }
-                guard !files.isEmpty else { throw ValidationError("\(item): holds no files to replay") }
+                guard !files.isEmpty else { throw BadValue("\(item): holds no files to replay") }
                 paths += files
             } else {
                 paths.append(item)

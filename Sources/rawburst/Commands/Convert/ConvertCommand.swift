@@ -19,20 +19,14 @@ struct ConvertCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Raw files or directories to convert.")
-    var inputs: [String]
+    @OptionGroup
+    var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output DNG file (one input) or existing directory.")
-    var output: String
-
-    @Flag(name: .shortAndLong, help: "Search input directories recursively.")
-    var recursive = false
+    @OptionGroup
+    var outputOptions: OutputOptions
 
     @Option(name: .shortAndLong, help: "Files converted in parallel (default: number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "Replace existing output files.")
-    var overwrite = false
 
     @Option(help: "Long edge of the embedded JPEG preview in pixels (0 for none, at most 1024).")
     var preview: Int = 1024
@@ -45,11 +39,8 @@ struct ConvertCommand: ParsableCommand {
         valueName: "none|lj92"), transform: DNGCompressionArgument.parse)
     var compression: DNGCompression = .lj92
 
-    @Flag(help: "Print a JSON report on standard output instead of text.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup
+    var reporting: ReportOptions
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
@@ -57,22 +48,9 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let plan: ConversionPlan
-        do {
-            plan = try ConversionPlan(inputs: inputs, output: output, recursive: recursive, overwrite: overwrite)
-            for directory in plan.outputDirectories where !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-        } catch let error as ConversionPlanError {
-            Terminal.error("rawburst convert: \(error.message)")
-            throw ExitCode(2)
-        } catch {
-            Terminal.error("rawburst convert: cannot create output directories: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
-
+        let plan = try outputOptions.plan(input)
         var options = DNGWriter.Options()
-        options.overwrite = overwrite
+        options.overwrite = outputOptions.overwrite
         options.previewLongEdge = preview == 0 ? nil : preview
         options.compression = compression
         options.rawImageDigest = true
@@ -80,7 +58,7 @@ struct ConvertCommand: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         options.encodingThreads = max(1, min(64, cores / max(1, min(jobs, plan.jobs.count))))
         let converter = RawConverter(writerOptions: options)
-        let bar = ProgressBar(total: plan.jobs.count, enabled: Terminal.stderrIsTerminal && !json && !quiet)
+        let bar = ProgressBar(total: plan.jobs.count, enabled: reporting.showsProgress)
         let failures = FailureCounter()
         let started = Date()
         let results = converter.convert(plan.jobs, parallelism: jobs) { result, done, _ in
@@ -88,7 +66,7 @@ struct ConvertCommand: ParsableCommand {
                 failures.increment()
                 bar.finish()
                 Terminal.error("error: \(error)")
-            } else if !quiet && !json {
+            } else if !reporting.quiet && !reporting.json {
                 for warning in result.warnings { bar.finish(); Terminal.error("warning: \(result.job.input): \(warning)") }
             }
             bar.update(done: done, label: URL(fileURLWithPath: result.job.input).lastPathComponent, failed: failures.value)
@@ -98,13 +76,13 @@ struct ConvertCommand: ParsableCommand {
         let converted = results.filter(\.succeeded)
         let bytes = converted.compactMap(\.bytes).reduce(0, +)
 
-        if json {
+        if reporting.json {
             Terminal.printJSON(ConvertReport(results: results, seconds: seconds, compression: compression))
-        } else if !quiet {
+        } else if !reporting.quiet {
             if results.count == 1, let only = converted.first {
                 print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s)")
             } else {
-                print("converted \(converted.count) of \(results.count) files to \(output) "
+                print("converted \(converted.count) of \(results.count) files to \(outputOptions.output) "
                       + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
                       + (results.count > converted.count ? ", \(results.count - converted.count) failed" : ""))
             }

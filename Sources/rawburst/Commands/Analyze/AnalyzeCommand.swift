@@ -26,11 +26,8 @@ struct AnalyzeCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Raw files or directories.")
-    var inputs: [String]
-
-    @Flag(name: .shortAndLong, help: "Search input directories recursively.")
-    var recursive = false
+    @OptionGroup
+    var input: InputOptions
 
     @Flag(help: "Raw histograms, clipping, exposure statistics and metering.")
     var histogram = false
@@ -50,17 +47,21 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Raw histogram bins in the report (0: one per code value).")
     var bins: Int = 256
 
-    @Option(help: "Peaking threshold: a fraction such as 4% or 0.04, or sd:K1,K2,K3 strength levels.")
-    var peakingThreshold: String = "4%"
+    @Option(help: ArgumentHelp("Peaking threshold: a fraction such as 4% or 0.04, or sd:K1,K2,K3 strength levels (default 4%).",
+                               valueName: "peaking-threshold"),
+            transform: { try BadValue.parse($0, otherwise: "--peaking-threshold: '\($0)' is not a fraction (4%, 0.04) or sd:K1,K2,K3") })
+    var peakingThreshold = PeakingThreshold.standard
 
     @Option(help: "Zebra threshold in percent of full scale, 50-100.")
     var zebraThreshold: Double = 95
 
-    @Option(help: "Spot meter position X,Y in 0...1 (0.5,0.5 is the centre).")
-    var spot: String = "0.5,0.5"
+    @Option(help: ArgumentHelp("Spot meter position X,Y in 0...1 (default 0.5,0.5, the centre).", valueName: "spot"),
+            transform: AnalyzeCommand.spot)
+    var spot = NormalisedPoint.centre
 
-    @Option(help: "Histogram pictures' count axis: linear or log.")
-    var scale: String = "log"
+    @Option(help: ArgumentHelp("Histogram pictures' count axis: linear or log (default log).", valueName: "scale"),
+            transform: { try BadValue.parse($0, otherwise: "--scale must be linear or log, not '\($0)'") })
+    var scale = HistogramPlot.Scale.log
 
     @Option(help: "Write PNG pictures into this directory (created if missing).")
     var png: String?
@@ -68,30 +69,24 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "Replace existing pictures.")
     var overwrite = false
 
-    @Flag(help: "Print a JSON report on standard output instead of text.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup
+    var reporting: ReportOptions
 
     /// The options checked before any file is read: one line naming the option, exit status 2.
-    func checkOptions() throws {
-        if let best, best < 1 { throw ValidationError("--best must be at least 1, not \(best)") }
-        guard bins >= 0 && bins <= 65536 else { throw ValidationError("--bins must be within 0...65536, not \(bins)") }
+    func validate() throws {
+        if let best, best < 1 { throw BadValue("--best must be at least 1, not \(best)") }
+        guard bins >= 0 && bins <= 65536 else { throw BadValue("--bins must be within 0...65536, not \(bins)") }
         guard (50...100).contains(zebraThreshold) else {
-            throw ValidationError("--zebra-threshold must be within 50...100 percent, not \(zebraThreshold)")
+            throw BadValue("--zebra-threshold must be within 50...100 percent, not \(zebraThreshold)")
         }
-        guard PeakingThreshold(parsing: peakingThreshold) != nil else {
-            throw ValidationError("--peaking-threshold: '\(peakingThreshold)' is not a fraction (4%, 0.04) or sd:K1,K2,K3")
-        }
-        guard HistogramPlot.Scale(rawValue: scale) != nil else { throw ValidationError("--scale must be linear or log, not '\(scale)'") }
-        guard spotPoint != nil else { throw ValidationError("--spot must be X,Y with both in 0...1, not '\(spot)'") }
     }
 
-    var spotPoint: NormalisedPoint? {
-        let parts = spot.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else { return nil }
-        return NormalisedPoint(x: x, y: y)
+    /// `--spot X,Y`, both in 0...1.
+    static func spot(_ text: String) throws -> NormalisedPoint {
+        guard let point = NormalisedPoint(argument: text), (0...1).contains(point.x), (0...1).contains(point.y) else {
+            throw BadValue("--spot must be X,Y with both in 0...1, not '\(text)'")
+        }
+        return point
     }
 
     /// One file's result.
@@ -125,29 +120,42 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        do { try checkOptions() } catch {
-            Terminal.error("rawburst analyze: \(error)")
-            throw ExitCode(2)
+        let files = try inputFiles()
+        let (analysed, thumbnails) = analyse(files, options: analysisOptions())
+        var results = analysed
+        let bestPaths = best.map { markBest($0, in: &results) }
+        let sheetPath = png.flatMap { contactSheet(in: $0, thumbnails: thumbnails, results: &results) }
+        let failed = results.filter { !$0.ok }.count
+        if reporting.json {
+            Terminal.printJSON(Report(analysed: results.count - failed, failed: failed, best: bestPaths, contactSheet: sheetPath,
+                                      files: results))
+        } else if !reporting.quiet {
+            for r in results where r.ok { print(Self.summary(r)) }
+            if let bestPaths { print("sharpest \(bestPaths.count): " + bestPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")) }
+            if let sheetPath { print("contact sheet: \(sheetPath)") }
         }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The raw files of the inputs, and the --png folder ready; a refusal is one line, exit status 2.
+    private func inputFiles() throws -> [String] {
         let files: [String]
-        do { files = try ConversionPlan.rawFiles(in: inputs, recursive: recursive) } catch {
-            Terminal.error("rawburst analyze: \(error.message)")
-            throw ExitCode(2)
-        }
+        do { files = try ConversionPlan.rawFiles(in: input.inputs, recursive: input.recursive) } catch { throw BadValue(error.message) }
         if let png {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: png, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else {
-                    Terminal.error("rawburst analyze: --png \(png) is a file, not a directory")
-                    throw ExitCode(2)
-                }
+                guard isDirectory.boolValue else { throw BadValue("--png \(png) is a file, not a directory") }
             } else {
                 do { try FileManager.default.createDirectory(atPath: png, withIntermediateDirectories: true) } catch {
-                    Terminal.error("rawburst analyze: cannot create \(png): \(error.localizedDescription)")
-                    throw ExitCode(2)
+                    throw BadValue("cannot create \(png): \(error.localizedDescription)")
                 }
             }
         }
+        return files
+    }
+
+    /// What to measure: histograms, sharpness and metering unless some were chosen.
+    private func analysisOptions() -> FrameAnalysis.Options {
         let anyChosen = histogram || peaking || zebra || sharpness
         var options = FrameAnalysis.Options()
         options.histogram = !anyChosen || histogram
@@ -155,47 +163,20 @@ struct AnalyzeCommand: ParsableCommand {
         options.metering = !anyChosen || histogram
         options.sharpness = !anyChosen || sharpness || best != nil || png != nil
         options.peaking = peaking
-        options.peakingRule = PeakingThreshold(parsing: peakingThreshold)!
+        options.peakingRule = peakingThreshold
         options.bins = bins == 0 ? nil : bins
-        options.spot = spotPoint!
-        let plotScale = HistogramPlot.Scale(rawValue: scale)!
+        options.spot = spot
+        return options
+    }
 
+    /// Analyses each file in turn, with a progress bar; a file that fails is reported and the rest go on.
+    private func analyse(_ files: [String], options: FrameAnalysis.Options) -> ([FileResult], [AnalysisPictures.Tile?]) {
         let stems = Self.stems(files)
-        let bar = ProgressBar(total: files.count, enabled: Terminal.stderrIsTerminal && !json && !quiet)
+        let bar = ProgressBar(total: files.count, enabled: reporting.showsProgress)
         var results: [FileResult] = []
         var thumbnails: [AnalysisPictures.Tile?] = []
         for (index, path) in files.enumerated() {
-            var result = FileResult(path: path, ok: false)
-            var tile: AnalysisPictures.Tile?
-            do {
-                let image = try RawFileReader().read(path: path)
-                result.width = image.frame.activeArea.width
-                result.height = image.frame.activeArea.height
-                result.iso = image.metadata.iso
-                result.shutter = image.metadata.exposureTime
-                let analysis = FrameAnalysis(frame: image.frame, options: options)
-                result.analysis = analysis
-                let needsPreview = zebra || png != nil
-                let preview = needsPreview ? try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 1024) : nil
-                var zebraMask: Zebra?
-                if zebra, let preview {
-                    let z = Zebra(preview, threshold: zebraThreshold / 100)
-                    zebraMask = z
-                    result.zebra = ZebraReport(threshold: zebraThreshold / 100, markedFraction: z.markedFraction,
-                                               previewWidth: preview.width, previewHeight: preview.height)
-                }
-                if let png, let preview {
-                    try writePictures(for: image, path: path, stem: stems[index], analysis: analysis, preview: preview,
-                                      zebra: zebraMask, directory: png, scale: plotScale, written: &result.pictures)
-                    let thumb = try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 256)
-                    tile = AnalysisPictures.Tile(thumbnail: thumb, lines: Self.labels(path: path, image: image, analysis: analysis))
-                }
-                result.ok = true
-            } catch let error as RawReadError {
-                result.error = error.description
-            } catch {
-                result.error = "\(path): \(error)"
-            }
+            let (result, tile) = analyse(path, stem: stems[index], options: options)
             if let message = result.error { bar.finish(); Terminal.error("error: \(message)") }
             results.append(result)
             thumbnails.append(tile)
@@ -203,41 +184,69 @@ struct AnalyzeCommand: ParsableCommand {
                        failed: results.filter { !$0.ok }.count)
         }
         bar.finish()
+        return (results, thumbnails)
+    }
 
-        var bestPaths: [String]?
-        if let best {
-            let ranked = results.indices.filter { results[$0].ok }
-                .sorted { (results[$0].analysis?.sharpness?.score ?? 0) > (results[$1].analysis?.sharpness?.score ?? 0) }
-            let chosen = Array(ranked.prefix(best))
-            for i in chosen { results[i].best = true }
-            bestPaths = chosen.map { results[$0].path }
-        }
-        var sheetPath: String?
-        if let png {
-            let tiles = zip(thumbnails, results).compactMap { tile, result in
-                tile.map { AnalysisPictures.Tile(thumbnail: $0.thumbnail, lines: $0.lines, highlighted: result.best) }
+    /// One file's analysis, pictures and contact-sheet tile.
+    private func analyse(_ path: String, stem: String, options: FrameAnalysis.Options) -> (FileResult, AnalysisPictures.Tile?) {
+        var result = FileResult(path: path, ok: false)
+        var tile: AnalysisPictures.Tile?
+        do {
+            let image = try RawFileReader().read(path: path)
+            result.width = image.frame.activeArea.width
+            result.height = image.frame.activeArea.height
+            result.iso = image.metadata.iso
+            result.shutter = image.metadata.exposureTime
+            let analysis = FrameAnalysis(frame: image.frame, options: options)
+            result.analysis = analysis
+            let needsPreview = zebra || png != nil
+            let preview = needsPreview ? try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 1024) : nil
+            var zebraMask: Zebra?
+            if zebra, let preview {
+                let z = Zebra(preview, threshold: zebraThreshold / 100)
+                zebraMask = z
+                result.zebra = ZebraReport(threshold: zebraThreshold / 100, markedFraction: z.markedFraction,
+                                           previewWidth: preview.width, previewHeight: preview.height)
             }
-            if !tiles.isEmpty {
-                let path = (png as NSString).appendingPathComponent("contact-sheet.png")
-                do {
-                    try write(AnalysisPictures.contactSheet(tiles).image(), to: path)
-                    sheetPath = path
-                } catch {
-                    Terminal.error("error: \(path): \(error)")
-                    results.append(FileResult(path: path, ok: false, error: "\(error)"))
-                }
+            if let png, let preview {
+                try writePictures(for: image, path: path, stem: stem, analysis: analysis, preview: preview,
+                                  zebra: zebraMask, directory: png, scale: scale, written: &result.pictures)
+                let thumb = try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 256)
+                tile = AnalysisPictures.Tile(thumbnail: thumb, lines: Self.labels(path: path, image: image, analysis: analysis))
             }
+            result.ok = true
+        } catch let error as RawReadError {
+            result.error = error.description
+        } catch {
+            result.error = "\(path): \(error)"
         }
-        let failed = results.filter { !$0.ok }.count
-        if json {
-            Terminal.printJSON(Report(analysed: results.count - failed, failed: failed, best: bestPaths, contactSheet: sheetPath,
-                                      files: results))
-        } else if !quiet {
-            for r in results where r.ok { print(Self.summary(r)) }
-            if let bestPaths { print("sharpest \(bestPaths.count): " + bestPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")) }
-            if let sheetPath { print("contact sheet: \(sheetPath)") }
+        return (result, tile)
+    }
+
+    /// Marks the `count` sharpest files and returns their paths.
+    private func markBest(_ count: Int, in results: inout [FileResult]) -> [String] {
+        let ranked = results.indices.filter { results[$0].ok }
+            .sorted { (results[$0].analysis?.sharpness?.score ?? 0) > (results[$1].analysis?.sharpness?.score ?? 0) }
+        let chosen = Array(ranked.prefix(count))
+        for i in chosen { results[i].best = true }
+        return chosen.map { results[$0].path }
+    }
+
+    /// Writes the contact sheet of the tiles into `png`; its path, or nil (a failure is added to the results).
+    private func contactSheet(in png: String, thumbnails: [AnalysisPictures.Tile?], results: inout [FileResult]) -> String? {
+        let tiles = zip(thumbnails, results).compactMap { tile, result in
+            tile.map { AnalysisPictures.Tile(thumbnail: $0.thumbnail, lines: $0.lines, highlighted: result.best) }
         }
-        if failed > 0 { throw ExitCode(1) }
+        guard !tiles.isEmpty else { return nil }
+        let path = (png as NSString).appendingPathComponent("contact-sheet.png")
+        do {
+            try write(AnalysisPictures.contactSheet(tiles).image(), to: path)
+            return path
+        } catch {
+            Terminal.error("error: \(path): \(error)")
+            results.append(FileResult(path: path, ok: false, error: "\(error)"))
+            return nil
+        }
     }
 
     /// Previews for pictures: sRGB 8-bit, upright, the file's crop.

@@ -36,45 +36,22 @@ extension CaptureCommand {
     /// The burst options, or the option and problem in one line.
     func burstOptions() throws -> BurstOptions {
         try storageOptions.checkReel()
-        guard let budget = BurstOptionError.bytes(memoryBudget) else {
-            throw ValidationError("--memory-budget: '\(memoryBudget)' is not a size (e.g. 512MiB, 2GiB, 800MB)")
-        }
-        guard let policy = OverflowPolicy(parsing: overflow) else {
-            throw ValidationError("--overflow: '\(overflow)' is not block, drop-newest, drop-oldest or stop")
-        }
         let writerCount = writers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-        guard (1...64).contains(writerCount) else { throw ValidationError("--writers must be within 1...64, not \(writerCount)") }
+        guard (1...64).contains(writerCount) else { throw BadValue("--writers must be within 1...64, not \(writerCount)") }
         let template: FilenameTemplate
-        do { template = try FilenameTemplate(effectiveNameTemplate) } catch { throw ValidationError("--name: \(error.reason)") }
-        var faults: StorageFaults?
-        if let simulateDisk {
-            do { faults = try StorageFaults(parsing: simulateDisk) } catch { throw ValidationError("--simulate-disk: \(error)") }
-        }
-        var thermal: ThermalSchedule?
-        if let simulateThermal {
-            do { thermal = try ThermalSchedule(parsing: simulateThermal) } catch { throw ValidationError("--simulate-thermal: \(error)") }
-        }
+        do { template = try FilenameTemplate(effectiveNameTemplate) } catch { throw BadValue("--name: \(error.reason)") }
         var preRecordFrames = 0
         if let preRecord {
-            guard let seconds = BurstOptionError.seconds(preRecord), seconds > 0, seconds <= 600 else {
-                throw ValidationError("--pre-record: '\(preRecord)' is not a time within 0...10m (e.g. 2s, 500ms)")
-            }
-            guard let rate = try frameRate() else { throw ValidationError("--pre-record needs --fps (the frames kept are seconds × fps)") }
-            preRecordFrames = max(1, Int((seconds * rate - 1e-9).rounded(.up)))
+            guard let rate = try frameRate() else { throw BadValue("--pre-record needs --fps (the frames kept are seconds × fps)") }
+            preRecordFrames = max(1, Int((preRecord.seconds * rate - 1e-9).rounded(.up)))
         }
-        var after: Double?
-        if let triggerAfter {
-            guard preRecord != nil else { throw ValidationError("--trigger-after needs --pre-record") }
-            guard let seconds = BurstOptionError.seconds(triggerAfter), seconds >= 0, seconds <= 86_400 else {
-                throw ValidationError("--trigger-after: '\(triggerAfter)' is not a time (e.g. 3s, 500ms)")
-            }
-            after = seconds
-        }
+        if triggerAfter != nil && preRecord == nil { throw BadValue("--trigger-after needs --pre-record") }
         if let previewSize, !(64...4096).contains(previewSize) {
-            throw ValidationError("--preview must be within 64...4096 pixels, not \(previewSize)")
+            throw BadValue("--preview must be within 64...4096 pixels, not \(previewSize)")
         }
-        return BurstOptions(memoryBudget: budget, overflow: policy, writers: writerCount, nameTemplate: template,
-                            storageFaults: faults, thermal: thermal, preRecordFrames: preRecordFrames, triggerAfter: after)
+        return BurstOptions(memoryBudget: memoryBudget.bytes, overflow: overflow, writers: writerCount, nameTemplate: template,
+                            storageFaults: simulateDisk, thermal: simulateThermal, preRecordFrames: preRecordFrames,
+                            triggerAfter: triggerAfter?.seconds)
     }
 
     /// The burst's configuration from the options, with `settings` as the base of a bracketing plan.
@@ -97,7 +74,7 @@ extension CaptureCommand {
         configuration.thermal = options.thermal
         configuration.storageFaults = options.storageFaults
         configuration.governor = !noGovernor
-        configuration.gps = try gps.map(Self.gpsFix)
+        configuration.gps = gps
         if let plan = try bracketPlan() {
             configuration.plan = (plan, settings)
         }
@@ -109,33 +86,7 @@ extension CaptureCommand {
     /// balance, 3 frames dropped or the burst stopped early by its policy, the thermal state or the disk.
     func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
         let (configuration, options) = (burst.configuration, burst.options)
-        // The session (and its pool) lives only while the burst runs, so developing afterwards has its memory back.
-        func takeBurst() throws -> BurstSession.Report {
-            let session: BurstSession
-            do {
-                session = try BurstSession(source: setup.source, configuration: configuration)
-            } catch {
-                Terminal.error("rawburst capture: \(error)")
-                throw ExitCode(2)
-            }
-            let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
-            let perTrigger = setup.source.framesPerTrigger
-            let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
-                                         keys: keys)
-            session.onProgress = { status.update($0) }
-            let controls = BurstControls(session: session)
-            controls.start(keys: keys, triggerAfter: options.triggerAfter)
-            if configuration.preRecordFrames > 0 && !json {
-                Terminal.error("pre-recording the last \(configuration.preRecordFrames) frames; trigger with "
-                               + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
-                               + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
-            }
-            let report = session.run()
-            controls.finish()
-            status.finish()
-            return report
-        }
-        let report = try takeBurst()
+        let report = try takeBurst(setup: setup, configuration: configuration, options: options)
         let developmentReport = configuration.development.map { developAfterBurst(report, development: $0, setup: setup) }
         for line in report.errors { Terminal.error("error: \(line)") }
         let problems = report.problems
@@ -181,7 +132,7 @@ extension CaptureCommand {
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport)
         // The manifest: the same account, kept with the files.
-        let manifest = (output as NSString).appendingPathComponent(Self.manifestName)
+        let manifest = outputFile(Self.manifestName)
         var manifestWritten = false
         do {
             try AtomicFile.write(Array((Terminal.jsonText(summary) ?? "{}").utf8) + [10], to: manifest, overwrite: overwrite)
@@ -200,6 +151,35 @@ extension CaptureCommand {
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
         if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
+    }
+
+    /// Takes the burst with its controls and live status. The session (and its pool) lives only while the burst
+    /// runs, so developing afterwards has its memory back.
+    private func takeBurst(setup: CaptureSetup, configuration: BurstSession.Configuration,
+                           options: BurstOptions) throws -> BurstSession.Report {
+        let session: BurstSession
+        do {
+            session = try BurstSession(source: setup.source, configuration: configuration)
+        } catch {
+            Terminal.error("rawburst capture: \(error)")
+            throw ExitCode(2)
+        }
+        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
+        let perTrigger = setup.source.framesPerTrigger
+        let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
+                                     keys: keys)
+        session.onProgress = { status.update($0) }
+        let controls = BurstControls(session: session)
+        controls.start(keys: keys, triggerAfter: options.triggerAfter)
+        if configuration.preRecordFrames > 0 && !json {
+            Terminal.error("pre-recording the last \(configuration.preRecordFrames) frames; trigger with "
+                           + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
+                           + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
+        }
+        let report = session.run()
+        controls.finish()
+        status.finish()
+        return report
     }
 
     /// The human summary of a burst.

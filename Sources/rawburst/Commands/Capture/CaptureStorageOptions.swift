@@ -9,8 +9,8 @@ struct CaptureStorageOptions: ParsableArguments {
         discussion: "auto (the default) times the lossless-JPEG encoder on this machine before the burst and uses it "
             + "when it keeps up with --fps; a free-running burst is written uncompressed. Under pressure the governor "
             + "switches lj92 to none; the manifest says what was chosen, why, and each frame's compression.",
-        valueName: "auto|none|lj92"))
-    var compression: String = "auto"
+        valueName: "auto|none|lj92"), transform: DNGCompressionArgument.request)
+    var compression = CompressionRequest.auto
 
     @Flag(help: ArgumentHelp(
         "Write the burst as a CinemaDNG clip (needs --fps 1-30; one sensor).",
@@ -23,12 +23,6 @@ struct CaptureStorageOptions: ParsableArguments {
                                valueName: "name"))
     var reel: String = "A001"
 
-    /// The compression asked for, or nil for auto.
-    func requestedCompression() throws -> DNGCompression? {
-        if compression.lowercased() == "auto" { return nil }
-        return try DNGCompressionArgument.parse(compression)
-    }
-
     /// The name template a CinemaDNG clip uses when `--name` was left at its default.
     func cinemaNameTemplate() -> String { "\(reel)_%7q" }
 
@@ -36,33 +30,32 @@ struct CaptureStorageOptions: ParsableArguments {
     /// error names the reel, not the template.
     func checkReel() throws {
         guard cinemadng else {
-            if reel != "A001" { throw ValidationError("--reel needs --cinemadng") }
+            if reel != "A001" { throw BadValue("--reel needs --cinemadng") }
             return
         }
-        do { try CinemaDNGFrame.checkReelName(reel) } catch { throw ValidationError("--reel: \(error.reason)") }
+        do { try CinemaDNGFrame.checkReelName(reel) } catch { throw BadValue("--reel: \(error.reason)") }
     }
 
     /// Checks the combination before anything is captured (the reel is checked by `checkReel()`).
     func validate(fps: Double?, sensors: Int, nameTemplate: String) throws {
-        _ = try requestedCompression()
         guard cinemadng else { return }
-        guard let fps else { throw ValidationError("--cinemadng needs --fps (a clip has a frame rate)") }
+        guard let fps else { throw BadValue("--cinemadng needs --fps (a clip has a frame rate)") }
         guard fps >= 1 && fps <= CinemaDNGFrame.maximumFrameRate else {
-            throw ValidationError("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...30 (time codes above 30 fps need SMPTE frame pairs, not supported)")
+            throw BadValue("--cinemadng: --fps \(SettingText.number(fps)) is outside 1...30 (time codes above 30 fps need SMPTE frame pairs, not supported)")
         }
         guard sensors == 1 else {
-            throw ValidationError("--cinemadng records one sensor: a CinemaDNG clip folder holds one image stream")
+            throw BadValue("--cinemadng records one sensor: a CinemaDNG clip folder holds one image stream")
         }
         // The frame number must be the file name's last run of at least four digits.
         guard nameTemplate.range(of: "%([4-9]|[1-9][0-9])q(\\.dng)?$", options: [.regularExpression, .caseInsensitive]) != nil else {
-            throw ValidationError("--cinemadng needs a --name ending in a sequence number of at least 4 digits, e.g. \(reel)_%7q")
+            throw BadValue("--cinemadng needs a --name ending in a sequence number of at least 4 digits, e.g. \(reel)_%7q")
         }
     }
 
     /// Sets compression and CinemaDNG in `configuration`, timing the encoder for `auto`.
     func apply(to configuration: inout BurstSession.Configuration, samplesPerTrigger: Int, fps: Double?) throws {
         let plan: CompressionPlan
-        if let explicit = try requestedCompression() {
+        if case .fixed(let explicit) = compression {
             plan = CompressionPlan(explicit: explicit)
         } else {
             plan = CompressionPlan(automaticFor: samplesPerTrigger, bitsPerSample: 12, fps: fps,
@@ -78,7 +71,7 @@ struct CaptureStorageOptions: ParsableArguments {
             do {
                 configuration.cinemaDNG = try CinemaDNGSequence(reelName: reel, frameRate: fps, startSeconds: start)
             } catch {
-                throw ValidationError("--cinemadng: \(error.reason)")
+                throw BadValue("--cinemadng: \(error.reason)")
             }
         }
     }

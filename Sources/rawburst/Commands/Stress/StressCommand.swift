@@ -25,7 +25,9 @@ struct StressCommand: ParsableCommand {
     )
 
     @Option(name: .customLong("scenario"),
-            help: "A scenario to run (repeatable): \(StressScenario.names.joined(separator: ", ")), or all (the default).")
+            help: ArgumentHelp("A scenario to run (repeatable): \(StressScenario.names.joined(separator: ", ")), or all (the default).",
+                               valueName: "scenario"),
+            transform: StressCommand.scenarioName)
     var scenarios: [String] = []
 
     @Flag(help: "Shorter bursts (about 1 s each; the long run 3 s).")
@@ -47,35 +49,22 @@ struct StressCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
 
+    /// A scenario's name, or `all`.
+    static func scenarioName(_ name: String) throws -> String {
+        guard name == "all" || StressScenario.names.contains(name) else {
+            throw BadValue("unknown scenario '\(name)' (known: \(StressScenario.names.joined(separator: ", ")), all)")
+        }
+        return name
+    }
+
+    func validate() throws {
+        if let writers, !(1...64).contains(writers) { throw BadValue("--writers must be within 1...64, not \(writers)") }
+    }
+
     func run() throws {
-        var chosen: [StressScenario] = []
-        for name in scenarios.isEmpty || scenarios.contains("all") ? StressScenario.names : scenarios {
-            guard let scenario = StressScenario.named(name, quick: quick) else {
-                Terminal.error("rawburst stress: unknown scenario '\(name)' (known: \(StressScenario.names.joined(separator: ", ")), all)")
-                throw ExitCode(2)
-            }
-            chosen.append(scenario)
-        }
-        if let writers, !(1...64).contains(writers) {
-            Terminal.error("rawburst stress: --writers must be within 1...64, not \(writers)")
-            throw ExitCode(2)
-        }
-        let workDirectory: String
-        if let keep {
-            workDirectory = keep
-            do { try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true) } catch {
-                Terminal.error("rawburst stress: \(keep): cannot create the directory: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-        } else {
-            let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("rawburst-stress-XXXXXX")
-            var bytes = Array(template.utf8CString)
-            guard let made = mkdtemp(&bytes) else {
-                Terminal.error("rawburst stress: cannot create a temporary directory in \(NSTemporaryDirectory())")
-                throw ExitCode(2)
-            }
-            workDirectory = String(cString: made)
-        }
+        let names = scenarios.isEmpty || scenarios.contains("all") ? StressScenario.names : scenarios
+        let chosen = names.compactMap { StressScenario.named($0, quick: quick) }
+        let workDirectory = try makeWorkDirectory()
         defer { if keep == nil { try? FileManager.default.removeItem(atPath: workDirectory) } }
 
         let total = chosen.reduce(0) { $0 + $1.runs.count }
@@ -109,6 +98,22 @@ struct StressCommand: ParsableCommand {
             if let keep { print("files kept in \(keep)/") }
         }
         if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// --keep's directory, created, or a fresh temporary one; a refusal is one line, exit status 2.
+    private func makeWorkDirectory() throws -> String {
+        if let keep {
+            do { try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true) } catch {
+                throw BadValue("\(keep): cannot create the directory: \(error.localizedDescription)")
+            }
+            return keep
+        }
+        let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("rawburst-stress-XXXXXX")
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            throw BadValue("cannot create a temporary directory in \(NSTemporaryDirectory())")
+        }
+        return String(cString: made)
     }
 
     /// Runs one burst as a child `capture` process and checks its account against its files.

@@ -34,17 +34,15 @@ struct DevelopCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Raw files or directories.")
-    var inputs: [String]
+    @OptionGroup
+    var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output file (one input) or existing directory.")
-    var output: String
+    @OptionGroup
+    var outputOptions: OutputOptions
 
-    @Flag(name: .shortAndLong, help: "Search input directories recursively.")
-    var recursive = false
-
-    @Option(help: "Output format: jpg, heic, tiff or png (default: from -o's extension, else jpg).")
-    var format: String?
+    @Option(help: ArgumentHelp("Output format: jpg, heic, tiff or png (default: from -o's extension, else jpg).", valueName: "format"),
+            transform: DevelopValues.format)
+    var format: OutputFormat?
 
     @Option(help: "JPEG/HEIF quality, 1-100.")
     var quality: Int = 90
@@ -52,20 +50,27 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Bits per sample: HEIF 8 or 10, TIFF 16 or 32 (float), PNG 8 or 16 (default 8, 8, 16, 16).")
     var bits: Int?
 
-    @Option(help: "White balance: as-shot, auto, daylight, cloudy, shade, tungsten, fluorescent, flash, 5600K+10, neutral:R,G,B.")
-    var wb: String = "as-shot"
+    @Option(help: ArgumentHelp("White balance: as-shot, auto, daylight, cloudy, shade, tungsten, fluorescent, flash, 5600K+10, "
+                               + "neutral:R,G,B (default as-shot).", valueName: "wb"),
+            transform: DevelopValues.whiteBalance)
+    var wb = WhiteBalanceChoice.asShot
 
-    @Option(help: "Demosaic: gbtf, mhc, bilinear, libraw-ahd.")
-    var demosaic: String = "gbtf"
+    @Option(help: ArgumentHelp("Demosaic: gbtf, mhc, bilinear, libraw-ahd (default gbtf).", valueName: "demosaic"),
+            transform: DevelopValues.demosaic)
+    var demosaic = DemosaicMethod.gradientWeighted
 
-    @Option(help: "Output colour space: srgb, p3, adobe, rec2020, prophoto.")
-    var space: String = "srgb"
+    @Option(help: ArgumentHelp("Output colour space: srgb, p3, adobe, rec2020, prophoto (default srgb).", valueName: "space"),
+            transform: DevelopValues.space)
+    var space = OutputColorSpace.sRGB
 
-    @Option(help: "Look: natural, vivid, dramatic, mono, silvertone, noir.")
-    var look: String = "natural"
+    @Option(help: ArgumentHelp("Look: natural, vivid, dramatic, mono, silvertone, noir (default natural).", valueName: "look"),
+            transform: DevelopValues.look)
+    var look = Look.natural
 
-    @Option(help: "Tone curve: standard, or linear (no curve: colorimetric, for measuring).")
-    var tone: String = "standard"
+    @Option(help: ArgumentHelp("Tone curve: standard, or linear (no curve: colorimetric, for measuring) (default standard).",
+                               valueName: "tone"),
+            transform: DevelopValues.tone)
+    var tone = ToneCurve.standard
 
     @Option(help: "Exposure compensation in EV, -5...+5, on top of the file's BaselineExposure.", transform: { text in
         guard let v = Double(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
@@ -78,11 +83,14 @@ struct DevelopCommand: ParsableCommand {
     @Flag(help: "Ignore the file's BaselineExposure.")
     var noBaselineExposure = false
 
-    @Option(help: "Clipped highlights: clip, or reconstruct.")
-    var highlights: String = "clip"
+    @Option(help: ArgumentHelp("Clipped highlights: clip, or reconstruct (default clip).", valueName: "highlights"),
+            transform: DevelopValues.highlights)
+    var highlights = HighlightMode.clip
 
-    @Option(help: "Crop: default (the file's DefaultCrop), none (whole active area), or an aspect such as 16:9, 4:3, 1:1.")
-    var crop: String = "default"
+    @Option(help: ArgumentHelp("Crop: default (the file's DefaultCrop), none (whole active area), or an aspect such as 16:9, "
+                               + "4:3, 1:1 (default default).", valueName: "crop"),
+            transform: DevelopValues.crop)
+    var crop = CropChoice.defaultCrop
 
     @Option(help: "Long edge of the output in pixels (never enlarged).")
     var size: Int?
@@ -96,38 +104,14 @@ struct DevelopCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Files developed in parallel (default 1: each file uses every core).")
     var jobs: Int = 1
 
-    @Flag(help: "Replace existing output files.")
-    var overwrite = false
-
-    @Option(help: "Composite pairs of frames: stacked or pip.")
-    var composite: String?
-
-    @Option(help: "Stacked composite: vertical (top/bottom) or horizontal (side by side).")
-    var stack: String = "vertical"
-
-    @Option(help: "Stacked composite: the first frame's share, 50/50, 60/40 or 70/30.")
-    var split: String = "50/50"
-
-    @Option(help: "Composite border in pixels (0 for none).")
-    var border: Int = 0
-
-    @Option(help: "Composite border colour: white, black, grey or #RRGGBB.")
-    var borderColor: String = "white"
-
-    @Option(help: "Picture-in-picture corner: top-left, top-right, bottom-left, bottom-right.")
-    var pipCorner: String = "bottom-right"
-
-    @Option(help: "Picture-in-picture width as a fraction of the picture, 0.1-0.5.")
-    var pipSize: Double = 0.3
+    @OptionGroup
+    var compositeOptions: CompositeOptions
 
     @Option(help: "Composite: text in the file name of the frame that comes first (e.g. a sensor name).")
     var primary: String?
 
-    @Flag(help: "Print a JSON report on standard output instead of text.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup
+    var reporting: ReportOptions
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
@@ -143,31 +127,20 @@ struct DevelopCommand: ParsableCommand {
 
     func choices() throws(InvalidValueError) -> Choices {
         var settings = DevelopSettings()
-        settings.whiteBalance = try WhiteBalanceChoice(parsing: wb)
-        settings.demosaic = try DemosaicMethod(parsing: demosaic)
-        settings.colorSpace = try OutputColorSpace(validating: space)
-        settings.look = try Look(parsing: look)
-        settings.tone = try ToneCurve(parsing: tone)
+        settings.whiteBalance = wb
+        settings.demosaic = demosaic
+        settings.colorSpace = space
+        settings.look = look
+        settings.tone = tone
         settings.exposure = exposure
         settings.applyBaselineExposure = !noBaselineExposure
-        guard let mode = HighlightMode(rawValue: highlights.lowercased()) else {
-            throw InvalidValueError("highlights", "\"\(highlights)\" is not clip or reconstruct")
-        }
-        settings.highlights = mode
-        settings.crop = try CropChoice(parsing: crop)
+        settings.highlights = highlights
+        settings.crop = crop
         settings.longEdge = size
         settings.applyOrientation = !noRotate
         settings.linearOutput = linear
-        let chosen: OutputFormat
-        if let format {
-            guard let parsed = OutputFormat(parsing: format) else {
-                throw InvalidValueError("format", "\"\(format)\" is not jpg, heic, tiff or png")
-            }
-            chosen = parsed
-        } else {
-            chosen = OutputFormat(pathExtension: output) ?? .jpeg
-        }
-        var options = EncodeOptions(quality: quality, overwrite: overwrite)
+        let chosen = format ?? OutputFormat(pathExtension: outputOptions.output) ?? .jpeg
+        var options = EncodeOptions(quality: quality, overwrite: outputOptions.overwrite)
         if let bits {
             switch chosen {
             case .heif: options.heifBitDepth = bits
@@ -179,80 +152,87 @@ struct DevelopCommand: ParsableCommand {
         options = try options.validated()
         settings.sampleFormat = SampleFormat.for(chosen, options: options)
         settings = try settings.validated()
-        var compositor: DualSensorCompositor?
-        if let composite {
-            let layout = try CompositeLayout(kind: composite, stack: stack, split: split, corner: pipCorner, size: pipSize)
-            compositor = try DualSensorCompositor(layout: layout, border: border, borderColor: BorderColor(parsing: borderColor))
-        }
+        let compositor = try compositeOptions.compositor()
         return Choices(settings: settings, format: chosen, options: options, compositor: compositor)
     }
 
     func run() throws {
         let chosen: Choices
-        do { chosen = try choices() } catch {
-            Terminal.error("rawburst develop: \(error)")
-            throw ExitCode(2)
-        }
-        let ext = chosen.format.fileExtension
-        var single: [ConversionJob] = []
-        var pairs: [CompositeJob] = []
-        do {
-            if chosen.compositor != nil {
-                pairs = try CompositePlan.pairs(inputs: inputs, output: output, recursive: recursive, overwrite: overwrite,
-                                                extension: ext, primary: primary)
-            } else {
-                let plan = try ConversionPlan(inputs: inputs, output: output, recursive: recursive, overwrite: overwrite,
-                                              outputExtension: ext)
-                for directory in plan.outputDirectories where !FileManager.default.fileExists(atPath: directory) {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                }
-                single = plan.jobs
-            }
-        } catch let error as ConversionPlanError {
-            Terminal.error("rawburst develop: \(error.message)")
-            throw ExitCode(2)
-        } catch {
-            Terminal.error("rawburst develop: cannot create output directories: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+        do { chosen = try choices() } catch { throw BadValue("\(error)") }
+        let work = try plan(chosen)
+        let started = Date()
+        let results = develop(work, chosen: chosen)
+        printReport(results, chosen: chosen, seconds: Date().timeIntervalSince(started))
+        if results.contains(where: { !$0.succeeded }) { throw ExitCode(1) }
+    }
 
+    /// What to develop: single files, or pairs for composites.
+    enum Work {
+        case files([ConversionJob])
+        case pairs([CompositeJob], DualSensorCompositor)
+    }
+
+    /// The files or pairs of the inputs, output directories created; a refusal is one line, exit status 2.
+    private func plan(_ chosen: Choices) throws -> Work {
+        let ext = chosen.format.fileExtension
+        guard let compositor = chosen.compositor else {
+            return .files(try outputOptions.plan(input, outputExtension: ext).jobs)
+        }
+        do {
+            return .pairs(try CompositePlan.pairs(inputs: input.inputs, output: outputOptions.output, recursive: input.recursive,
+                                                  overwrite: outputOptions.overwrite, extension: ext, primary: primary), compositor)
+        } catch {
+            throw BadValue(error.message)
+        }
+    }
+
+    /// Develops the work with a progress bar; each failure is reported as it happens.
+    private func develop(_ work: Work, chosen: Choices) -> [FileDeveloper.Result] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let developer = FileDeveloper(settings: chosen.settings, format: chosen.format, options: chosen.options,
                                       threadsPerFile: max(1, cores / jobs))
-        let total = chosen.compositor == nil ? single.count : pairs.count
-        let bar = ProgressBar(total: total, enabled: Terminal.stderrIsTerminal && !json && !quiet)
+        let total: Int
+        switch work {
+        case .files(let files): total = files.count
+        case .pairs(let pairs, _): total = pairs.count
+        }
+        let bar = ProgressBar(total: total, enabled: reporting.showsProgress)
         let failures = FailureCounter()
-        let started = Date()
+        let verbose = !reporting.quiet && !reporting.json
         let report: @Sendable (FileDeveloper.Result, Int, Int) -> Void = { result, done, _ in
             if let error = result.error {
                 failures.increment()
                 bar.finish()
                 Terminal.error("error: \(error)")
-            } else if !quiet && !json {
+            } else if verbose {
                 for warning in result.warnings { bar.finish(); Terminal.error("warning: \(result.inputs[0]): \(warning)") }
             }
             bar.update(done: done, label: URL(fileURLWithPath: result.output).lastPathComponent, failed: failures.value)
         }
-        let results = chosen.compositor.map { developer.composite(pairs, compositor: $0, parallelism: jobs, progress: report) }
-            ?? developer.develop(single, parallelism: jobs, progress: report)
-        bar.finish()
-        let seconds = Date().timeIntervalSince(started)
+        defer { bar.finish() }
+        switch work {
+        case .files(let files): return developer.develop(files, parallelism: jobs, progress: report)
+        case .pairs(let pairs, let compositor): return developer.composite(pairs, compositor: compositor, parallelism: jobs, progress: report)
+        }
+    }
+
+    /// The JSON report, or the human summary unless --quiet.
+    private func printReport(_ results: [FileDeveloper.Result], chosen: Choices, seconds: Double) {
         let written = results.filter(\.succeeded)
         let bytes = written.compactMap(\.bytes).reduce(0, +)
-        if json {
+        if reporting.json {
             Terminal.printJSON(DevelopReport(results: results, seconds: seconds, format: chosen.format,
                                              settings: chosen.settings, composite: chosen.compositor?.layout.description))
-        } else if !quiet {
+        } else if !reporting.quiet {
             if results.count == 1, let only = written.first {
                 print("\(only.inputs.joined(separator: " + ")) → \(only.output) (\(only.width ?? 0)x\(only.height ?? 0), "
                       + "\(formatBytes(bytes)), white balance \(only.whiteBalance ?? "?"), \(String(format: "%.2f", seconds)) s)")
             } else {
-                print("developed \(written.count) of \(results.count) \(chosen.compositor == nil ? "files" : "pairs") to \(output) "
-                      + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
+                print("developed \(written.count) of \(results.count) \(chosen.compositor == nil ? "files" : "pairs") to "
+                      + "\(outputOptions.output) (\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
                       + (results.count > written.count ? ", \(results.count - written.count) failed" : ""))
             }
         }
-        if written.count < results.count { throw ExitCode(1) }
     }
 }
 

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+/// `capture`'s options for developed pictures beside the DNGs and composites of pairs.
+struct CaptureDevelopOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Also write developed pictures beside the DNGs: heic, jpg, tiff or png.", discussion: """
+        Frames are developed during the burst while the memory budget has room for a developer per writer and the \
+        governor allows (it gives developing up first); the rest are developed from their DNGs after the burst.
+        """), transform: { text in
+            try BadValue.parse(text, as: OutputFormat.self, otherwise: "--develop: '\(text)' is not heic, jpg, tiff or png")
+        })
+    var develop: OutputFormat?
+
+    @Option(help: "Long edge of developed pictures in pixels (default: full size).")
+    var developSize: Int?
+
+    @Option(help: "Quality of developed JPEG/HEIF pictures, 1-100.")
+    var developQuality: Int = 90
+
+    @Option(help: ArgumentHelp("Look of developed pictures: natural, vivid, dramatic, mono, silvertone, noir (default natural).",
+                               valueName: "develop-look"),
+            transform: { text in try BadValue.wrapping("--develop: ") { try Look(parsing: text) } })
+    var developLook = Look.natural
+
+    @Option(help: ArgumentHelp("Colour space of developed pictures: srgb, p3, adobe, rec2020, prophoto (default srgb).",
+                               valueName: "develop-space"),
+            transform: { text in try BadValue.wrapping("--develop: ") { try OutputColorSpace(validating: text) } })
+    var developSpace = OutputColorSpace.sRGB
+
+    @OptionGroup
+    var compositeOptions: CompositeOptions
+
+    /// A composite needs a format.
+    func validate() throws {
+        if develop == nil && compositeOptions.composite != nil {
+            throw BadValue("--composite needs --develop FORMAT (the composites' format)")
+        }
+    }
+
+    /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses.
+    func development(overwrite: Bool, sensors: Int) throws -> BurstDevelopment? {
+        guard let format = develop else { return nil }
+        do {
+            var settings = DevelopSettings()
+            settings.longEdge = developSize
+            settings.look = developLook
+            settings.colorSpace = developSpace
+            settings = try settings.validated()
+            let options = try EncodeOptions(quality: developQuality, overwrite: overwrite).validated()
+            var compositor: DualSensorCompositor?
+            if compositeOptions.composite != nil {
+                guard sensors == 2 else { throw InvalidValueError("composite", "needs two sensors (--sensor A --sensor B)") }
+                compositor = try compositeOptions.compositor()
+            }
+            return BurstDevelopment(settings: settings, format: format, options: options, compositor: compositor)
+        } catch {
+            throw BadValue("--develop: \(error)")
+        }
+    }
+}
+
+/// The development part of `capture`'s report and manifest.
+struct CaptureDevelopmentReport: Encodable {
+    let format: String
+    let settings: String
+    /// Whether the writers developed during the burst (the memory budget had room for them).
+    let duringBurst: Bool
+    let developed: [DevelopedRecord]
+    let deferred: [DevelopDeferral]
+    let composite: String?
+    let composites: [CompositeRecord]
+    let pairsWithoutComposite: [String]
+    let failures: [String]
+}

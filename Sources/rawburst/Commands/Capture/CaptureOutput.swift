@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+extension CaptureCommand {
+    /// Creates the output directory and refuses, before anything is captured, files that are already there.
+    /// Names with time fields cannot be known in advance; their files are still never replaced (the writer refuses).
+    func prepareOutput(setup: CaptureSetup, configuration: BurstSession.Configuration) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw BadValue("\(output): exists and is not a directory") }
+        } else {
+            do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
+                throw BadValue("\(output): cannot create the directory: \(error.localizedDescription)")
+            }
+        }
+        guard !overwrite else { return }
+        if let existing = plannedFiles(setup: setup, configuration: configuration).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            throw BadValue("\(existing): already exists (use --overwrite to replace it)")
+        }
+    }
+
+    /// `name` in the output directory.
+    func outputFile(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
+
+    /// Every file the burst will write whose name is known before it starts.
+    private func plannedFiles(setup: CaptureSetup, configuration: BurstSession.Configuration) -> [String] {
+        var planned = [outputFile(Self.manifestName), outputFile(BurstJournal.fileName)]
+        for camera in setup.cameras {
+            for n in 0..<min(configuration.frames + configuration.preRecordFrames, 100_000) {
+                let name = configuration.nameTemplate.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1,
+                                                           captureTime: nil)
+                planned.append(outputFile(name))
+                if sidecar { planned.append(outputFile(FrameSidecar.fileName(forDNG: name))) }
+                if let development = configuration.development {
+                    planned.append(development.path(forDNG: outputFile(name)))
+                    if development.compositor != nil && camera.name == setup.cameras[0].name {
+                        planned.append(development.compositePath(forFirstDNG: outputFile(name)))
+                    }
+                }
+            }
+            if camera.chart != nil { planned.append(outputFile("\(camera.name)-colorchart.json")) }
+        }
+        return planned
+    }
+
+    /// Writes each colour chart's reference file (exit status 1 when one cannot be written).
+    func writeCharts(setup: CaptureSetup) throws -> [String] {
+        var chartFiles: [String] = []
+        for camera in setup.cameras {
+            guard let chart = camera.chart else { continue }
+            let path = outputFile("\(camera.name)-colorchart.json")
+            do {
+                try AtomicFile.write(Array(chart.scene.chartJSON(profile: chart.profile, lens: chart.lens).utf8), to: path,
+                                     overwrite: overwrite)
+                chartFiles.append(path)
+            } catch {
+                Terminal.error("rawburst capture: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        return chartFiles
+    }
+}

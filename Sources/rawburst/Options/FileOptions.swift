@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+/// The raw files a batch command reads: the same argument and flag in `convert`, `develop` and `analyze`.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "Raw files or directories.")
+    var inputs: [String]
+
+    @Flag(name: .shortAndLong, help: "Search input directories recursively.")
+    var recursive = false
+}
+
+/// Where a batch command writes: the same flags in `convert` and `develop`.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Output file (one input) or existing directory.")
+    var output: String
+
+    @Flag(help: "Replace existing output files.")
+    var overwrite = false
+
+    /// The conversion plan of `input` into this output (files named with `outputExtension`), its directories
+    /// created; a refusal is one line, exit status 2.
+    func plan(_ input: InputOptions, outputExtension: String = "dng") throws -> ConversionPlan {
+        do {
+            let plan = try ConversionPlan(inputs: input.inputs, output: output, recursive: input.recursive, overwrite: overwrite,
+                                          outputExtension: outputExtension)
+            for directory in plan.outputDirectories where !FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            return plan
+        } catch let error as ConversionPlanError {
+            throw BadValue(error.message)
+        } catch {
+            throw BadValue("cannot create output directories: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// How a batch command reports: the same flags in `convert`, `develop` and `analyze`.
+struct ReportOptions: ParsableArguments {
+    @Flag(help: "Print a JSON report on standard output instead of text.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    /// Whether a progress bar is drawn (standard error is a terminal, and the output is for a person).
+    var showsProgress: Bool { Terminal.stderrIsTerminal && !json && !quiet }
+}
