@@ -29,21 +29,23 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
-        // The only hand-written C: typed, non-variadic wrappers (libtiff fields, libjpeg error handling).
-        .target(name: "CShims", dependencies: ["CTIFF", "CJPEG", "CPNG"], path: "Sources/C/CShims"),
+        // The only hand-written C, one target per owner: typed, non-variadic libtiff calls (RawTIFF), and
+        // libjpeg/libpng with their errors caught (RawImageIO).
+        .target(name: "CTIFFShims", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShims"),
+        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"], path: "Sources/C/CImageShims"),
 
         .target(name: "RawCore"),
         .target(name: "LJ92"),
-        .target(name: "RawTIFF", dependencies: ["RawCore", "CShims", "CTIFF"]),
+        .target(name: "RawTIFF", dependencies: ["RawCore", "CTIFFShims", "CTIFF"]),
         .target(name: "RawDevelop", dependencies: ["RawCore"]),
-        .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CShims", "CTIFF", "CJPEG", "CPNG", "CExif",
+        .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CImageShims", "CJPEG", "CPNG", "CExif",
                                                   "CLCMS2", "CHeif"]),
         .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
         .target(name: "RawSources", dependencies: ["RawCore"]),
         .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
-        .target(name: "RawJobs", dependencies: ["RawCore", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
+        .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
                                                 "RawAnalysis"]),
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG"]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",

@@ -184,8 +184,8 @@ public struct DNGWriter: Sendable {
 
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,
                                    _ gps: (tags: [TagAssignment], offset: UInt64)?) -> [TIFFFinisher.Directory] {
-        var custom = [TIFFFinisher.Directory(offset: UInt32(exactly: exifOffset), tags: exifTags)]
-        if let gps { custom.append(TIFFFinisher.Directory(offset: UInt32(exactly: gps.offset), tags: gps.tags)) }
+        var custom = [TIFFFinisher.Directory(offset: exifOffset, tags: exifTags)]
+        if let gps { custom.append(TIFFFinisher.Directory(offset: gps.offset, tags: gps.tags)) }
         return custom
     }
 

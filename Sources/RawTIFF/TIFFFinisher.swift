@@ -1,21 +1,26 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Corrections applied to a DNG after libtiff has closed it, in place and without changing its layout:
+/// The package's one exact-rational pass: corrections applied to a TIFF (a DNG or a developed TIFF) after
+/// libtiff has closed it, in place and without changing its layout:
 ///
 /// - libtiff writes the IFD0 `SubIFDs` entry with field type IFD (13); TIFF/EP, DNG readers and
 ///   `exiftool -validate` expect LONG (4). Both hold 4-byte offsets, so only the type code changes.
 /// - libtiff converts most rational tags through `float`; every RATIONAL/SRATIONAL value the writer set is
 ///   rewritten as the exact fraction of the value it meant (`ExactRational`), e.g. ExposureTime 1/250.
+///
+/// Classic TIFF and BigTIFF (little-endian, as `TIFFWriteHandle` writes them) are both understood.
 package struct TIFFFinisher {
-    /// The tags set in one directory, found at `offset` (0: IFD0, from the header).
+    /// The tags set in one directory, found at `offset` (nil: IFD0, from the header).
     package struct Directory {
-        var offset: UInt32?
+        var offset: UInt64?
         var tags: [TagAssignment]
 
         /// The directory at `offset` (nil: IFD0) with the tags set in it.
-        package init(offset: UInt32?, tags: [TagAssignment]) {
+        package init(offset: UInt64?, tags: [TagAssignment]) {
             self.offset = offset
             self.tags = tags
         }
@@ -29,18 +34,18 @@ package struct TIFFFinisher {
     /// Applies both corrections. `subIFDs` are the SubIFDs' tags in order; `custom` are EXIF/GPS directories
     /// at known offsets.
     package func finish(ifd0: [TagAssignment], subIFDs: [[TagAssignment]], custom: [Directory]) throws(TIFFWriteError) {
-        let fd = open(path, O_RDWR)
+        let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw failure("cannot reopen to finish the file") }
         defer { close(fd) }
-        let io = FileIO(fd: fd)
-        guard io.u16(0) == 0x4949, io.u16(2) == 42, let ifd0Offset = io.u32(4) else {
+        guard let io = FileIO(fd: fd), let ifd0Offset = io.firstIFD else {
             throw TIFFWriteError(path: path, "libtiff wrote an unexpected header")
         }
-        var subOffsets: [UInt32] = []
-        if let (entry, count) = io.find(tag: 330, inIFDAt: ifd0Offset) {
-            if io.u16(entry + 2) == 13, !io.put16(4, at: entry + 2) { throw failure("cannot finish the file") }
-            let valueAt = count == 1 ? entry + 8 : io.u32(entry + 8) ?? 0
-            subOffsets = (0..<count).compactMap { io.u32(valueAt + UInt32($0) * 4) }
+        var subOffsets: [UInt64] = []
+        if let (entry, count) = io.find(tag: TIFFTag.subIFDs, inIFDAt: ifd0Offset) {
+            if !io.big, io.u16(entry + 2) == 13, !io.put16(4, at: entry + 2) { throw failure("cannot finish the file") }
+            if let valueAt = io.valueOffset(entry: entry, count: count, size: io.wordSize) {
+                subOffsets = (0..<UInt64(count)).compactMap { io.word(valueAt + $0 * UInt64(io.wordSize)) }
+            }
         }
         var directories = [Directory(offset: ifd0Offset, tags: ifd0)]
         for (i, tags) in subIFDs.enumerated() where i < subOffsets.count {
@@ -49,19 +54,23 @@ package struct TIFFFinisher {
         directories += custom
         for directory in directories {
             guard let offset = directory.offset else { continue }
-            for assignment in directory.tags {
-                guard case .numbers(let values) = assignment.value, assignment.tag <= 0xFFFF,
-                      let (entry, count) = io.find(tag: UInt16(assignment.tag), inIFDAt: offset),
-                      count == values.count, let type = io.u16(entry + 2), type == 5 || type == 10,
-                      let valueAt = io.u32(entry + 8) else { continue }
-                var bytes: [UInt8] = []
-                for v in values {
-                    let r = ExactRational.make(v, signed: type == 10)
-                    withUnsafeBytes(of: UInt32(truncatingIfNeeded: r.numerator).littleEndian) { bytes += $0 }
-                    withUnsafeBytes(of: UInt32(truncatingIfNeeded: r.denominator).littleEndian) { bytes += $0 }
-                }
-                guard io.put(bytes, at: valueAt) else { throw failure("cannot finish the file") }
+            try rewriteRationals(directory.tags, inIFDAt: offset, io: io)
+        }
+    }
+
+    private func rewriteRationals(_ tags: [TagAssignment], inIFDAt offset: UInt64, io: FileIO) throws(TIFFWriteError) {
+        for assignment in tags {
+            guard case .numbers(let values) = assignment.value, assignment.tag <= 0xFFFF,
+                  let (entry, count) = io.find(tag: UInt16(assignment.tag), inIFDAt: offset),
+                  count == values.count, let type = io.u16(entry + 2), type == 5 || type == 10,
+                  let valueAt = io.valueOffset(entry: entry, count: count, size: 8) else { continue }
+            var bytes: [UInt8] = []
+            for v in values {
+                let r = ExactRational.make(v, signed: type == 10)
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: r.numerator).littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: r.denominator).littleEndian) { bytes += $0 }
             }
+            guard io.put(bytes, at: valueAt) else { throw failure("cannot finish the file") }
         }
     }
 
@@ -70,33 +79,61 @@ package struct TIFFFinisher {
     }
 }
 
-/// Little-endian positioned reads and writes on a file descriptor.
+/// Little-endian positioned reads and writes on a classic TIFF or BigTIFF file.
 private struct FileIO {
     let fd: Int32
+    /// True for BigTIFF (8-byte offsets and counts, 20-byte entries); set once, from the header.
+    private(set) var big = false
 
-    func u16(_ at: UInt32) -> UInt16? { read(at) }
-    func u32(_ at: UInt32) -> UInt32? { read(at) }
+    /// Reads the header; nil when it is not a little-endian TIFF or BigTIFF.
+    init?(fd: Int32) {
+        self.fd = fd
+        guard u16(0) == 0x4949, let version = u16(2), version == 42 || version == 43 else { return nil }
+        big = version == 43
+    }
 
-    private func read<T: FixedWidthInteger>(_ at: UInt32) -> T? {
+    /// Bytes of an offset or count.
+    var wordSize: Int { big ? 8 : 4 }
+
+    /// The offset of IFD0, from the header.
+    var firstIFD: UInt64? { word(big ? 8 : 4) }
+
+    func u16(_ at: UInt64) -> UInt16? { read(at) }
+
+    /// An offset or count (4 bytes in classic TIFF, 8 in BigTIFF).
+    func word(_ at: UInt64) -> UInt64? {
+        big ? read(at) : (read(at) as UInt32?).map(UInt64.init)
+    }
+
+    private func read<T: FixedWidthInteger>(_ at: UInt64) -> T? {
         var value: T = 0
         let n = withUnsafeMutableBytes(of: &value) { pread(fd, $0.baseAddress, MemoryLayout<T>.size, off_t(at)) }
         return n == MemoryLayout<T>.size ? T(littleEndian: value) : nil
     }
 
-    func put16(_ value: UInt16, at: UInt32) -> Bool {
+    func put16(_ value: UInt16, at: UInt64) -> Bool {
         withUnsafeBytes(of: value.littleEndian) { put(Array($0), at: at) }
     }
 
-    func put(_ bytes: [UInt8], at: UInt32) -> Bool {
+    func put(_ bytes: [UInt8], at: UInt64) -> Bool {
         bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, bytes.count, off_t(at)) } == bytes.count
     }
 
+    /// Where the values of the entry at `entry` are: inside the entry when `count` values of `size` bytes fit
+    /// in its value field, else at the offset it holds.
+    func valueOffset(entry: UInt64, count: Int, size: Int) -> UInt64? {
+        let field: UInt64 = big ? 12 : 8
+        return count * size <= wordSize ? entry + field : word(entry + field)
+    }
+
     /// The position of the entry for `tag` in the IFD at `offset` and its value count.
-    func find(tag: UInt16, inIFDAt offset: UInt32) -> (entry: UInt32, count: Int)? {
-        guard let n = u16(offset), n < 4096 else { return nil }
-        for i in 0..<UInt32(n) {
-            let entry = offset + 2 + i * 12
-            if u16(entry) == tag, let count = u32(entry + 4) { return (entry, Int(count)) }
+    func find(tag: UInt16, inIFDAt offset: UInt64) -> (entry: UInt64, count: Int)? {
+        guard let n = big ? word(offset) : u16(offset).map(UInt64.init), n < 4096 else { return nil }
+        let first = offset + (big ? 8 : 2)
+        let entrySize: UInt64 = big ? 20 : 12
+        for i in 0..<n {
+            let entry = first + i * entrySize
+            if u16(entry) == tag, let count = word(entry + 4) { return (entry, Int(count)) }
         }
         return nil
     }

@@ -27,6 +27,8 @@ public enum TIFFTag {
     public static let tileByteCounts: UInt16 = 325
     public static let subIFDs: UInt16 = 330
     public static let sampleFormat: UInt16 = 339
+    public static let predictor: UInt16 = 317
+    public static let interColorProfile: UInt16 = 34675
     public static let jpegInterchangeFormat: UInt16 = 513
     public static let jpegInterchangeFormatLength: UInt16 = 514
     public static let cfaRepeatPatternDim: UInt16 = 33421

@@ -1,24 +1,26 @@
-import CShims
+import CTIFFShims
 #if canImport(Glibc)
 import Glibc
 #endif
 import CTIFF
 import RawCore
 
-/// Owns one libtiff handle opened for writing and applies `TagAssignment`s through the typed C shim.
+/// The package's one TIFF writer: owns a libtiff handle opened for writing and applies `TagAssignment`s through
+/// the typed C shim. The DNG writer (raw tiles and strips it encodes itself) and the developed-TIFF encoder
+/// (strips libtiff compresses) both use it; `TIFFFinisher` then makes its rationals exact.
 /// libtiff's handle is not thread-safe: one writer uses it from one thread at a time.
 package final class TIFFWriteHandle {
     private let tif: OpaquePointer
     package let path: String
     private var closed = false
 
-    /// Opens `path` for writing a little-endian classic TIFF; errors name `displayPath` (the final name of a
-    /// file written under a temporary one).
-    package init(path: String, reportingAs displayPath: String) throws(TIFFWriteError) {
+    /// Opens `path` for writing a little-endian classic TIFF (or BigTIFF); errors name `displayPath` (the final
+    /// name of a file written under a temporary one).
+    package init(path: String, reportingAs displayPath: String, bigTIFF: Bool = false) throws(TIFFWriteError) {
         rb_tiff_initialize()
         rb_tiff_clear_error()
         errno = 0
-        guard let handle = TIFFOpen(path, "wl") else {
+        guard let handle = TIFFOpen(path, bigTIFF ? "w8l" : "wl") else {
             // Name the system's reason too (a full disk fails here, on the header): libtiff's own message does not.
             let code = errno
             let reason = code == 0 ? "" : " (\(String(cString: strerror(code))))"
@@ -65,6 +67,8 @@ package final class TIFFWriteHandle {
             ok = rb_tiff_set_string(tif, a.tag, text)
         case .bytes(let bytes):
             ok = bytes.withUnsafeBufferPointer { rb_tiff_set_bytes(tif, a.tag, UInt32($0.count), $0.baseAddress) }
+        case .singleShort(let value):
+            ok = rb_tiff_set_uint16_value(tif, a.tag, value)
         }
         if ok == 0 { throw fail("cannot set tag \(a.tag)") }
     }
@@ -75,6 +79,16 @@ package final class TIFFWriteHandle {
         errno = 0
         let n = TIFFWriteRawStrip(tif, index, UnsafeMutableRawPointer(mutating: data.baseAddress), tmsize_t(data.count))
         if n != tmsize_t(data.count) { throw writeFailure("cannot write strip \(index)", errno: errno) }
+    }
+
+    /// Compresses `bytes` bytes at `data` with the directory's compression and predictor and writes them as strip
+    /// `index` (libtiff's predictors work in place: `data` is changed).
+    package func writeEncodedStrip(_ index: UInt32, _ data: UnsafeMutableRawPointer, bytes: Int) throws(TIFFWriteError) {
+        rb_tiff_clear_error()
+        errno = 0
+        if TIFFWriteEncodedStrip(tif, index, data, tmsize_t(bytes)) < 0 {
+            throw writeFailure("cannot write strip \(index)", errno: errno)
+        }
     }
 
     /// Writes already-encoded bytes as tile `index` of the current directory.

@@ -10,6 +10,9 @@ package struct TagAssignment: Sendable, Hashable {
         case text(String)
         /// BYTE or UNDEFINED data.
         case bytes([UInt8])
+        /// One 16-bit value for a field libtiff takes as a single `uint16` whatever its declared count
+        /// (SampleFormat).
+        case singleShort(UInt16)
     }
 
     /// The tag number (a ``TIFFTag`` constant).

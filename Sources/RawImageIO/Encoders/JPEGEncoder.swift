@@ -1,6 +1,6 @@
 import RawDevelop
 import RawCore
-import CShims
+import CImageShims
 import Foundation
 #if canImport(Glibc)
 import Glibc

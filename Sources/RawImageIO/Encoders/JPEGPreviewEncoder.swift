@@ -1,5 +1,5 @@
 import RawDevelop
-import CShims
+import CImageShims
 import Foundation
 import RawCore
 

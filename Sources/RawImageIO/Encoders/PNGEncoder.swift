@@ -1,6 +1,6 @@
 import RawCore
 import RawDevelop
-import CShims
+import CImageShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

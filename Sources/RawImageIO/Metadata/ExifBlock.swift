@@ -1,3 +1,4 @@
+import RawTIFF
 import RawDevelop
 import CExif
 import RawCore
@@ -186,28 +187,11 @@ public struct ExifBlock: Sendable, Hashable {
         return String(repeating: "0", count: max(0, count - text.count)) + text
     }
 
-    /// The closest fraction to `value` (≥ 0) whose numerator and denominator do not exceed `limit`
-    /// (continued fraction convergents; exact for values such as 1/250, 2.8 or 12.25).
-    package static func fraction(_ value: Double, limit: UInt64 = UInt64(UInt32.max)) -> (numerator: UInt64, denominator: UInt64) {
-        guard value.isFinite, value > 0 else { return (0, 1) }
-        if value >= Double(limit) { return (limit, 1) }
-        var (h0, h1): (UInt64, UInt64) = (0, 1)
-        var (k0, k1): (UInt64, UInt64) = (1, 0)
-        var x = value
-        for _ in 0..<64 {
-            let a = x.rounded(.down)
-            guard a <= Double(limit) else { break }
-            let ai = UInt64(a)
-            let (ah, o1) = ai.multipliedReportingOverflow(by: h1)
-            let (ak, o2) = ai.multipliedReportingOverflow(by: k1)
-            guard !o1, !o2, ah <= limit - h0, ak <= limit - k0 else { break }
-            (h0, h1) = (h1, ah + h0)
-            (k0, k1) = (k1, ak + k0)
-            let remainder = x - a
-            if remainder <= 0 || abs(Double(h1) / Double(k1) - value) <= value * 1e-15 { break }
-            x = 1 / remainder
-        }
-        return k1 == 0 ? (limit, 1) : (h1, k1)
+    /// The closest fraction to `value` (≥ 0) within 32 bits: the package's one continued-fraction routine
+    /// (RawTIFF's `ExactRational`, which the TIFF writers' exact-rational pass uses too).
+    package static func fraction(_ value: Double) -> (numerator: UInt64, denominator: UInt64) {
+        let f = ExactRational.make(value, signed: false)
+        return (UInt64(f.numerator), UInt64(f.denominator))
     }
 
     // MARK: - libexif
@@ -244,16 +228,9 @@ public struct ExifBlock: Sendable, Hashable {
         bytes.reserveCapacity(values.count * 8)
         func put32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
         for v in values {
-            if signed {
-                let f = fraction(abs(v), limit: UInt64(Int32.max))
-                let numerator = v < 0 ? -Int32(f.numerator) : Int32(f.numerator)
-                put32(UInt32(bitPattern: numerator))
-                put32(UInt32(f.denominator))
-            } else {
-                let f = fraction(v)
-                put32(UInt32(f.numerator))
-                put32(UInt32(f.denominator))
-            }
+            let f = ExactRational.make(v, signed: signed)
+            put32(UInt32(truncatingIfNeeded: f.numerator))
+            put32(UInt32(truncatingIfNeeded: f.denominator))
         }
         return bytes
     }

@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CImageShims.h"
 #include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Encoders for developed images: JPEG with EXIF and ICC markers (libjpeg-turbo), PNG with iCCP and eXIf
    chunks (libpng). Both catch the libraries' errors with setjmp/longjmp and report them as values. */
-#include "CShims.h"
+#include "CImageShims.h"
 #include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>

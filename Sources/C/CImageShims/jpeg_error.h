@@ -1,4 +1,4 @@
-/* libjpeg's error handling for the encoder and decoder shims (private to CShims: not in include/).
+/* libjpeg's error handling for the encoder and decoder shims (private to CImageShims: not in include/).
    libjpeg's default error_exit calls exit(); this one writes the message into the caller's buffer and
    longjmps back to the setjmp in the shim, and output_message prints nothing. */
 #ifndef RB_JPEG_ERROR_H

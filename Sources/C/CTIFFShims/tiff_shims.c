@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CTIFFShims.h"
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
