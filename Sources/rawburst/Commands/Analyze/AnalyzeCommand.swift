@@ -89,52 +89,27 @@ struct AnalyzeCommand: ParsableCommand {
         return point
     }
 
-    /// One file's result.
-    struct FileResult: Encodable {
-        let path: String
-        var ok: Bool
-        var error: String?
-        var width: Int?
-        var height: Int?
-        var iso: Double?
-        var shutter: Double?
-        var analysis: FrameAnalysis?
-        var zebra: ZebraReport?
-        var pictures: [String] = []
-        var best = false
-    }
-
-    struct ZebraReport: Encodable {
-        let threshold: Double
-        let markedFraction: Double
-        let previewWidth: Int
-        let previewHeight: Int
-    }
-
-    struct Report: Encodable {
-        let analysed: Int
-        let failed: Int
-        let best: [String]?
-        let contactSheet: String?
-        let files: [FileResult]
-    }
-
     func run() throws {
         let files = try inputFiles()
-        let (analysed, thumbnails) = analyse(files, options: analysisOptions())
-        var results = analysed
-        let bestPaths = best.map { markBest($0, in: &results) }
-        let sheetPath = png.flatMap { contactSheet(in: $0, thumbnails: thumbnails, results: &results) }
-        let failed = results.filter { !$0.ok }.count
-        if reporting.json {
-            Terminal.printJSON(Report(analysed: results.count - failed, failed: failed, best: bestPaths, contactSheet: sheetPath,
-                                      files: results))
-        } else if !reporting.quiet {
-            for r in results where r.ok { print(Self.summary(r)) }
-            if let bestPaths { print("sharpest \(bestPaths.count): " + bestPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")) }
-            if let sheetPath { print("contact sheet: \(sheetPath)") }
+        let bar = ProgressBar(total: files.count, enabled: reporting.showsProgress)
+        let report = AnalysisBatch(options: batchOptions()).run(files) { result, done, failed in
+            if let message = result.error { bar.finish(); Terminal.error("error: \(message)") }
+            bar.update(done: done, label: URL(fileURLWithPath: result.path).lastPathComponent, failed: failed)
         }
-        if failed > 0 { throw ExitCode(1) }
+        bar.finish()
+        for sheet in report.files.dropFirst(files.count) where !sheet.ok {
+            Terminal.error("error: \(sheet.path): \(sheet.error ?? "")")
+        }
+        if reporting.json {
+            Terminal.printJSON(report)
+        } else if !reporting.quiet {
+            for r in report.files where r.ok { print(Self.summary(r)) }
+            if let bestPaths = report.best {
+                print("sharpest \(bestPaths.count): " + bestPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+            }
+            if let sheetPath = report.contactSheet { print("contact sheet: \(sheetPath)") }
+        }
+        if report.failed > 0 { throw ExitCode(1) }
     }
 
     /// The raw files of the inputs, and the --png folder ready; a refusal is one line, exit status 2.
@@ -154,166 +129,28 @@ struct AnalyzeCommand: ParsableCommand {
         return files
     }
 
-    /// What to measure: histograms, sharpness and metering unless some were chosen.
-    private func analysisOptions() -> FrameAnalysis.Options {
+    /// What to measure (histograms, sharpness and metering unless some were chosen) and write.
+    private func batchOptions() -> AnalysisBatch.Options {
         let anyChosen = histogram || peaking || zebra || sharpness
-        var options = FrameAnalysis.Options()
-        options.histogram = !anyChosen || histogram
-        options.clipping = options.histogram
-        options.metering = !anyChosen || histogram
-        options.sharpness = !anyChosen || sharpness || best != nil || png != nil
-        options.peaking = peaking
-        options.peakingRule = peakingThreshold
-        options.bins = bins == 0 ? nil : bins
-        options.spot = spot
+        var options = AnalysisBatch.Options()
+        options.analysis.histogram = !anyChosen || histogram
+        options.analysis.clipping = options.analysis.histogram
+        options.analysis.metering = !anyChosen || histogram
+        options.analysis.sharpness = !anyChosen || sharpness || best != nil || png != nil
+        options.analysis.peaking = peaking
+        options.analysis.peakingRule = peakingThreshold
+        options.analysis.bins = bins == 0 ? nil : bins
+        options.analysis.spot = spot
+        options.zebraThreshold = zebra ? zebraThreshold / 100 : nil
+        options.best = best
+        options.pictureDirectory = png
+        options.scale = scale
+        options.overwrite = overwrite
         return options
     }
 
-    /// Analyses each file in turn, with a progress bar; a file that fails is reported and the rest go on.
-    private func analyse(_ files: [String], options: FrameAnalysis.Options) -> ([FileResult], [AnalysisPictures.Tile?]) {
-        let stems = Self.stems(files)
-        let bar = ProgressBar(total: files.count, enabled: reporting.showsProgress)
-        var results: [FileResult] = []
-        var thumbnails: [AnalysisPictures.Tile?] = []
-        for (index, path) in files.enumerated() {
-            let (result, tile) = analyse(path, stem: stems[index], options: options)
-            if let message = result.error { bar.finish(); Terminal.error("error: \(message)") }
-            results.append(result)
-            thumbnails.append(tile)
-            bar.update(done: index + 1, label: URL(fileURLWithPath: path).lastPathComponent,
-                       failed: results.filter { !$0.ok }.count)
-        }
-        bar.finish()
-        return (results, thumbnails)
-    }
-
-    /// One file's analysis, pictures and contact-sheet tile.
-    private func analyse(_ path: String, stem: String, options: FrameAnalysis.Options) -> (FileResult, AnalysisPictures.Tile?) {
-        var result = FileResult(path: path, ok: false)
-        var tile: AnalysisPictures.Tile?
-        do {
-            let image = try RawFileReader().read(path: path)
-            result.width = image.frame.activeArea.width
-            result.height = image.frame.activeArea.height
-            result.iso = image.metadata.iso
-            result.shutter = image.metadata.exposureTime
-            let analysis = FrameAnalysis(frame: image.frame, options: options)
-            result.analysis = analysis
-            let needsPreview = zebra || png != nil
-            let preview = needsPreview ? try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 1024) : nil
-            var zebraMask: Zebra?
-            if zebra, let preview {
-                let z = Zebra(preview, threshold: zebraThreshold / 100)
-                zebraMask = z
-                result.zebra = ZebraReport(threshold: zebraThreshold / 100, markedFraction: z.markedFraction,
-                                           previewWidth: preview.width, previewHeight: preview.height)
-            }
-            if let png, let preview {
-                try writePictures(for: image, path: path, stem: stem, analysis: analysis, preview: preview,
-                                  zebra: zebraMask, directory: png, scale: scale, written: &result.pictures)
-                let thumb = try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 256)
-                tile = AnalysisPictures.Tile(thumbnail: thumb, lines: Self.labels(path: path, image: image, analysis: analysis))
-            }
-            result.ok = true
-        } catch let error as RawReadError {
-            result.error = error.description
-        } catch {
-            result.error = "\(path): \(error)"
-        }
-        return (result, tile)
-    }
-
-    /// Marks the `count` sharpest files and returns their paths.
-    private func markBest(_ count: Int, in results: inout [FileResult]) -> [String] {
-        let ranked = results.indices.filter { results[$0].ok }
-            .sorted { (results[$0].analysis?.sharpness?.score ?? 0) > (results[$1].analysis?.sharpness?.score ?? 0) }
-        let chosen = Array(ranked.prefix(count))
-        for i in chosen { results[i].best = true }
-        return chosen.map { results[$0].path }
-    }
-
-    /// Writes the contact sheet of the tiles into `png`; its path, or nil (a failure is added to the results).
-    private func contactSheet(in png: String, thumbnails: [AnalysisPictures.Tile?], results: inout [FileResult]) -> String? {
-        let tiles = zip(thumbnails, results).compactMap { tile, result in
-            tile.map { AnalysisPictures.Tile(thumbnail: $0.thumbnail, lines: $0.lines, highlighted: result.best) }
-        }
-        guard !tiles.isEmpty else { return nil }
-        let path = (png as NSString).appendingPathComponent("contact-sheet.png")
-        do {
-            try write(AnalysisPictures.contactSheet(tiles).image(), to: path)
-            return path
-        } catch {
-            Terminal.error("error: \(path): \(error)")
-            results.append(FileResult(path: path, ok: false, error: "\(error)"))
-            return nil
-        }
-    }
-
-    /// Previews for pictures: sRGB 8-bit, upright, the file's crop.
-    static func previewSettings() -> DevelopSettings {
-        var s = DevelopSettings()
-        s.sampleFormat = .uint8
-        return s
-    }
-
-    /// Picture name stems: each file's name without its extension, with `-2`, `-3`, ... added where two inputs share
-    /// one (IMG_1.CR2 and IMG_1.DNG, or the same name in two folders of a recursive scan), so no picture replaces another.
-    static func stems(_ files: [String]) -> [String] {
-        var seen: [String: Int] = [:]
-        return files.map { path in
-            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            let n = (seen[stem.lowercased()] ?? 0) + 1
-            seen[stem.lowercased()] = n
-            return n == 1 ? stem : "\(stem)-\(n)"
-        }
-    }
-
-    /// Writes the pictures of one file, adding each path to `written` as soon as the picture is on disk.
-    func writePictures(for image: RawImage, path: String, stem: String, analysis: FrameAnalysis, preview: DevelopedImage,
-                       zebra: Zebra?, directory: String, scale: HistogramPlot.Scale, written: inout [String]) throws {
-        func target(_ suffix: String) -> String { (directory as NSString).appendingPathComponent("\(stem)-\(suffix).png") }
-        let name = (path as NSString).lastPathComponent
-        if let histogram = analysis.rawHistogram {
-            let raw = AnalysisPictures.rawHistogram(histogram, scale: scale, title: "\(name) RAW")
-            try write(raw.image(), to: target("histogram"))
-            written.append(target("histogram"))
-            let rgb = AnalysisPictures.imageHistogram(ImageHistogram(preview), scale: scale, title: "\(name) RGB + LUMA")
-            try write(rgb.image(), to: target("rgb-histogram"))
-            written.append(target("rgb-histogram"))
-        }
-        if let mask = analysis.peakingMask {
-            var settings = Self.previewSettings()
-            settings.applyOrientation = false
-            settings.crop = .activeArea
-            let sensorPreview = try RawDeveloper(settings: settings).preview(image, longEdge: 1024)
-            try write(AnalysisPictures.peakingOverlay(mask, on: sensorPreview, orientation: image.metadata.orientation),
-                      to: target("peaking"))
-            written.append(target("peaking"))
-        }
-        if let zebra {
-            try write(AnalysisPictures.zebraOverlay(zebra, on: preview), to: target("zebra"))
-            written.append(target("zebra"))
-        }
-    }
-
-    /// Writes a picture as an 8-bit PNG.
-    func write(_ image: DevelopedImage, to path: String) throws {
-        _ = try ImageFileWriter(format: .png, options: EncodeOptions(pngBitDepth: 8, overwrite: overwrite)).write(image, to: path)
-    }
-
-    /// The contact sheet lines of one frame.
-    static func labels(path: String, image: RawImage, analysis: FrameAnalysis) -> [String] {
-        var second: [String] = []
-        if let ev = analysis.exposure?.meanEV { second.append(String(format: "EV %.1f", ev)) }
-        if let iso = image.metadata.iso { second.append("ISO \(Int(iso.rounded()))") }
-        if let t = image.metadata.exposureTime { second.append(ShutterSpeed.display(t)) }
-        var lines = [(path as NSString).lastPathComponent, second.joined(separator: " ")]
-        if let s = analysis.sharpness?.score { lines.append(String(format: "SHARPNESS %.3g", s)) }
-        return lines
-    }
-
     /// One line per file.
-    static func summary(_ r: FileResult) -> String {
+    static func summary(_ r: AnalysisFileResult) -> String {
         var parts: [String] = []
         if let e = r.analysis?.exposure {
             parts.append(String(format: "mean %.2f EV, range %.1f stops, clipped %.2f%%", e.meanEV, e.usedDynamicRange,
