@@ -56,9 +56,7 @@ public struct HEIFEncoder: Sendable, Hashable {
             icc = try ICCProfile.profile(for: image)
             try HEIFLibrary.initialize()
         } catch { throw error.naming(path) }
-        func check(_ e: heif_error, _ what: String) throws(DevelopError) {
-            if e.code != heif_error_Ok { throw DevelopError(path: path, "\(what): \(HEIFLibrary.message(e))") }
-        }
+        func check(_ e: heif_error, _ what: String) throws(DevelopError) { try HEIFEncoder.check(e, what, path: path) }
 
         guard let context = heif_context_alloc() else { throw DevelopError(path: path, "libheif: out of memory") }
         defer { heif_context_free(context) }
@@ -70,30 +68,9 @@ public struct HEIFEncoder: Sendable, Hashable {
         try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "cannot set the HEIF quality")
         try check(heif_encoder_set_parameter_string(encoder, "preset", preset), "cannot set the x265 preset")
         _ = heif_encoder_set_logging_level(encoder, 0)
-        let ten = bitDepth == 10
 
-        // The pixels.
-        var imageHandle: OpaquePointer?
-        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB,
-                                    ten ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB, &imageHandle),
-                  "cannot create the HEIF image")
-        guard let picture = imageHandle else { throw DevelopError(path: path, "cannot create the HEIF image") }
+        let picture = try heifPicture(image, path: path)
         defer { heif_image_release(picture) }
-        try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height),
-                                       Int32(bitDepth)), "cannot allocate the HEIF image plane")
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
-            throw DevelopError(path: path, "libheif gave no image plane")
-        }
-        let rowBytes = image.width * 3 * (ten ? 2 : 1)
-        guard Int(stride) >= rowBytes else { throw DevelopError(path: path, "libheif gave a plane stride of \(stride) bytes") }
-        if ten {
-            let samples = image.samples(bits: 10)
-            copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
-        } else {
-            let samples = image.uint8Samples
-            copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
-        }
 
         // Colour: the ICC profile, and the nclx description that sets the RGB → YCbCr matrix, the range and
         // the codes written into the HEVC VUI (primaries and curve when H.273 has codes for them).
@@ -127,6 +104,47 @@ public struct HEIFEncoder: Sendable, Hashable {
         }
         try check(added, "cannot add the EXIF block")
 
+        return try HEIFEncoder.bytes(of: context, path: path)
+    }
+
+    /// Throws `what` with libheif's message when `e` is an error.
+    static func check(_ e: heif_error, _ what: String, path: String?) throws(DevelopError) {
+        if e.code != heif_error_Ok { throw DevelopError(path: path, "\(what): \(HEIFLibrary.message(e))") }
+    }
+
+    /// A libheif image holding `image`'s pixels, interleaved 8-bit RGB or 10-bit RRGGBB (release it with
+    /// `heif_image_release`).
+    private func heifPicture(_ image: DevelopedImage, path: String?) throws(DevelopError) -> OpaquePointer {
+        func check(_ e: heif_error, _ what: String) throws(DevelopError) { try HEIFEncoder.check(e, what, path: path) }
+        let ten = bitDepth == 10
+        var imageHandle: OpaquePointer?
+        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB,
+                                    ten ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB, &imageHandle),
+                  "cannot create the HEIF image")
+        guard let picture = imageHandle else { throw DevelopError(path: path, "cannot create the HEIF image") }
+        var filled = false
+        defer { if !filled { heif_image_release(picture) } }
+        try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height),
+                                       Int32(bitDepth)), "cannot allocate the HEIF image plane")
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
+            throw DevelopError(path: path, "libheif gave no image plane")
+        }
+        let rowBytes = image.width * 3 * (ten ? 2 : 1)
+        guard Int(stride) >= rowBytes else { throw DevelopError(path: path, "libheif gave a plane stride of \(stride) bytes") }
+        if ten {
+            let samples = image.samples(bits: 10)
+            copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
+        } else {
+            let samples = image.uint8Samples
+            copyRows(samples, into: plane, stride: Int(stride), rowBytes: rowBytes, rows: image.height)
+        }
+        filled = true
+        return picture
+    }
+
+    /// The bytes of the HEIF file `context` holds.
+    private static func bytes(of context: OpaquePointer, path: String?) throws(DevelopError) -> [UInt8] {
         let sink = ByteSink()
         var writer = heif_writer(writer_api_version: 1, write: { _, data, size, userData in
             let sink = Unmanaged<ByteSink>.fromOpaque(userData!).takeUnretainedValue()
@@ -137,7 +155,7 @@ public struct HEIFEncoder: Sendable, Hashable {
         let error = withExtendedLifetime(sink) {
             heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque())
         }
-        try check(error, "cannot write the HEIF file")
+        try check(error, "cannot write the HEIF file", path: path)
         return sink.bytes
     }
 
