@@ -291,6 +291,7 @@ struct CaptureCommand: ParsableCommand {
             let options = try burstOptions()
             var configuration = try burstConfiguration(options: options, settings: settings)
             try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
+                                     bitsPerSample: setup.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16,
                                      fps: try frameRate())
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }

@@ -52,13 +52,15 @@ struct CaptureStorageOptions: ParsableArguments {
         }
     }
 
-    /// Sets compression and CinemaDNG in `configuration`, timing the encoder for `auto`.
-    func apply(to configuration: inout BurstSession.Configuration, samplesPerTrigger: Int, fps: Double?) throws {
+    /// Sets compression and CinemaDNG in `configuration`, timing the encoder for `auto` on samples of the
+    /// sources' own bit depth (`bitsPerSample`, the deepest of them).
+    func apply(to configuration: inout BurstSession.Configuration, samplesPerTrigger: Int, bitsPerSample: Int,
+               fps: Double?) throws {
         let plan: CompressionPlan
         if case .fixed(let explicit) = compression {
             plan = CompressionPlan(explicit: explicit)
         } else {
-            plan = CompressionPlan(automaticFor: samplesPerTrigger, bitsPerSample: 12, fps: fps,
+            plan = CompressionPlan(automaticFor: samplesPerTrigger, bitsPerSample: bitsPerSample, fps: fps,
                                    writers: configuration.writers)
         }
         configuration.compressionPlan = plan
