@@ -1,5 +1,7 @@
+import RawCore
+
 /// A DNG could not be written. The description names the file and the problem in one line.
-public struct DNGWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DNGWriteError: RawBurstError, Hashable {
     /// The file being written.
     public let path: String
     /// What went wrong.
@@ -11,5 +13,6 @@ public struct DNGWriteError: Error, Sendable, Hashable, CustomStringConvertible 
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The file.
+    public var subject: String? { path }
 }

@@ -2,6 +2,7 @@ import CPNG
 import CShims
 import CTIFF
 import Foundation
+import RawCore
 
 /// An image file decoded to interleaved 16-bit RGB, whatever its format, channel count and depth.
 ///
@@ -64,7 +65,7 @@ public struct DecodedImage: Sendable, Hashable {
 }
 
 /// An image file could not be read. The description names the file and the problem in one line.
-public struct ImageReadError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ImageReadError: RawBurstError, Hashable {
     /// The kinds of failure.
     public enum Kind: Sendable, Hashable {
         /// There is no file at the path.
@@ -93,7 +94,8 @@ public struct ImageReadError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The file.
+    public var subject: String? { path }
 }
 
 /// Reads PNG, JPEG and TIFF files into ``DecodedImage``s. Libraries never print; their messages come back
