@@ -85,7 +85,8 @@ extension BurstSession {
                                          bytes: written.bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
             lock.withLock { developed.append(record) }
         } catch {
-            lock.withLock { errorsAppend("develop frame \(frame.sequenceNumber) (\(frame.sensorName)): \(error)") }
+            let failure = Failure.develop(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, detail: "\(error)")
+            lock.withLock { failuresAppend(failure) }
         }
     }
 
