@@ -289,9 +289,9 @@ public enum ImageFileReader {
             rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &width, &height,
                                 &components, &message, message.count)
         }
-        guard ok != 0, let out else {
+        guard ok == 1, let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let unsupported = text.contains("Unsupported color conversion") || text.contains("cannot convert")
+            let unsupported = ok == -1 // a valid JPEG libjpeg cannot convert to RGB
             throw ImageReadError(path: path, kind: unsupported ? .unsupported : .corrupt,
                                  unsupported ? "unsupported JPEG: \(text)" : "corrupt or truncated JPEG: \(text)")
         }
