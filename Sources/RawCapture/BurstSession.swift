@@ -274,7 +274,7 @@ public final class BurstSession: @unchecked Sendable {
         }
         pool.close()
         writerGroup.wait()
-        var end = BurstJournal.Entry(event: "end")
+        var end = BurstJournal.Entry(.end)
         (end.produced, end.written, end.dropped) = lock.withLock { BurstLedger.totals(ledgers.values) }
         journalAppend(end)
         // A writer may have asked for the stop (a failing disk) after the sensor loop had ended on its own.
@@ -406,7 +406,7 @@ public final class BurstSession: @unchecked Sendable {
         guard configuration.journal else { return }
         do {
             let opened = try BurstJournal(directory: configuration.outputDirectory)
-            var start = BurstJournal.Entry(event: "start")
+            var start = BurstJournal.Entry(.start)
             start.version = 1
             start.sensor = source.sensorNames.joined(separator: ",")
             start.frames = configuration.frames
@@ -421,7 +421,7 @@ public final class BurstSession: @unchecked Sendable {
     /// Records a drop in the ledger and the journal.
     func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
         lock.withLock { ledgers[frame.sensorName, default: BurstLedger()].recordDropped(frame.sequenceNumber, reason: reason) }
-        var entry = BurstJournal.Entry(event: "dropped")
+        var entry = BurstJournal.Entry(.dropped)
         entry.sequenceNumber = frame.sequenceNumber
         entry.sensor = frame.sensorName
         entry.reason = reason.rawValue
@@ -430,7 +430,7 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Records a durable frame.
     func recordWritten(_ record: FrameRecord, file: String) {
-        var committed = BurstJournal.Entry(event: "committed")
+        var committed = BurstJournal.Entry(.committed)
         committed.sequenceNumber = record.sequenceNumber
         committed.sensor = record.sensor
         committed.file = file
