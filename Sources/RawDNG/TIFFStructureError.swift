@@ -1,3 +1,5 @@
+import RawCore
+
 /// One thing wrong in a file's TIFF structure that did not stop the reading (see ``TIFFStructure/findings``).
 public struct TIFFProblem: Sendable, Hashable, CustomStringConvertible {
     /// What sort of problem it is.
@@ -32,7 +34,7 @@ public struct TIFFProblem: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Problems in directories after IFD0 (sub-directories, later IFDs, values past the end of the file) do not
 /// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``.
-public enum TIFFStructureError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TIFFStructureError: RawBurstError, Hashable {
     /// The file could not be opened or read; `reason` is the system's message (`strerror`).
     case unreadable(path: String, reason: String)
     /// The data does not start with a TIFF header (II/MM byte order mark and a known magic number).
@@ -43,7 +45,7 @@ public enum TIFFStructureError: Error, Sendable, Hashable, CustomStringConvertib
     case badDirectory(path: String, offset: Int, reason: String)
 
     /// A one-line explanation.
-    public var description: String {
+    public var message: String {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason)"
