@@ -22,7 +22,14 @@ public final class BurstJournal: @unchecked Sendable {
     public struct Entry: Codable, Sendable, Hashable {
         /// The kinds of line, by the name written as `event`.
         public enum Event: String, Sendable, Hashable, CaseIterable {
-            case start, committed, dropped, end
+            /// The burst began (version, sensors, frames, overflow policy).
+            case start
+            /// A frame's file is durable under its final name.
+            case committed
+            /// A frame was dropped, with the reason.
+            case dropped
+            /// The burst ended (produced, written and dropped counts).
+            case end
         }
 
         /// The line's kind as written (see `kind`).
