@@ -1,5 +1,5 @@
-import Foundation
 import RawCore
+import Foundation
 import RawSensor
 
 /// Storage faults to inject into a burst's writes, for testing policies and the governor without a bad disk:

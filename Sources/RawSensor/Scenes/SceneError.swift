@@ -1,5 +1,4 @@
 import RawCore
-
 /// A scene could not be made. The description is one line.
 public enum SceneError: RawBurstError, Hashable {
     /// No scene has this name; `known` lists the names that exist.
