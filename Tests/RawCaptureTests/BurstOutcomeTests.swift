@@ -1,7 +1,6 @@
 import Foundation
 import RawCapture
 import RawCore
-import RawSensor
 import Testing
 
 /// Typed outcomes: each case says what the report, the manifest and the journal have always said.
@@ -46,15 +45,15 @@ import Testing
         #expect(json == #"{"dng":"main-0004.dng","reason":"governor at no-previews","sensor":"main","sequenceNumber":4}"#)
         #expect(try JSONDecoder().decode(DevelopDeferral.self, from: Data(json.utf8)) == deferral)
         #expect(BurstGovernor.Cause.queue(depth: 6, slots: 8).description == "queue 6 of 8 slots (writers behind)")
-        #expect(AutomaticControl.whiteBalance.description == "white balance")
     }
 
     @Test("one error protocol: the subject, then the message")
     func errorProtocol() {
         #expect(FramePoolError("no slots").description == "no slots")
-        #expect(FileError(path: "/tmp/a", "cannot open").description == "/tmp/a: cannot open")
-        #expect(RawReadError(path: "/a.dng", kind: .truncated, detail: "cut").message == "cut")
-        let error: any RawBurstError = CaptureSettingsError(setting: "ISO", "too high")
-        #expect(error.subject == "ISO" && error.message == "too high" && "\(error)" == "ISO: too high")
+        #expect(BracketPlanError("x") != BracketPlanError("y"))
+        let error: any RawBurstError = FileError(path: "/tmp/a", "cannot open")
+        #expect(error.subject == "/tmp/a" && error.message == "cannot open" && "\(error)" == "/tmp/a: cannot open")
+        let invalid: any RawBurstError = InvalidValueError("whiteLevel", "must be positive")
+        #expect(invalid.subject == "whiteLevel" && "\(invalid)" == "invalid whiteLevel: must be positive")
     }
 }
