@@ -189,11 +189,8 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// The domain of `BracketPlanError`.
+public enum BracketPlanErrorDomain {}
+
 /// A bracketing plan that cannot be used, in one line.
-public struct BracketPlanError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong.
-    public let message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+public typealias BracketPlanError = MessageError<BracketPlanErrorDomain>

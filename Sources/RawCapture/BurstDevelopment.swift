@@ -72,14 +72,67 @@ public struct DevelopedRecord: Sendable, Hashable, Codable {
     }
 }
 
-/// A frame not developed during the burst, and why (it is developed afterwards from its DNG).
+/// A frame not developed during the burst, and why (it is developed afterwards from its DNG). Written with the
+/// cause in words as `reason`.
 public struct DevelopDeferral: Sendable, Hashable, Codable {
+    /// Why a frame waited.
+    public enum Cause: Sendable, Hashable, CustomStringConvertible, CaseIterable {
+        /// The memory budget has no room for developers during the burst.
+        case noRoomInBudget
+        /// The governor had given up optional work (at `no-previews` or beyond).
+        case governor(BurstGovernor.Level)
+
+        /// Every cause (for reading `reason` back).
+        public static var allCases: [Cause] { [.noRoomInBudget] + BurstGovernor.Level.allCases.map(Cause.governor) }
+
+        /// `the memory budget has no room for developing during the burst`, `governor at no-previews`.
+        public var description: String {
+            switch self {
+            case .noRoomInBudget: "the memory budget has no room for developing during the burst"
+            case .governor(let level): "governor at \(level.name)"
+            }
+        }
+    }
+
     public let sequenceNumber: UInt64
     public let sensor: String
     /// The frame's DNG.
     public let dng: String
-    /// Why it waited: the governor's level, or a memory budget without room for developers.
-    public let reason: String
+    /// Why it waited.
+    public let cause: Cause
+    /// The cause in words.
+    public var reason: String { cause.description }
+
+    /// Creates a record.
+    public init(sequenceNumber: UInt64, sensor: String, dng: String, cause: Cause) {
+        self.sequenceNumber = sequenceNumber
+        self.sensor = sensor
+        self.dng = dng
+        self.cause = cause
+    }
+
+    private enum CodingKeys: String, CodingKey { case sequenceNumber, sensor, dng, reason }
+
+    /// Reads a record written by `encode(to:)`; `reason` must be one of the causes' words.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let reason = try container.decode(String.self, forKey: .reason)
+        guard let cause = Cause.allCases.first(where: { $0.description == reason }) else {
+            throw DecodingError.dataCorruptedError(forKey: .reason, in: container, debugDescription: "unknown reason '\(reason)'")
+        }
+        self.init(sequenceNumber: try container.decode(UInt64.self, forKey: .sequenceNumber),
+                  sensor: try container.decode(String.self, forKey: .sensor),
+                  dng: try container.decode(String.self, forKey: .dng), cause: cause)
+    }
+
+    /// Writes the record with the cause in words as `reason`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(sensor, forKey: .sensor)
+        try container.encode(dng, forKey: .dng)
+        try container.encode(reason, forKey: .reason)
+    }
 }
 
 /// A composite of a pair.

@@ -30,18 +30,52 @@ public struct BurstGovernor: Sendable {
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// One change of level.
-    public struct Step: Sendable, Hashable, Codable {
+    /// Why the level changed.
+    public enum Cause: Sendable, Hashable, CustomStringConvertible {
+        /// The queue stayed `depth` deep in a pool of `slots` slots: the writers are behind.
+        case queue(depth: Int, slots: Int)
+        /// The thermal state set (or lifted) a floor.
+        case thermal(ThermalState)
+
+        /// `queue 6 of 8 slots (writers behind)`, `thermal state fair`.
+        public var description: String {
+            switch self {
+            case .queue(let depth, let slots): "queue \(depth) of \(slots) slots (writers behind)"
+            case .thermal(let state): "thermal state \(state.rawValue)"
+            }
+        }
+    }
+
+    /// One change of level. In the manifest: `level` and `reason` by their names, with `seconds`,
+    /// `afterSequenceNumber` and `effect`.
+    public struct Step: Sendable, Hashable, Encodable {
         /// The level from now on.
-        public let level: String
+        public let newLevel: Level
         /// Seconds after the burst started.
         public let seconds: Double
         /// The last sequence number produced before the change.
         public let afterSequenceNumber: UInt64?
         /// Why: the queue's depth or the thermal state.
-        public let reason: String
+        public let cause: Cause
         /// What changed for the frames that follow.
         public let effect: String
+
+        /// The new level's name, as the manifest writes it (`no-previews`).
+        public var level: String { newLevel.name }
+        /// The cause in words, as the manifest writes it.
+        public var reason: String { cause.description }
+
+        private enum CodingKeys: String, CodingKey { case level, seconds, afterSequenceNumber, reason, effect }
+
+        /// Writes the names and words of the manifest.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(level, forKey: .level)
+            try container.encode(seconds, forKey: .seconds)
+            try container.encodeIfPresent(afterSequenceNumber, forKey: .afterSequenceNumber)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(effect, forKey: .effect)
+        }
     }
 
     /// Slots in the pool and writer threads (the queue the writers cannot be working on is slots − writers).
@@ -73,19 +107,19 @@ public struct BurstGovernor: Sendable {
     public mutating func observe(queued: Int, thermal: ThermalState, seconds: Double, lastSequenceNumber: UInt64?,
                                  effect: (Level) -> String) -> Level? {
         framesSinceStep += 1
-        var reason = ""
+        var cause: Cause?
         if queued >= pressureDepth && framesSinceStep >= settleFrames && pressureLevel < .lowerRate {
             pressureLevel = Level(rawValue: pressureLevel.rawValue + 1)!
             framesSinceStep = 0
-            reason = "queue \(queued) of \(slots) slots (writers behind)"
+            cause = .queue(depth: queued, slots: slots)
         }
         let floor: Level = thermal >= .serious ? .lowerRate : thermal == .fair ? .noPreviews : .normal
         let next = max(pressureLevel, floor)
         guard next != level else { return nil }
-        if reason.isEmpty || floor > pressureLevel { reason = "thermal state \(thermal.rawValue)" }
+        let why: Cause = if let cause, floor <= pressureLevel { cause } else { .thermal(thermal) }
         level = next
-        steps.append(Step(level: next.name, seconds: (seconds * 1000).rounded() / 1000,
-                          afterSequenceNumber: lastSequenceNumber, reason: reason, effect: effect(next)))
+        steps.append(Step(newLevel: next, seconds: (seconds * 1000).rounded() / 1000,
+                          afterSequenceNumber: lastSequenceNumber, cause: why, effect: effect(next)))
         return next
     }
 }

@@ -20,6 +20,19 @@ public final class BurstJournal: @unchecked Sendable {
 
     /// One line of the journal.
     public struct Entry: Codable, Sendable, Hashable {
+        /// The kinds of line, by the name written as `event`.
+        public enum Event: String, Sendable, Hashable, CaseIterable {
+            /// The burst began (version, sensors, frames, overflow policy).
+            case start
+            /// A frame's file is durable under its final name.
+            case committed
+            /// A frame was dropped, with the reason.
+            case dropped
+            /// The burst ended (produced, written and dropped counts).
+            case end
+        }
+
+        /// The line's kind as written (see `kind`).
         public var event: String
         public var version: Int?
         public var sensor: String?
@@ -35,6 +48,12 @@ public final class BurstJournal: @unchecked Sendable {
 
         /// An entry of `event` with nothing else set.
         public init(event: String) { self.event = event }
+
+        /// An entry of `kind` with nothing else set.
+        public init(_ kind: Event) { self.event = kind.rawValue }
+
+        /// The line's kind, nil for one this version does not know.
+        public var kind: Event? { Event(rawValue: event) }
     }
 
     /// The journal's path.

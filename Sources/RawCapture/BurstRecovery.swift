@@ -74,7 +74,7 @@ public enum BurstRecovery {
         var frames: [Frame] = []
         var problems: [String] = []
         var journaledFiles = Set<String>()
-        for entry in entries where entry.event == "committed" {
+        for entry in entries where entry.kind == .committed {
             guard let file = entry.file, let sequence = entry.sequenceNumber else { continue }
             journaledFiles.insert(file)
             let path = pathOf(file)
@@ -106,12 +106,12 @@ public enum BurstRecovery {
             frames.append(Frame(sequenceNumber: sequenceNumber(inName: name), sensor: nil, file: name, bytes: size, journaled: false))
         }
         let dropped = entries.compactMap { entry -> DroppedFrame? in
-            guard entry.event == "dropped", let n = entry.sequenceNumber,
+            guard entry.kind == .dropped, let n = entry.sequenceNumber,
                   let reason = entry.reason.flatMap(BurstLedger.DropReason.init(rawValue:)) else { return nil }
             return DroppedFrame(sensor: entry.sensor, sequenceNumber: n, reason: reason)
         }
         return Result(frames: frames, problems: problems, invalidFiles: invalid, removedTemporaryFiles: removed,
-                      dropped: dropped, finished: entries.contains { $0.event == "end" }, unreadableJournalLines: unreadable)
+                      dropped: dropped, finished: entries.contains { $0.kind == .end }, unreadableJournalLines: unreadable)
     }
 
     /// The last run of digits in a file name (`phone-wide-0042.dng` → 42), or nil.

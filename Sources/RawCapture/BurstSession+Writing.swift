@@ -63,16 +63,17 @@ extension BurstSession {
     /// for after the burst (with the reason). A failed development is an error of the burst, not of the frame.
     private func develop(_ frame: CapturedFrame, dng: String) {
         guard let development = configuration.development else { return }
-        let reason: String?
+        let level = currentLevel
+        let cause: DevelopDeferral.Cause?
         if !memory.developsDuringBurst {
-            reason = "the memory budget has no room for developing during the burst"
-        } else if currentLevel >= .noPreviews {
-            reason = "governor at \(currentLevel.name)"
+            cause = .noRoomInBudget
+        } else if level >= .noPreviews {
+            cause = .governor(level)
         } else {
-            reason = nil
+            cause = nil
         }
-        if let reason {
-            let deferral = DevelopDeferral(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, dng: dng, reason: reason)
+        if let cause {
+            let deferral = DevelopDeferral(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, dng: dng, cause: cause)
             lock.withLock { deferredDevelopments.append(deferral) }
             return
         }
@@ -86,7 +87,8 @@ extension BurstSession {
                                          bytes: written.bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
             lock.withLock { developed.append(record) }
         } catch {
-            lock.withLock { errorsAppend("develop frame \(frame.sequenceNumber) (\(frame.sensorName)): \(error)") }
+            let failure = Failure.develop(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, detail: "\(error)")
+            lock.withLock { failuresAppend(failure) }
         }
     }
 

@@ -47,7 +47,7 @@ public final class BurstSession: @unchecked Sendable {
     var deferredDevelopments: [DevelopDeferral] = []
     var analyses: [AnalysisRecord] = []
     var skippedAnalyses = 0
-    private var errors: [String] = []
+    private var failures: [Failure] = []
     private var counters: [String: Int] = [:]
     private var journal: BurstJournal?
     private var bytesWritten = 0
@@ -59,7 +59,7 @@ public final class BurstSession: @unchecked Sendable {
     // Control, under `control`.
     private var triggered = true
     private var paused = false
-    private var stopRequest: String?
+    private var stopRequest: StopCause?
 
     /// Checks that `configuration` can run with `source`, allocating nothing; returns how the budget would be spent.
     @discardableResult
@@ -107,11 +107,14 @@ public final class BurstSession: @unchecked Sendable {
     /// Triggers frames again, on a schedule restarted from now.
     public func resume() { control.withLock { paused = false; control.broadcast() } }
 
-    /// Ends the burst after the frame being made; frames in the pool are still written. `reason` goes into
-    /// the report.
-    public func stop(reason: String = "stopped on request") {
+    /// Ends the burst after the frame being made; frames in the pool are still written. The report's stop cause
+    /// is `.requested(reason)`.
+    public func stop(reason: String = "stopped on request") { stop(because: .requested(reason)) }
+
+    /// Ends the burst after the frame being made, for `cause` (the first cause asked for stays).
+    func stop(because cause: StopCause) {
         control.withLock {
-            if stopRequest == nil { stopRequest = reason }
+            if stopRequest == nil { stopRequest = cause }
             control.broadcast()
         }
     }
@@ -152,7 +155,7 @@ public final class BurstSession: @unchecked Sendable {
         var governor = BurstGovernor(slots: pool.slotCount, writers: configuration.writers)
         var clock = configuration.clock
         var pacer = FramePacer(clock: clock)
-        var stopReason: String?
+        var stopCause: StopCause?
         var latencies: [UInt64] = []
         var triggerTimes: [UInt64] = []
         var firstFrame: UInt64?
@@ -166,7 +169,7 @@ public final class BurstSession: @unchecked Sendable {
         while true {
             // Pause, stop and the pre-record's trigger.
             var resumed = false
-            let (stopNow, triggeredNow) = control.withLock { () -> (String?, Bool) in
+            let (stopNow, triggeredNow) = control.withLock { () -> (StopCause?, Bool) in
                 if paused && stopRequest == nil {
                     pauses += 1
                     while paused && stopRequest == nil { control.wait() }
@@ -174,7 +177,7 @@ public final class BurstSession: @unchecked Sendable {
                 }
                 return (stopRequest, triggered)
             }
-            if let stopNow { stopReason = stopNow; break }
+            if let stopNow { stopCause = stopNow; break }
             if resumed { pacer = FramePacer(clock: clock) }
             if triggeredNow && !wasTriggered {
                 wasTriggered = true
@@ -186,7 +189,7 @@ public final class BurstSession: @unchecked Sendable {
             let seconds = Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9
             let thermal = configuration.thermal?.state(at: seconds) ?? .nominal
             if thermal == .critical {
-                stopReason = "thermal state critical"
+                stopCause = .thermalCritical
                 break
             }
             if configuration.governor && wasTriggered {
@@ -207,7 +210,7 @@ public final class BurstSession: @unchecked Sendable {
                 bracketIndex = step.bracketIndex
                 if taken == 0 || plan.stepsPerRun > 1 {
                     do { try source.configure(stepSettings(step, plan: plan, base: base, metered: metered, index: taken)) } catch {
-                        stopReason = "sensor: step \(step.bracketIndex + 1) of the plan: \(error)"
+                        stopCause = .planStepRejected(step: step.bracketIndex + 1, detail: "\(error)")
                         break
                     }
                 }
@@ -232,8 +235,8 @@ public final class BurstSession: @unchecked Sendable {
                 frames = try source.next(into: buffers).map { Self.retimed($0, due: due) }
             } catch {
                 for slot in slots { pool.abandon(slot) }
-                lock.withLock { errors.append("sensor: \(error)") }
-                stopReason = "sensor error: \(error)"
+                lock.withLock { failures.append(.sensor("\(error)")) }
+                stopCause = .sensorFailed("\(error)")
                 break
             }
             triggers += 1
@@ -249,7 +252,7 @@ public final class BurstSession: @unchecked Sendable {
                 let stopping = configuration.overflow == .stop
                 for frame in frames { drop(frame, stopping ? .burstStopped : .poolFull) }
                 reportProgress()
-                if stopping { stopReason = "no free slot (policy stop)"; break }
+                if stopping { stopCause = .noFreeSlot; break }
             } else {
                 let depth = pool.statistics.queued
                 for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
@@ -271,16 +274,16 @@ public final class BurstSession: @unchecked Sendable {
         }
         pool.close()
         writerGroup.wait()
-        var end = BurstJournal.Entry(event: "end")
+        var end = BurstJournal.Entry(.end)
         (end.produced, end.written, end.dropped) = lock.withLock { BurstLedger.totals(ledgers.values) }
         journalAppend(end)
         // A writer may have asked for the stop (a failing disk) after the sensor loop had ended on its own.
-        if stopReason == nil, let late = control.withLock({ stopRequest }) { stopReason = late }
-        let (finalLedgers, finalRecords, finalErrors) = lock.withLock { (ledgers, records, errors) }
+        if stopCause == nil, let late = control.withLock({ stopRequest }) { stopCause = late }
+        let (finalLedgers, finalRecords, finalFailures) = lock.withLock { (ledgers, records, failures) }
         let (finalDeveloped, finalDeferred) = lock.withLock { (developed, deferredDevelopments) }
         let (finalAnalyses, finalSkipped) = lock.withLock { (analyses, skippedAnalyses) }
-        return Report(ledgers: finalLedgers, frames: finalRecords, errors: finalErrors, pool: pool.statistics, memory: memory,
-                      seconds: Date().timeIntervalSince(started), stopReason: stopReason, degradations: governor.steps,
+        return Report(ledgers: finalLedgers, frames: finalRecords, failures: finalFailures, pool: pool.statistics, memory: memory,
+                      seconds: Date().timeIntervalSince(started), stopCause: stopCause, degradations: governor.steps,
                       slotLatencies: latencies, triggerNanoseconds: triggerTimes, startedNanoseconds: startedNanoseconds, firstFrameNanoseconds: firstFrame,
                       triggeredAtSequenceNumber: triggeredAt, pauses: pauses, developed: finalDeveloped,
                       deferredDevelopments: finalDeferred,
@@ -403,7 +406,7 @@ public final class BurstSession: @unchecked Sendable {
         guard configuration.journal else { return }
         do {
             let opened = try BurstJournal(directory: configuration.outputDirectory)
-            var start = BurstJournal.Entry(event: "start")
+            var start = BurstJournal.Entry(.start)
             start.version = 1
             start.sensor = source.sensorNames.joined(separator: ",")
             start.frames = configuration.frames
@@ -411,14 +414,14 @@ public final class BurstSession: @unchecked Sendable {
             try opened.append(start)
             journal = opened
         } catch {
-            lock.withLock { errors.append("journal: \(error)") }
+            lock.withLock { failures.append(.journal("\(error)")) }
         }
     }
 
     /// Records a drop in the ledger and the journal.
     func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
         lock.withLock { ledgers[frame.sensorName, default: BurstLedger()].recordDropped(frame.sequenceNumber, reason: reason) }
-        var entry = BurstJournal.Entry(event: "dropped")
+        var entry = BurstJournal.Entry(.dropped)
         entry.sequenceNumber = frame.sequenceNumber
         entry.sensor = frame.sensorName
         entry.reason = reason.rawValue
@@ -427,7 +430,7 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Records a durable frame.
     func recordWritten(_ record: FrameRecord, file: String) {
-        var committed = BurstJournal.Entry(event: "committed")
+        var committed = BurstJournal.Entry(.committed)
         committed.sequenceNumber = record.sequenceNumber
         committed.sensor = record.sensor
         committed.file = file
@@ -443,19 +446,20 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Records a failed write; under `block` and `stop`, or after three failures in a row, the burst stops.
     func recordWriteFailure(_ frame: CapturedFrame, message: String) {
-        let failures = lock.withLock { () -> Int in
-            errors.append("frame \(frame.sequenceNumber)\(source.framesPerTrigger > 1 ? " (\(frame.sensorName))" : ""): \(message)")
+        let inARow = lock.withLock { () -> Int in
+            failures.append(.write(sequenceNumber: frame.sequenceNumber,
+                                   sensor: source.framesPerTrigger > 1 ? frame.sensorName : nil, detail: message))
             consecutiveWriteFailures += 1
             return consecutiveWriteFailures
         }
         drop(frame, .writeFailed)
-        if configuration.overflow == .block || configuration.overflow == .stop || failures >= 3 {
-            stop(reason: "writes failing: \(message)")
+        if configuration.overflow == .block || configuration.overflow == .stop || inARow >= 3 {
+            stop(because: .writesFailing(message))
         }
     }
 
-    /// Adds a line to the burst's errors (call with `lock` held).
-    func errorsAppend(_ line: String) { errors.append(line) }
+    /// Adds a failure to the burst's report (call with `lock` held).
+    func failuresAppend(_ failure: Failure) { failures.append(failure) }
 
     /// The next file counter of `sensor` (1, 2, ...).
     func nextCounter(_ sensor: String) -> Int {
@@ -471,7 +475,7 @@ public final class BurstSession: @unchecked Sendable {
     /// Appends to the journal, if there is one; a failure is reported as an error.
     private func journalAppend(_ entry: BurstJournal.Entry) {
         guard let journal else { return }
-        do { try journal.append(entry) } catch { lock.withLock { errors.append("journal: \(error)") } }
+        do { try journal.append(entry) } catch { lock.withLock { failures.append(.journal("\(error)")) } }
     }
 
     /// Tells `onProgress` the counts now.

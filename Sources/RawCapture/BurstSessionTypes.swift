@@ -119,8 +119,8 @@ extension BurstSession {
         public let ledgers: [String: BurstLedger]
         /// The frames written, in the order they became durable.
         public let frames: [FrameRecord]
-        /// Write and sensor errors, one line each, with the frame's sequence number.
-        public let errors: [String]
+        /// Write, develop, journal and sensor failures, in the order they happened.
+        public let failures: [Failure]
         /// The pool's slots, high-water mark and reclaims.
         public let pool: FramePool<Pending>.Statistics
         /// How the budget was spent.
@@ -129,7 +129,7 @@ extension BurstSession {
         public let seconds: Double
         /// Why the burst ended before taking every frame (policy `stop`, a sensor or disk error, a critical
         /// thermal state, `stop()`), nil when it took them all.
-        public let stopReason: String?
+        public let stopCause: StopCause?
         /// The governor's changes of level, in order.
         public let degradations: [BurstGovernor.Step]
         /// Sensor-to-slot latency of every frame produced (ns), in order.
@@ -153,7 +153,11 @@ extension BurstSession {
         public let skippedAnalyses: Int
 
         /// True when the burst ended early.
-        public var stoppedEarly: Bool { stopReason != nil }
+        public var stoppedEarly: Bool { stopCause != nil }
+        /// The failures as the report prints them, one line each, with the frame's sequence number.
+        public var errors: [String] { failures.map(\.description) }
+        /// The stop cause as the report prints it, nil when the burst took every frame.
+        public var stopReason: String? { stopCause?.description }
         /// The first sensor's ledger (the only one for one sensor).
         public var ledger: BurstLedger { ledgers.sorted { $0.key < $1.key }.first?.value ?? BurstLedger() }
         /// Produced, written and dropped frames over all sensors.

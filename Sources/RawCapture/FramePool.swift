@@ -236,14 +236,13 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A frame pool that cannot be made as asked, in one line.
-public struct FramePoolError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong.
-    public let message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+/// The domain of `FramePoolError`.
+public enum FramePoolErrorDomain {}
 
+/// A frame pool that cannot be made as asked, in one line.
+public typealias FramePoolError = MessageError<FramePoolErrorDomain>
+
+extension MessageError where Domain == FramePoolErrorDomain {
     /// `512 MiB`, `23.3 MiB`, `150 KiB` (below 1 MiB).
     static func mebibytes(_ bytes: Int) -> String {
         if bytes < 1_048_576 { return "\(Int((Double(bytes) / 1024).rounded())) KiB" }

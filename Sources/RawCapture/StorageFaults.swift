@@ -71,10 +71,11 @@ public struct StorageFaults: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// The domain of `StorageFaultError`.
+public enum StorageFaultErrorDomain {}
+
 /// A simulated storage fault: the message says what a real disk would have said, and that it was simulated.
-public struct StorageFaultError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
-}
+public typealias StorageFaultError = MessageError<StorageFaultErrorDomain>
 
 /// Applies `StorageFaults` to a burst's writes; shared by the writer threads.
 final class StorageFaultInjector: @unchecked Sendable {
@@ -120,10 +121,10 @@ final class StorageFaultInjector: @unchecked Sendable {
         if stall > 0 { wakeAt = max(wakeAt, now + UInt64(stall * 1e9)) }
         if wakeAt > now { MonotonicClock.sleep(until: wakeAt) }
         if let full = faults.fullFromWrite, number >= full {
-            throw StorageFaultError(description: "No space left on device (simulated: write \(number), full from write \(full))")
+            throw StorageFaultError("No space left on device (simulated: write \(number), full from write \(full))")
         }
         if faults.errorWrites.contains(number) {
-            throw StorageFaultError(description: "Input/output error (simulated: write \(number))")
+            throw StorageFaultError("Input/output error (simulated: write \(number))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RawCore
 
 /// The device's thermal state as a burst sees it (the four states phones and laptops report).
 public enum ThermalState: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
@@ -58,14 +59,13 @@ public struct ThermalSchedule: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A burst option (`--simulate-thermal`, `--simulate-disk`, `--pre-record`) that does not parse, in one line.
-public struct BurstOptionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong.
-    public let message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+/// The domain of `BurstOptionError`.
+public enum BurstOptionErrorDomain {}
 
+/// A burst option (`--simulate-thermal`, `--simulate-disk`, `--pre-record`) that does not parse, in one line.
+public typealias BurstOptionError = MessageError<BurstOptionErrorDomain>
+
+extension MessageError where Domain == BurstOptionErrorDomain {
     /// Seconds in `10s`, `500ms`, `2m`, `1h`, `1.5` (seconds); nil when not a finite number.
     public static func seconds(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()

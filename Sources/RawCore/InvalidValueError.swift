@@ -2,7 +2,7 @@
 ///
 /// RawCore rejects such values when they are built, so code that holds a `RawFrame`,
 /// `FrameMetadata` or `ColorCalibration` can rely on them being consistent.
-public struct InvalidValueError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InvalidValueError: RawBurstError, Hashable {
     /// The field that was rejected, for example `"whiteLevel"`.
     public let field: String
     /// Why, in words a user can act on.
@@ -14,6 +14,11 @@ public struct InvalidValueError: Error, Sendable, Hashable, CustomStringConverti
         self.reason = reason
     }
 
+    /// The reason.
+    public var message: String { reason }
+    /// The field.
+    public var subject: String? { field }
+    /// `"invalid FIELD: REASON"`.
     public var description: String { "invalid \(field): \(reason)" }
 }
 

@@ -81,14 +81,7 @@ struct DNGChecker {
     // MARK: Checks
 
     mutating func run() {
-        for line in s.problems {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, !parts[0].contains(" ") {
-                error(String(parts[0]), String(parts[1].drop { $0 == " " }))
-            } else {
-                error("IFD0", line)
-            }
-        }
+        for problem in s.findings { error(problem.directory, problem.message) }
         checkSegmentsInsideFile()
         let main = s.mainDirectory
         guard main[T.dngVersion] != nil else {

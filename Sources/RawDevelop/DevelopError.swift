@@ -1,5 +1,7 @@
-/// Why an image could not be developed or written; the message is one line and names the file when there is one.
-public struct DevelopError: Error, Sendable, Hashable, CustomStringConvertible {
+import RawCore
+
+/// Why an image could not be developed or written; the description is one line and names the file when there is one.
+public struct DevelopError: RawBurstError, Hashable {
     /// The file concerned, or nil.
     public let path: String?
     /// What went wrong.
@@ -11,5 +13,6 @@ public struct DevelopError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    /// The file.
+    public var subject: String? { path }
 }

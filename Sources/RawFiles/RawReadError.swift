@@ -1,8 +1,10 @@
+import RawCore
+
 /// A raw file could not be read into a `RawImage`.
 ///
 /// The description is one line, `"PATH: detail"`, naming the file and what is wrong with it in words a
 /// user can act on, for example `"/photos/a.dng: image data has 1 of 140 tiles"`.
-public struct RawReadError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RawReadError: RawBurstError, Hashable {
     /// What kind of problem stopped the read.
     public enum Kind: Sendable, Hashable {
         /// Nothing exists at the path.
@@ -35,6 +37,8 @@ public struct RawReadError: Error, Sendable, Hashable, CustomStringConvertible {
         self.detail = detail
     }
 
-    /// `"PATH: detail"`.
-    public var description: String { "\(path): \(detail)" }
+    /// The detail (the description is `"PATH: detail"`).
+    public var message: String { detail }
+    /// The file.
+    public var subject: String? { path }
 }

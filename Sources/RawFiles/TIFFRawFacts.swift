@@ -64,8 +64,7 @@ struct TIFFRawFacts {
             try Self.checkRawData(raw, isDNG: isDNG, path: path)
         } else if isDNG {
             // A DNG keeps its raw image in a directory of its own; when the file ends before it, say so.
-            let lost = structure.problems.filter { $0.contains("past the end") || $0.contains("is cut") }
-            if let first = lost.first {
+            if let first = structure.findings.first(where: { $0.kind == .pastEndOfFile }) {
                 throw RawReadError(path: path, kind: .truncated, detail: "the file was cut short: \(first)")
             }
             throw RawReadError(path: path, kind: .unsupported,

@@ -164,9 +164,8 @@ public struct ConversionPlan: Sendable {
     }
 }
 
+/// The domain of `ConversionPlanError`.
+public enum ConversionPlanErrorDomain {}
+
 /// A conversion that cannot start, described in one line.
-public struct ConversionPlanError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+public typealias ConversionPlanError = MessageError<ConversionPlanErrorDomain>

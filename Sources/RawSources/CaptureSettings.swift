@@ -116,7 +116,7 @@ extension NormalisedPoint {
 }
 
 /// A setting that cannot be applied, named, with the reason in one line.
-public struct CaptureSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CaptureSettingsError: RawBurstError, Hashable {
     /// The setting ("ISO", "shutter", ...).
     public let setting: String
     /// Why it cannot be applied.
@@ -126,8 +126,10 @@ public struct CaptureSettingsError: Error, Sendable, Hashable, CustomStringConve
         self.setting = setting
         self.reason = reason
     }
-    /// "SETTING: REASON".
-    public var description: String { "\(setting): \(reason)" }
+    /// The reason (the description is "SETTING: REASON").
+    public var message: String { reason }
+    /// The setting.
+    public var subject: String? { setting }
 }
 
 /// Shutter speeds as photographers write them.

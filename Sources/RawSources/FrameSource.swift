@@ -75,12 +75,8 @@ public struct CapturedFrame: Sendable {
     }
 }
 
-/// A source could not deliver a frame.
-public struct FrameSourceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, in one line.
-    public let message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
-}
+/// The domain of `FrameSourceError`.
+public enum FrameSourceErrorDomain {}
+
+/// A source could not deliver a frame, in one line.
+public typealias FrameSourceError = MessageError<FrameSourceErrorDomain>

@@ -40,9 +40,11 @@ public struct TIFFStructure: Sendable {
     /// The directories, in discovery order: IFD0, then its sub-directories (depth first), then IFD1, ...
     /// Never empty.
     public let directories: [TIFFDirectory]
-    /// What was wrong but did not stop the reading, one line each, starting with the directory path,
-    /// e.g. `"IFD0.EXIF: MakerNote value (5120 bytes at offset 9000) extends past the end of the file (8192 bytes)"`.
-    public let problems: [String]
+    /// What was wrong but did not stop the reading, in the order it was found, each with its kind and directory.
+    public let findings: [TIFFProblem]
+    /// The findings, one line each, starting with the directory path, e.g.
+    /// `"IFD0.EXIF: MakerNote value (5120 bytes at offset 9000) extends past the end of the file (8192 bytes)"`.
+    public var problems: [String] { findings.map(\.description) }
 
     /// Parses the TIFF structure held in `bytes` (a whole file).
     /// - Throws: ``TIFFStructureError/notTIFF``, ``TIFFStructureError/truncated(_:)`` (shorter than the
@@ -71,7 +73,7 @@ public struct TIFFStructure: Sendable {
         self.magic = magic
         fileSize = bytes.count
         directories = parser.directories
-        problems = parser.problems
+        findings = parser.problems
     }
 
     /// Parses the TIFF structure held in `data` (see ``init(bytes:)``).
@@ -236,7 +238,7 @@ private struct Parser {
     let bytes: [UInt8]
     let order: TIFFStructure.ByteOrder
     var directories: [TIFFDirectory] = []
-    var problems: [String] = []
+    var problems: [TIFFProblem] = []
     var visited: Set<Int> = []
     /// Entry problems reported one by one per directory; the rest are counted.
     static let issuesPerDirectory = 8
@@ -248,6 +250,11 @@ private struct Parser {
 
     var size: Int { bytes.count }
 
+    /// Records a problem of directory `path`.
+    mutating func note(_ kind: TIFFProblem.Kind, _ path: String, _ message: String) {
+        problems.append(TIFFProblem(kind, directory: path, message))
+    }
+
     /// Reads IFD0, its sub-directories, then IFD1 and so on.
     mutating func parseChain(firstOffset: Int) throws(TIFFStructureError) {
         var offset = firstOffset
@@ -255,7 +262,7 @@ private struct Parser {
         repeat { // IFD0 is always read: an offset of 0 there is an error, not an empty chain
             let path = "IFD\(index)"
             guard directories.count < TIFFStructure.maximumDirectories else {
-                problems.append("\(path): not read, more than \(TIFFStructure.maximumDirectories) directories")
+                note(.malformed, path, "not read, more than \(TIFFStructure.maximumDirectories) directories")
                 return
             }
             guard let dir = try walk(offset: offset, path: path, depth: 0, isFirst: index == 0) else { return }
@@ -268,15 +275,15 @@ private struct Parser {
     @discardableResult
     mutating func walk(offset: Int, path: String, depth: Int, isFirst: Bool) throws(TIFFStructureError) -> TIFFDirectory? {
         guard depth <= TIFFStructure.maximumDepth else {
-            problems.append("\(path): not read, nested deeper than \(TIFFStructure.maximumDepth) levels")
+            note(.malformed, path, "not read, nested deeper than \(TIFFStructure.maximumDepth) levels")
             return nil
         }
         guard directories.count < TIFFStructure.maximumDirectories else {
-            problems.append("\(path): not read, more than \(TIFFStructure.maximumDirectories) directories")
+            note(.malformed, path, "not read, more than \(TIFFStructure.maximumDirectories) directories")
             return nil
         }
         guard !visited.contains(offset) else {
-            problems.append("\(path): offset \(offset) points to a directory already read (a loop); not followed")
+            note(.malformed, path, "offset \(offset) points to a directory already read (a loop); not followed")
             return nil
         }
         visited.insert(offset)
@@ -289,7 +296,7 @@ private struct Parser {
             guard let entry = dir[tag] else { continue }
             guard [.long, .ifd, .long8, .ifd8].contains(entry.type), let offsets = entry.integers else {
                 if entry.valueAvailable {
-                    problems.append("\(path): \(entry.name) has type \(entry.type), not LONG or IFD; not followed")
+                    note(.malformed, path, "\(entry.name) has type \(entry.type), not LONG or IFD; not followed")
                 }
                 continue
             }
@@ -304,17 +311,17 @@ private struct Parser {
 
     /// Reads one directory's entries; throws for IFD0 problems, records and skips otherwise.
     mutating func readDirectory(offset: Int, path: String, isFirst: Bool) throws(TIFFStructureError) -> TIFFDirectory? {
-        var failure: String?
+        var failure: (kind: TIFFProblem.Kind, reason: String)?
         if offset < 8 {
-            failure = "the offset is inside the 8-byte header"
+            failure = (.malformed, "the offset is inside the 8-byte header")
         } else if offset > size - 2 {
-            failure = "the offset is past the end of the file (\(size) bytes)"
+            failure = (.pastEndOfFile, "the offset is past the end of the file (\(size) bytes)")
         } else if order.uint16(bytes, at: offset) == 0 {
-            failure = "the directory has no entries"
+            failure = (.malformed, "the directory has no entries")
         }
         if let failure {
-            if isFirst { throw .badDirectory(path: path, offset: offset, reason: failure) }
-            problems.append("\(path): directory at offset \(offset) not read: \(failure)")
+            if isFirst { throw .badDirectory(path: path, offset: offset, reason: failure.reason) }
+            note(failure.kind, path, "directory at offset \(offset) not read: \(failure.reason)")
             return nil
         }
         let declared = Int(order.uint16(bytes, at: offset))
@@ -323,19 +330,21 @@ private struct Parser {
         if declared > fitting {
             let reason = "its \(declared) entries need \(2 + 12 * declared + 4) bytes but the file ends \(size - offset) bytes after it"
             if isFirst { throw .badDirectory(path: path, offset: offset, reason: reason) }
-            problems.append("\(path): directory at offset \(offset) is cut: \(reason); \(fitting) entries read")
+            note(.pastEndOfFile, path, "directory at offset \(offset) is cut: \(reason); \(fitting) entries read")
             count = fitting
         }
         var entries: [TIFFEntry] = []
         entries.reserveCapacity(count)
-        var issues: [String] = []
+        var issues: [(kind: TIFFProblem.Kind, message: String)] = []
         for index in 0..<count {
             if let entry = readEntry(at: offset + 2 + 12 * index, index: index, issues: &issues) { entries.append(entry) }
         }
         // A garbage directory can have thousands of bad entries: report a few and count the rest.
-        problems += issues.prefix(Self.issuesPerDirectory).map { "\(path): \($0)" }
+        problems += issues.prefix(Self.issuesPerDirectory).map { TIFFProblem($0.kind, directory: path, $0.message) }
         if issues.count > Self.issuesPerDirectory {
-            problems.append("\(path): \(issues.count - Self.issuesPerDirectory) more entries with unknown types or values past the end of the file")
+            let rest = issues.dropFirst(Self.issuesPerDirectory)
+            note(rest.contains { $0.kind == .pastEndOfFile } ? .pastEndOfFile : .malformed, path,
+                 "\(rest.count) more entries with unknown types or values past the end of the file")
         }
         var next = 0
         let nextPosition = offset + 2 + 12 * declared
@@ -343,19 +352,19 @@ private struct Parser {
             if nextPosition + 4 <= size {
                 next = Int(order.uint32(bytes, at: nextPosition))
             } else {
-                problems.append("\(path): the next-directory offset after its entries is past the end of the file")
+                note(.pastEndOfFile, path, "the next-directory offset after its entries is past the end of the file")
             }
         }
         return TIFFDirectory(path: path, offset: offset, entries: entries, nextOffset: next)
     }
 
     /// Reads the 12-byte entry at `position` and copies its value (bounded); nil for an unknown field type.
-    func readEntry(at position: Int, index: Int, issues: inout [String]) -> TIFFEntry? {
+    func readEntry(at position: Int, index: Int, issues: inout [(kind: TIFFProblem.Kind, message: String)]) -> TIFFEntry? {
         let tag = order.uint16(bytes, at: position)
         let code = order.uint16(bytes, at: position + 2)
         let count = Int(order.uint32(bytes, at: position + 4))
         guard let type = TIFFFieldType(rawValue: code) else {
-            issues.append("entry \(index) (\(TIFFTag.name(for: tag))) has unknown field type \(code); skipped")
+            issues.append((.malformed, "entry \(index) (\(TIFFTag.name(for: tag))) has unknown field type \(code); skipped"))
             return nil
         }
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.size)
@@ -367,8 +376,8 @@ private struct Parser {
         let valueOffset = Int(order.uint32(bytes, at: position + 8))
         let (end, endOverflow) = valueOffset.addingReportingOverflow(byteCount)
         guard !overflow, !endOverflow, end <= size else {
-            issues.append("\(TIFFTag.name(for: tag)) value (\(count) \(type) at offset \(valueOffset)) "
-                          + "extends past the end of the file (\(size) bytes)")
+            issues.append((.pastEndOfFile, "\(TIFFTag.name(for: tag)) value (\(count) \(type) at offset \(valueOffset)) "
+                           + "extends past the end of the file (\(size) bytes)"))
             return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: valueOffset,
                              rawValue: [], valueAvailable: false, byteOrder: order)
         }

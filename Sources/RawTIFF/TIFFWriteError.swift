@@ -1,6 +1,8 @@
+import RawCore
+
 /// A TIFF file (a DNG, or a developed TIFF) could not be written. The description names the file and the
 /// problem in one line.
-public struct TIFFWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TIFFWriteError: RawBurstError, Hashable {
     /// The file being written.
     public let path: String
     /// What went wrong.
@@ -12,5 +14,6 @@ public struct TIFFWriteError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The file.
+    public var subject: String? { path }
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include "jpeg_error.h"
 
 int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
@@ -43,9 +44,10 @@ int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
     if (errbuf && errbuf_len) errbuf[0] = 0;
     *out = NULL;
     if (setjmp(jerr.jump)) {
+        int unsupported = jerr.base.msg_code == JERR_CONVERSION_NOTIMPL;
         jpeg_destroy_decompress(&cinfo);
         free(pixels);
-        return 0;
+        return unsupported ? -1 : 0;
     }
     if (!data || data_len == 0 || data_len > (size_t)ULONG_MAX) {
         if (errbuf && errbuf_len) snprintf(errbuf, errbuf_len, "libjpeg: empty input");
@@ -61,7 +63,7 @@ int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
         if (errbuf && errbuf_len)
             snprintf(errbuf, errbuf_len, "libjpeg: cannot convert %d components to RGB", cinfo.output_components);
         jpeg_destroy_decompress(&cinfo);
-        return 0;
+        return -1;
     }
     size_t row_bytes = (size_t)cinfo.output_width * 3;
     pixels = malloc(row_bytes * cinfo.output_height);

@@ -135,7 +135,7 @@ public final class AtomicFile: @unchecked Sendable {
 }
 
 /// A file-system problem, described in one line that names the file.
-public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FileError: RawBurstError, Hashable {
     /// The file concerned.
     public let path: String
     /// What went wrong.
@@ -147,7 +147,8 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The file.
+    public var subject: String? { path }
 
     /// The text of the current `errno`.
     public static func errnoText() -> String { String(cString: strerror(errno)) }

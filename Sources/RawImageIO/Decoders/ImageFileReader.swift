@@ -4,6 +4,7 @@ import CPNG
 import CImageShims
 import RawTIFF
 import Foundation
+import RawCore
 
 /// An image file decoded to interleaved 16-bit RGB, whatever its format, channel count and depth.
 ///
@@ -66,7 +67,7 @@ public struct DecodedImage: Sendable, Hashable {
 }
 
 /// An image file could not be read. The description names the file and the problem in one line.
-public struct ImageReadError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ImageReadError: RawBurstError, Hashable {
     /// The kinds of failure.
     public enum Kind: Sendable, Hashable {
         /// There is no file at the path.
@@ -95,7 +96,8 @@ public struct ImageReadError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The file.
+    public var subject: String? { path }
 }
 
 /// Reads PNG, JPEG and TIFF files into ``DecodedImage``s. Libraries never print; their messages come back
@@ -289,9 +291,9 @@ public enum ImageFileReader {
             rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &width, &height,
                                 &components, &message, message.count)
         }
-        guard ok != 0, let out else {
+        guard ok == 1, let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let unsupported = text.contains("Unsupported color conversion") || text.contains("cannot convert")
+            let unsupported = ok == -1 // a valid JPEG libjpeg cannot convert to RGB
             throw ImageReadError(path: path, kind: unsupported ? .unsupported : .corrupt,
                                  unsupported ? "unsupported JPEG: \(text)" : "corrupt or truncated JPEG: \(text)")
         }

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RawCore
 
 /// Encodes developed images as baseline JPEG through libjpeg-turbo.
 ///
@@ -108,22 +109,23 @@ public struct JPEGEncoder: Sendable, Hashable {
             }
         }
         guard ok != 0, let out else {
-            return .failure(BandFailure(message: message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+            return .failure(BandFailure(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
         }
         defer { free(out) }
         return .success(Array(UnsafeBufferPointer(start: out, count: Int(length))))
     }
 
+    /// The domain of `BandFailure`.
+    enum BandFailureDomain {}
+
     /// libjpeg's message for a band it could not encode.
-    struct BandFailure: Error {
-        let message: String
-    }
+    typealias BandFailure = MessageError<BandFailureDomain>
 
     /// The bands' results, filled from several threads (each index once).
     private final class PieceBox: @unchecked Sendable {
         private var results: [Result<[UInt8], BandFailure>]
         private let lock = NSLock()
-        init(count: Int) { results = Array(repeating: .failure(BandFailure(message: "")), count: count) }
+        init(count: Int) { results = Array(repeating: .failure(BandFailure("")), count: count) }
         func store(_ index: Int, _ result: Result<[UInt8], BandFailure>) { lock.withLock { results[index] = result } }
         func result(_ index: Int) -> Result<[UInt8], BandFailure> { lock.withLock { results[index] } }
     }

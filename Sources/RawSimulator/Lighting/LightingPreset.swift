@@ -195,15 +195,11 @@ public enum LightingPresetCodec {
     }
 }
 
-/// A lighting preset file or name that cannot be used, in one line.
-public struct LightingPresetError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong, naming the file, the preset and the field.
-    public let message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
-}
+/// The domain of `LightingPresetError`.
+public enum LightingPresetErrorDomain {}
+
+/// A lighting preset file or name that cannot be used, in one line naming the file, the preset and the field.
+public typealias LightingPresetError = MessageError<LightingPresetErrorDomain>
 
 /// The built-in lighting presets and user preset files.
 public enum LightingPresetCatalog {

@@ -134,7 +134,7 @@ public final class SimulatedSensor: FrameSource {
         let lens = (s.lens.flatMap { profile.lens(named: $0) }) ?? profile.lenses[0]
         let plane = scenePlane(for: lens)
         let aperture = s.aperture ?? lens.widestAperture
-        var automatic: [String] = []
+        var automatic: [AutomaticControl] = []
         let focus: FocusDistance
         if let fixed = s.focus {
             focus = fixed
@@ -142,7 +142,7 @@ public final class SimulatedSensor: FrameSource {
             let autofocus = AutoFocus(profile: profile, lens: lens, aperture: aperture)
             let af = s.focusZone.map { autofocus.run(plane: plane, zone: $0) } ?? autofocus.run(plane: plane, point: s.focusPoint)
             focus = af.focus.isInfinite ? .infinity : .metres(af.focus)
-            automatic.append("focus")
+            automatic.append(.focus)
         }
         let exposure = ExposureModel(profile: profile, lens: lens, illuminance: scene.illuminance)
         let iso: Double, shutter: Double, ev100: Double?
@@ -156,14 +156,14 @@ public final class SimulatedSensor: FrameSource {
                                                          compensation: s.exposureCompensation)
             // Cameras set whole ISO numbers; the shutter solved for an automatic ISO keeps its exact value.
             (iso, shutter, ev100) = (s.iso == nil ? ae.iso.rounded() : ae.iso, ae.shutter, ae.ev100)
-            if s.iso == nil { automatic.append("iso") }
-            if s.shutter == nil { automatic.append("shutter") }
+            if s.iso == nil { automatic.append(.iso) }
+            if s.shutter == nil { automatic.append(.shutter) }
         }
         let neutral: [Double]
         switch s.whiteBalance {
         case .auto:
             neutral = Self.greyWorldNeutral(plane.response, cfa: profile.cfaLayout)
-            automatic.append("white balance")
+            automatic.append(.whiteBalance)
         case .preset(let preset):
             neutral = neutralFor(kelvin: preset.kelvin, tint: preset.tint)
         case .kelvin(let k, let tint):
@@ -246,8 +246,8 @@ public final class SimulatedSensor: FrameSource {
         try metadata.setFocalLength(r.lens.focalLength)
         metadata.focusDistance = r.applied.focus
         metadata.exposureBias = r.applied.exposureCompensation
-        let automatic = Set(r.applied.automatic)
-        switch (automatic.contains("iso"), automatic.contains("shutter")) {
+        let automatic = Set(r.applied.automaticControls)
+        switch (automatic.contains(.iso), automatic.contains(.shutter)) {
         case (true, true): metadata.exposureProgram = .normal
         case (false, true): metadata.exposureProgram = .aperturePriority
         case (true, false): metadata.exposureProgram = .shutterPriority
@@ -259,7 +259,7 @@ public final class SimulatedSensor: FrameSource {
         case .spot: metadata.meteringPattern = .spot
         case .zone: metadata.meteringPattern = .partial
         }
-        metadata.whiteBalanceAutomatic = automatic.contains("white balance")
+        metadata.whiteBalanceAutomatic = automatic.contains(.whiteBalance)
         // 35 mm equivalent: the same diagonal field of view on a 36x24 mm frame (diagonal 43.27 mm).
         let diagonal = profile.pixelPitchMicrons / 1000
             * (Double(profile.width * profile.width + profile.height * profile.height)).squareRoot()

@@ -23,7 +23,8 @@ int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_by
    (greyscale and YCbCr are converted to RGB; CMYK is refused). On success returns 1 and sets *out
    (width*height*3 bytes, free with free()), *width, *height and *components (the file's component count).
    On failure, or when libjpeg warned about corrupt or truncated data, returns 0 and writes a one-line
-   message into errbuf. Never prints and never exits the process. */
+   message into errbuf; returns -1 (with a message) for a valid image it cannot convert to RGB (a colour
+   conversion libjpeg does not implement, not 3 output components). Never prints and never exits the process. */
 int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
                         unsigned char **out, int *width, int *height, int *components,
                         char *errbuf, size_t errbuf_len);

@@ -147,9 +147,9 @@ extension CaptureCommand {
                          frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
                          development: developmentReport)
         }
-        let stoppedOnRequest = report.stopReason?.hasPrefix("stopped") ?? false
+        let stoppedOnRequest = report.stopCause?.isRequested ?? false
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
-        if !problems.isEmpty || !report.errors.isEmpty || !manifestWritten || developFailed { throw ExitCode(1) }
+        if !problems.isEmpty || !report.failures.isEmpty || !manifestWritten || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
     }
 
@@ -251,7 +251,9 @@ extension CaptureCommand {
             }
             if d.developed.count <= 12 { for f in d.developed { print("  \(f.path)") } }
             for line in d.pairsWithoutComposite { print("  no composite for \(line)") }
-            for line in d.failures where !report.errors.contains(line) { Terminal.error("error: \(line)") }
+            // The burst's own development failures come first and were printed with its errors.
+            let printed = report.failures.filter(\.isDevelopment).count
+            for line in d.failures.dropFirst(printed) { Terminal.error("error: \(line)") }
         }
         if let manifest { print("  \(manifest) (every frame, drop and setting)") }
     }
@@ -278,7 +280,7 @@ extension CaptureCommand {
             developed: (report.developed + outcome.developed).sorted { ($0.sequenceNumber, $0.sensor) < ($1.sequenceNumber, $1.sensor) },
             deferred: report.deferredDevelopments, composite: development.compositor?.layout.description,
             composites: outcome.composites, pairsWithoutComposite: outcome.pairsWithoutComposite,
-            failures: report.errors.filter { $0.hasPrefix("develop ") } + outcome.failures)
+            failures: report.failures.filter(\.isDevelopment).map(\.description) + outcome.failures)
     }
 }
 

@@ -70,10 +70,14 @@ struct StressRunResult: Encodable {
             let statistics: BurstStatistics
             let processStartToFirstFrameMilliseconds: Double?
             let peakRSSBytes: Int
-            let degradations: [BurstGovernor.Step]
+            let degradations: [GovernorStep]
             let stopReason: String?
             let problems: [String]
             let errors: [String]
+        }
+        /// A governor step as the manifest names it (`BurstGovernor.Step` is written, not read back).
+        struct GovernorStep: Decodable {
+            let level: String
         }
         let sensors: [String]
         let frames: [Frame]
