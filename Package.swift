@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "RawAnalysisTests", dependencies: ["RawAnalysis", "RawDevelop", "RawCore", "RawFiles", "RawSimulator",
                                                              "RawDNG", "TestSupport"]),
         .testTarget(name: "RawImageIOTests", dependencies: ["RawImageIO", "RawDevelop", "RawDNG", "RawCore", "TestSupport"]),
-        .testTarget(name: "LJ92Tests", dependencies: ["LJ92", "TestSupport"]),
+        .testTarget(name: "LJ92Tests", dependencies: ["LJ92", "RawCore", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawTIFF", "LJ92", "RawImageIO", "RawCore", "TestSupport"]),
         .testTarget(name: "RawFilesTests", dependencies: ["RawFiles", "RawSources", "RawSimulator", "RawDevelop", "RawDNG", "RawCore",
                                                           "TestSupport"]),
