@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // System libraries: one module map + shim header each. Only the owning Swift module imports them.
@@ -32,12 +33,12 @@ let package = Package(
         // The only hand-written C: typed, non-variadic wrappers (libtiff fields, libjpeg error handling).
         .target(name: "CShims", dependencies: ["CTIFF", "CJPEG", "CPNG"], path: "Sources/C/CShims"),
 
-        .target(name: "RawCore"),
+        .target(name: "RawCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "LJ92"),
-        .target(name: "RawTIFF", dependencies: ["RawCore", "CShims", "CTIFF"]),
+        .target(name: "RawTIFF", dependencies: ["RawCore", "CShims", "CTIFF", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawDevelop", dependencies: ["RawCore"]),
         .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CShims", "CTIFF", "CJPEG", "CPNG", "CExif",
-                                                  "CLCMS2", "CHeif"]),
+                                                  "CLCMS2", "CHeif", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
         .target(name: "RawSources", dependencies: ["RawCore"]),
@@ -45,7 +46,8 @@ let package = Package(
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
                                                 "RawAnalysis"]),
-        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG"]),
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
                                                  "RawSimulator", "RawJobs", "RawCapture"]),
         .executableTarget(name: "rawburst", dependencies: [

@@ -1,4 +1,3 @@
-import RawCore
 import Dispatch
 import Foundation
 
