@@ -164,6 +164,7 @@ public struct FocusPeaking: Sendable {
 }
 
 /// Values gathered by several workers.
+// @unchecked: `values` is appended to only under `lock` and read after the workers end.
 private final class Gathered: @unchecked Sendable {
     private(set) var values: [Float] = []
     private let lock = NSLock()

@@ -77,6 +77,7 @@ public struct StorageFaultError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 /// Applies `StorageFaults` to a burst's writes; shared by the writer threads.
+// @unchecked: `diskFreeAt`, `writes` and `random` are read and written only under `lock`.
 final class StorageFaultInjector: @unchecked Sendable {
     private let faults: StorageFaults
     private let lock = NSLock()

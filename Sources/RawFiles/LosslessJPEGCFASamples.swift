@@ -149,6 +149,7 @@ struct LosslessJPEGCFASamples {
 }
 
 /// The first failure of concurrent block decoders.
+// @unchecked: `first` is read and written only under `lock`.
 private final class FailureBox: @unchecked Sendable {
     private let lock = NSLock()
     private var first: LosslessJPEGCFASamples.Failure?

@@ -120,6 +120,7 @@ public struct JPEGEncoder: Sendable, Hashable {
     }
 
     /// The bands' results, filled from several threads (each index once).
+    // @unchecked: `results` is read and written only under `lock`.
     private final class PieceBox: @unchecked Sendable {
         private var results: [Result<[UInt8], BandFailure>]
         private let lock = NSLock()

@@ -123,6 +123,7 @@ struct ConvertReport: Encodable {
 }
 
 /// Counts failures reported from worker threads.
+// @unchecked: `count` is read and written only under `lock`.
 final class FailureCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
