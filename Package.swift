@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // System libraries: one module map + shim header each. Only the owning Swift module imports them.
@@ -34,12 +35,12 @@ let package = Package(
         .target(name: "CTIFFShims", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShims"),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"], path: "Sources/C/CImageShims"),
 
-        .target(name: "RawCore"),
+        .target(name: "RawCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "LJ92"),
-        .target(name: "RawTIFF", dependencies: ["RawCore", "CTIFFShims", "CTIFF"]),
+        .target(name: "RawTIFF", dependencies: ["RawCore", "CTIFFShims", "CTIFF", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawDevelop", dependencies: ["RawCore"]),
         .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CImageShims", "CJPEG", "CPNG", "CExif",
-                                                  "CLCMS2", "CHeif"]),
+                                                  "CLCMS2", "CHeif", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
         .target(name: "RawSources", dependencies: ["RawCore"]),
@@ -47,7 +48,8 @@ let package = Package(
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
                                                 "RawAnalysis"]),
-        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG"]),
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
                                                  "RawSimulator", "RawJobs", "RawCapture"]),
         .executableTarget(name: "rawburst", dependencies: [
@@ -62,7 +64,7 @@ let package = Package(
         .testTarget(name: "RawAnalysisTests", dependencies: ["RawAnalysis", "RawDevelop", "RawCore", "RawFiles", "RawSimulator",
                                                              "RawDNG", "TestSupport"]),
         .testTarget(name: "RawImageIOTests", dependencies: ["RawImageIO", "RawDevelop", "RawDNG", "RawCore", "TestSupport"]),
-        .testTarget(name: "LJ92Tests", dependencies: ["LJ92", "TestSupport"]),
+        .testTarget(name: "LJ92Tests", dependencies: ["LJ92", "RawCore", "TestSupport"]),
         .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawTIFF", "LJ92", "RawImageIO", "RawCore", "TestSupport"]),
         .testTarget(name: "RawFilesTests", dependencies: ["RawFiles", "RawSources", "RawSimulator", "RawDevelop", "RawDNG", "RawCore",
                                                           "TestSupport"]),

@@ -1,6 +1,7 @@
 /// Reusable scratch buffers for encoding lossless-JPEG images of up to a given size, one per worker thread;
 /// `LJ92TileEncoder` pools them, so a burst does not allocate them per frame (only each tile's encoded bytes are
 /// copied out). Not thread-safe; a workspace belongs to one thread at a time.
+// @unchecked: raw buffers used by one thread at a time; LJ92TileEncoder hands a workspace out through a Mutex-guarded pool.
 package final class LJ92Workspace: @unchecked Sendable {
     /// Per-sample prediction differences, modulo 2^16, as signed values.
     private(set) var differences: UnsafeMutablePointer<Int32>

@@ -1,6 +1,7 @@
 import RawCore
 import Foundation
 import RawDevelop
+import Synchronization
 
 /// How strong an edge must be to be marked.
 public enum PeakingThreshold: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -164,8 +165,8 @@ public struct FocusPeaking: Sendable {
 }
 
 /// Values gathered by several workers.
-private final class Gathered: @unchecked Sendable {
-    private(set) var values: [Float] = []
-    private let lock = NSLock()
-    func add(_ more: [Float]) { lock.withLock { values += more } }
+private final class Gathered: Sendable {
+    private let gathered = Mutex<[Float]>([])
+    var values: [Float] { gathered.withLock { $0 } }
+    func add(_ more: [Float]) { gathered.withLock { $0 += more } }
 }

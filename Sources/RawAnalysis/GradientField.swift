@@ -8,7 +8,7 @@ import RawDevelop
 /// Each filter runs as 1-D passes in a fixed order (filter rows down the columns first, then along the rows; for
 /// each Sobel derivative the difference along its axis, then the smoothing across), the same order
 /// `scipy.ndimage` uses, so a reference built from `correlate1d` calls matches to float rounding.
-public struct GradientField: @unchecked Sendable {
+public struct GradientField: Sendable {
     /// Grid columns.
     public let width: Int
     /// Grid rows.
@@ -122,6 +122,7 @@ public struct GradientField: @unchecked Sendable {
 
 /// Per-worker count tables for the coarse histogram of float magnitudes: a worker takes a free table, counts a
 /// band into it, and gives it back; the tables are summed at the end.
+// @unchecked: `tables` and `free` change only under `lock`; a taken table belongs to one worker until it is given back.
 final class CountTables: @unchecked Sendable {
     private var tables: [UnsafeMutablePointer<UInt32>]
     private var free: [Int]

@@ -8,7 +8,7 @@ import RawDevelop
 /// The grid depends only on the sensor, not on any output size, so focus peaking, sharpness and metering computed
 /// on it mean the same for a preview and a full-size file; values are relative to clipping (1 = white level), so
 /// a frame exposed one stop less gives half the values everywhere it is not clipped or dark.
-public struct LumaGrid: @unchecked Sendable {
+public struct LumaGrid: Sendable {
     /// Grid columns.
     public let width: Int
     /// Grid rows.

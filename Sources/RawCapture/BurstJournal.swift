@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import SystemPackage
 
 /// The burst's append-only journal (`journal.jsonl` in the burst folder): one JSON object per line, each
 /// line flushed to disk (`fdatasync`) before the next frame is reported written.
@@ -14,7 +15,7 @@ import RawCore
 /// - `{"event":"end","produced":30,"written":29,"dropped":1}`
 ///
 /// A crash can leave the last line cut short; `BurstRecovery` ignores a line that does not parse.
-public final class BurstJournal: @unchecked Sendable {
+public final class BurstJournal: Sendable {
     /// The journal's file name in the burst folder.
     public static let fileName = "journal.jsonl"
 
@@ -58,7 +59,8 @@ public final class BurstJournal: @unchecked Sendable {
 
     /// The journal's path.
     public let path: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
+    /// Serialises appends, so lines from several writers never interleave.
     private let lock = NSLock()
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -69,12 +71,15 @@ public final class BurstJournal: @unchecked Sendable {
     /// Starts a new journal in `directory` (replacing one left by an earlier burst there).
     public init(directory: String) throws(FileError) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError(path: path, "cannot open the journal: \(FileError.errnoText())") }
-        descriptor = fd
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .append, .closeOnExec],
+                                                 permissions: FilePermissions(rawValue: 0o644))
+        } catch {
+            throw FileError(path: path, "cannot open the journal: \(FileError.reason(error))")
+        }
     }
 
-    deinit { close(descriptor) }
+    deinit { try? descriptor.close() }
 
     /// Appends `entry` as one line and flushes it to disk.
     public func append(_ entry: Entry) throws(FileError) {
@@ -82,17 +87,11 @@ public final class BurstJournal: @unchecked Sendable {
         let line = Array(data) + [10]
         lock.lock()
         defer { lock.unlock() }
-        var done = 0
-        while done < line.count {
-            let n = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, line.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, "cannot write the journal: \(FileError.errnoText())")
-            }
-            done += n
+        do { try descriptor.writeAll(line) } catch {
+            throw FileError(path: path, "cannot write the journal: \(FileError.reason(error))")
         }
-        guard fdatasync(descriptor) == 0 else {
-            throw FileError(path: path, "cannot flush the journal: \(FileError.errnoText())")
+        do { try descriptor.syncData() } catch {
+            throw FileError(path: path, "cannot flush the journal: \(error)")
         }
     }
 

@@ -20,6 +20,7 @@ import RawCore
 ///
 /// Moving a slot out of a state it is not in is a programming error and stops the process.
 /// `Payload` travels with a full slot to its writer (the frame's description).
+// @unchecked: every mutable field is read and written only while holding `condition`; slot buffers follow the slot states.
 public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     /// Where a slot is in its cycle.
     public enum SlotState: String, Sendable, Hashable {

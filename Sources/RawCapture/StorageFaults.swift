@@ -1,4 +1,5 @@
 import RawCore
+import Synchronization
 import Foundation
 import RawSources
 
@@ -78,39 +79,43 @@ public enum StorageFaultErrorDomain {}
 public typealias StorageFaultError = MessageError<StorageFaultErrorDomain>
 
 /// Applies `StorageFaults` to a burst's writes; shared by the writer threads.
-final class StorageFaultInjector: @unchecked Sendable {
+final class StorageFaultInjector: Sendable {
+    /// What the writer threads share: the simulated disk's queue, the write count and the stall generator.
+    private struct Shared {
+        var diskFreeAt: UInt64 = 0
+        var writes = 0
+        var random: UInt64
+    }
+
     private let faults: StorageFaults
-    private let lock = NSLock()
-    private var diskFreeAt: UInt64 = 0
-    private var writes = 0
-    private var random: UInt64
+    private let shared: Mutex<Shared>
     private let startNanoseconds: UInt64
 
     init(_ faults: StorageFaults, startNanoseconds: UInt64, seed: UInt64 = 0x5EED) {
         self.faults = faults
         self.startNanoseconds = startNanoseconds
-        random = seed | 1
+        shared = Mutex(Shared(random: seed | 1))
     }
 
     /// Called by a writer before it writes `bytes`: waits as the simulated disk would, then throws if this
     /// write is one that fails.
     func beforeWrite(bytes: Int) throws(StorageFaultError) {
-        let (number, stall, diskUntil) = lock.withLock { () -> (Int, Double, UInt64) in
-            writes += 1
+        let (number, stall, diskUntil) = shared.withLock { s -> (Int, Double, UInt64) in
+            s.writes += 1
             var stall = 0.0
             if let (seconds, probability) = faults.randomStall {
-                random ^= random << 13; random ^= random >> 7; random ^= random << 17
-                if Double(random >> 11) / Double(1 << 53) < probability { stall = seconds }
+                s.random ^= s.random << 13; s.random ^= s.random >> 7; s.random ^= s.random << 17
+                if Double(s.random >> 11) / Double(1 << 53) < probability { stall = seconds }
             }
             var until: UInt64 = 0
             if let rate = faults.bytesPerSecond {
                 // The disk is one queue: this write starts when the previous one has finished.
                 let now = MonotonicClock.nanoseconds()
-                let begin = max(now, diskFreeAt)
-                diskFreeAt = begin + UInt64(Double(bytes) / Double(rate) * 1e9)
-                until = diskFreeAt
+                let begin = max(now, s.diskFreeAt)
+                s.diskFreeAt = begin + UInt64(Double(bytes) / Double(rate) * 1e9)
+                until = s.diskFreeAt
             }
-            return (writes, stall, until)
+            return (s.writes, stall, until)
         }
         let now = MonotonicClock.nanoseconds()
         let elapsed = Double(now - min(now, startNanoseconds)) / 1e9

@@ -9,6 +9,7 @@ import Darwin
 /// `RawFrame` refers to its pixels through a `PixelStorage`; a frame pool can hand out the same
 /// preallocated storages again and again. The storage is not synchronised: whoever fills it must
 /// finish before handing the frame to readers (the capture engine's slot states guarantee this).
+// @unchecked: a raw buffer; its owner (a frame pool slot, a decoder) finishes writing before readers get it.
 public final class PixelStorage: @unchecked Sendable {
     /// First sample.
     public let baseAddress: UnsafeMutablePointer<UInt16>

@@ -80,6 +80,11 @@ public struct RawFrame: Sendable {
     }
 
     /// The sample at `row`, `column` of the buffer.
+    ///
+    /// The setter writes into the shared ``storage``, not into this value: every frame over the same storage
+    /// sees the change, which is why it is `nonmutating`. Like any write to a ``PixelStorage``, it belongs to
+    /// whoever owns the storage while it is being filled (a source filling a pool slot, a decoder, a test),
+    /// before the frame is handed to readers on other threads; a frame that has been shared is only read.
     @inlinable
     public subscript(row: Int, column: Int) -> UInt16 {
         get { storage.baseAddress[row * rowStride + column] }

@@ -15,7 +15,7 @@ import Synchronization
 /// A frame narrower than one tile is coded as one strip holding the whole frame instead: LibRaw and dcraw read a
 /// tile wider than the image as if its rows were the image's width, and read only the first of several
 /// lossless-JPEG strips.
-public final class LJ92TileEncoder: @unchecked Sendable {
+public final class LJ92TileEncoder: Sendable {
     /// Tile width and height in pixels (DNG TileWidth/TileLength).
     public let tileSize: Int
     /// The predictor (1, the default, is the only one darktable reads).

@@ -8,7 +8,7 @@ import RawCore
 /// samples come from the frame beyond the rectangle where the active area has them, and are mirrored at the
 /// active area's edges (mirroring about a pixel keeps each position's colour). Splitting the mosaic this way
 /// makes every demosaic stencil a unit-stride loop over four small planes, which the compiler vectorises.
-final class BayerPlanes: @unchecked Sendable {
+final class BayerPlanes: Sendable {
     /// Blocks covering the rectangle.
     let blockRows: Int
     let blockColumns: Int

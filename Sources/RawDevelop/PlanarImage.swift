@@ -1,7 +1,7 @@
 import RawCore
 
 /// Three float planes (camera or output RGB) of one size: the working image between demosaic, resize and finish.
-final class PlanarImage: @unchecked Sendable {
+final class PlanarImage: Sendable {
     let width: Int
     let height: Int
     let planes: [PlaneBuffer]

@@ -3,6 +3,7 @@ import Foundation
 
 /// A heap buffer of floats owned by one object (scratch planes of the developer). Not synchronised: the
 /// developer's workers write disjoint rows.
+// @unchecked: a raw pointer; the developer's workers write disjoint rows and read only after the parallel pass ends.
 final class PlaneBuffer: @unchecked Sendable {
     let base: UnsafeMutablePointer<Float>
     let count: Int

@@ -4,6 +4,7 @@ import Foundation
 import RawCore
 import RawDevelop
 import RawDNG
+import Synchronization
 
 /// The raw samples of a lossless-JPEG CFA DNG (compression 7, in tiles or strips: rawburst's, Adobe's, PiDNG's),
 /// decoded by RawDNG's LJ92 decoder straight from the file bytes, tiles in parallel, instead of LibRaw's `unpack`.
@@ -149,10 +150,9 @@ struct LosslessJPEGCFASamples {
 }
 
 /// The first failure of concurrent block decoders.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: LosslessJPEGCFASamples.Failure?
-    var isSet: Bool { lock.withLock { first != nil } }
-    var value: LosslessJPEGCFASamples.Failure? { lock.withLock { first } }
-    func set(_ failure: LosslessJPEGCFASamples.Failure) { lock.withLock { if first == nil { first = failure } } }
+private final class FailureBox: Sendable {
+    private let first = Mutex<LosslessJPEGCFASamples.Failure?>(nil)
+    var isSet: Bool { first.withLock { $0 != nil } }
+    var value: LosslessJPEGCFASamples.Failure? { first.withLock { $0 } }
+    func set(_ failure: LosslessJPEGCFASamples.Failure) { first.withLock { if $0 == nil { $0 = failure } } }
 }

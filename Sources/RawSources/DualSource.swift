@@ -139,6 +139,7 @@ public final class DualSource {
     }
 
     /// What the two threads of one pair produced (each writes only its own side).
+    // @unchecked: each thread writes only its own side; both are read after `ParallelRows.perform` returns.
     private final class PairOutcome: @unchecked Sendable {
         var a: Result<CapturedFrame, FrameSourceError>?
         var b: Result<CapturedFrame, FrameSourceError>?

@@ -4,6 +4,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RawCore
+import SystemPackage
 
 /// The directory tree of a TIFF-based file (TIFF, DNG, NEF, CR2, ARW, RW2, ORF, KDC, ...), read in pure Swift.
 ///
@@ -88,38 +90,37 @@ public struct TIFFStructure: Sendable {
         try TIFFStructure(bytes: try contents(of: path))
     }
 
-    /// The bytes of the file at `path`, read with POSIX calls so failures carry `strerror` text: straight into
-    /// an array of the size `fstat` reports, then anything the file grew by meanwhile.
+    /// The bytes of the file at `path`, read with POSIX calls (through swift-system, which retries interrupted
+    /// calls) so failures carry `strerror` text: straight into an array of the size `fstat` reports, then anything
+    /// the file grew by meanwhile.
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
     public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: String(cString: strerror(EISDIR))) }
-        let expected = max(0, Int(info.st_size))
-        var failure: Int32 = 0
-        var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-            while count < expected {
-                let n = posixRead(fd, buffer.baseAddress! + count, expected - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { break }   // the file shrank since fstat
-                count += n
-            }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch {
+            throw .unreadable(path: path, reason: FileError.reason(error))
         }
-        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        defer { try? fd.close() }
+        var info = stat()
+        guard fstat(fd.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: Errno.isDirectory.description) }
+        let expected = max(0, Int(info.st_size))
+        var failure: (any Error)?
+        var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            do {
+                while count < expected {
+                    let n = try fd.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                    if n == 0 { break }   // the file shrank since fstat
+                    count += n
+                }
+            } catch { failure = error }
+        }
+        if let failure { throw .unreadable(path: path, reason: FileError.reason(failure)) }
         if result.count == expected {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                let n: Int
+                do { n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) } } catch {
+                    throw .unreadable(path: path, reason: FileError.reason(error))
                 }
                 if n == 0 { break }
                 result.append(contentsOf: chunk[0..<n])
@@ -184,11 +185,6 @@ public struct TIFFStructure: Sendable {
     public var segmentsPastEnd: [TIFFDataSegment] {
         dataSegments.filter { $0.end > fileSize }
     }
-}
-
-/// `read(2)`, named apart from ``TIFFStructure/read(path:)``.
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 /// A run of image data a directory points to.

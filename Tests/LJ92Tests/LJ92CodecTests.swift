@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LJ92
+import RawCore
 import TestSupport
 
 /// The lossless-JPEG codec: bit-exact round trips for every predictor, precision and component count, the

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// Writes a file so that it appears under its final name complete or not at all.
 ///
@@ -10,13 +11,17 @@ import Darwin
 /// disk (`fsync`), renames it to the final name (refusing to replace an existing file unless asked) and
 /// syncs the directory. Until then nothing exists under the final name, and `discard()` (or `deinit`)
 /// removes the temporary file.
-public final class AtomicFile: @unchecked Sendable {
+///
+/// An `AtomicFile` belongs to the one writer that created it and is not `Sendable`: its state (committed,
+/// discarded or still open) is read and changed only on that writer's thread, so it needs no lock.
+public final class AtomicFile {
     /// The name the file will have after `commit()`.
     public let finalPath: String
     /// The temporary file that receives the data.
     public let temporaryPath: String
     /// Whether `commit()` may replace an existing file.
     public let overwrite: Bool
+    /// Whether `commit()` or `discard()` ran; only the owner reads or changes it (the type is not `Sendable`).
     private var finished = false
 
     /// Prepares a temporary file beside `path`. Throws when the directory is missing or not writable,
@@ -66,12 +71,15 @@ public final class AtomicFile: @unchecked Sendable {
     /// Makes the temporary file durable and gives it its final name.
     public func commit() throws(FileError) {
         precondition(!finished, "AtomicFile committed or discarded twice")
-        let fd = open(temporaryPath, O_RDONLY)
-        guard fd >= 0 else { throw fail("cannot reopen the temporary file: \(FileError.errnoText())") }
-        let synced = fsync(fd) == 0
-        let syncError = FileError.errnoText()
-        close(fd)
-        guard synced else { throw fail("cannot flush to disk: \(syncError)") }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(temporaryPath, .readOnly) } catch {
+            throw fail("cannot reopen the temporary file: \(FileError.reason(error))")
+        }
+        do { try fd.sync() } catch {
+            try? fd.close()
+            throw fail("cannot flush to disk: \(error)")
+        }
+        try? fd.close()
         if overwrite {
             guard rename(temporaryPath, finalPath) == 0 else { throw fail("cannot rename into place: \(FileError.errnoText())") }
         } else {
@@ -84,33 +92,24 @@ public final class AtomicFile: @unchecked Sendable {
             unlink(temporaryPath)
         }
         finished = true
-        let dirfd = open(AtomicFile.directory(of: finalPath), O_RDONLY | O_DIRECTORY)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
+        if let directory = try? FileDescriptor.open(AtomicFile.directory(of: finalPath), .readOnly, options: .directory) {
+            try? directory.sync()
+            try? directory.close()
         }
     }
 
     /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars).
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) {
         let file = try AtomicFile(path: path, overwrite: overwrite)
-        let fd = open(file.temporaryPath, O_WRONLY | O_TRUNC)
-        guard fd >= 0 else { throw file.fail("cannot open the temporary file: \(FileError.errnoText())") }
-        var done = 0
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            while done < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError.errnoText()
-                    return
-                }
-                done += n
-            }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(file.temporaryPath, .writeOnly, options: .truncate) } catch {
+            throw file.fail("cannot open the temporary file: \(FileError.reason(error))")
         }
-        close(fd)
-        if let failure { throw file.fail("cannot write: \(failure)") }
+        do { try fd.writeAll(bytes) } catch {
+            try? fd.close()
+            throw file.fail("cannot write: \(FileError.reason(error))")
+        }
+        try? fd.close()
         try file.commit()
     }
 
@@ -154,7 +153,6 @@ public struct FileError: RawBurstError, Hashable {
     public static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
-/// The C library's `write`, under a name the static `AtomicFile.write` does not shadow.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-}
+/// An `AtomicFile` stays with the writer that created it (see the type's documentation).
+@available(*, unavailable)
+extension AtomicFile: Sendable {}

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import RawCore
+import SystemPackage
 
 /// Writes developed images as JPEG, HEIF, TIFF or PNG files, atomically.
 ///
@@ -73,34 +74,19 @@ public struct ImageFileWriter: Sendable, Hashable {
     /// Writes `bytes` into the existing (temporary) file `temporaryPath`, replacing its contents; errors name
     /// `path` and the system's reason.
     static func writeBytes(_ bytes: [UInt8], to temporaryPath: String, reportingAs path: String) throws(DevelopError) {
-        let fd = open(temporaryPath, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw DevelopError(path: path, "cannot open the temporary file: \(FileError.errnoText())") }
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = posixWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError.errnoText()
-                    return
-                }
-                if n == 0 {
-                    failure = "the system wrote nothing"
-                    return
-                }
-                done += n
-            }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(temporaryPath, .writeOnly, options: [.truncate, .create, .closeOnExec],
+                                         permissions: FilePermissions(rawValue: 0o666))
+        } catch {
+            throw DevelopError(path: path, "cannot open the temporary file: \(FileError.reason(error))")
         }
-        let closed = close(fd) == 0
-        if let failure { throw DevelopError(path: path, "cannot write: \(failure)") }
-        if !closed { throw DevelopError(path: path, "cannot write: \(FileError.errnoText())") }
+        do { try fd.writeAll(bytes) } catch {
+            try? fd.close()
+            throw DevelopError(path: path, "cannot write: \(FileError.reason(error))")
+        }
+        do { try fd.close() } catch { throw DevelopError(path: path, "cannot write: \(FileError.reason(error))") }
     }
-}
-
-/// The C library's `write`, under a name that `ImageFileWriter.write(_:to:)` does not shadow.
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }
 
 extension DevelopError {

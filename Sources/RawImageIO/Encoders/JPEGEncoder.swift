@@ -2,6 +2,7 @@ import RawDevelop
 import RawCore
 import CImageShims
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -122,12 +123,11 @@ public struct JPEGEncoder: Sendable, Hashable {
     typealias BandFailure = MessageError<BandFailureDomain>
 
     /// The bands' results, filled from several threads (each index once).
-    private final class PieceBox: @unchecked Sendable {
-        private var results: [Result<[UInt8], BandFailure>]
-        private let lock = NSLock()
-        init(count: Int) { results = Array(repeating: .failure(BandFailure("")), count: count) }
-        func store(_ index: Int, _ result: Result<[UInt8], BandFailure>) { lock.withLock { results[index] = result } }
-        func result(_ index: Int) -> Result<[UInt8], BandFailure> { lock.withLock { results[index] } }
+    private final class PieceBox: Sendable {
+        private let results: Mutex<[Result<[UInt8], BandFailure>]>
+        init(count: Int) { results = Mutex(Array(repeating: .failure(BandFailure("")), count: count)) }
+        func store(_ index: Int, _ result: Result<[UInt8], BandFailure>) { results.withLock { $0[index] = result } }
+        func result(_ index: Int) -> Result<[UInt8], BandFailure> { results.withLock { $0[index] } }
     }
 
     /// Encodes `image` into the existing temporary file `temporaryPath` (errors name `path`).

@@ -139,7 +139,7 @@ struct DefocusBlur: Sendable {
 
     /// The intermediate planes of ``apply(source:depth:rows:columns:into:workspace:)``: per-pixel half-widths
     /// and the horizontally blurred image.
-    final class Workspace: @unchecked Sendable {
+    final class Workspace: Sendable {
         let widths: FloatPlane
         let horizontal: FloatPlane
         init(width: Int, height: Int) {

@@ -15,6 +15,7 @@ import Darwin
 ///
 /// Not synchronised: the simulator fills a plane (possibly from several threads, each writing its own rows)
 /// before anyone reads it.
+// @unchecked: a raw pointer; writers fill disjoint rows and hand the plane to readers only after they finish.
 final class FloatPlane: @unchecked Sendable {
     let width: Int
     let height: Int

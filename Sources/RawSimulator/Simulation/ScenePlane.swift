@@ -8,7 +8,7 @@ import RawCore
 ///
 /// This is the part of the simulation that does not change from frame to frame; it is built once per
 /// scene, sensor and lens (a 12 MP plane takes a few hundred milliseconds on two cores).
-final class ScenePlane: @unchecked Sendable {
+final class ScenePlane: Sendable {
     /// Colour-filtered response per pixel.
     let response: FloatPlane
     /// Scene depth per pixel in metres.

@@ -96,12 +96,9 @@ public final class SimulatedSensor: FrameSource {
                              sensorName: profile.name)
     }
 
-    /// The noise seed of frame `number`: a SplitMix64 step of the sensor seed and the frame number.
+    /// The noise seed of frame `number`: output `number` of a SplitMix64 generator seeded with the sensor seed.
     static func frameSeed(_ seed: UInt64, _ number: UInt64) -> UInt64 {
-        var z = seed &+ (number &+ 1) &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.value(at: number, seed: seed)
     }
 
     // MARK: - Resolving settings

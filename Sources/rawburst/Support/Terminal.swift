@@ -33,7 +33,7 @@ enum Terminal {
 }
 
 /// A one-line progress bar redrawn in place on a terminal.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
     private let start = Date()

@@ -8,6 +8,7 @@ import RawBurst
 /// The ways a person or a script steers a running burst: signals (SIGUSR1 trigger, SIGUSR2 pause/resume,
 /// SIGINT/SIGTERM stop after the frames in hand are written; a second SIGINT ends the process at once),
 /// keys on a terminal (Enter or space trigger, p pause/resume, q stop), and a timed trigger.
+// @unchecked: the handler fields are set in start() and cleared in finish() under `lock`; the rest is immutable.
 final class BurstControls: @unchecked Sendable {
     private let session: BurstSession
     private let queue = DispatchQueue(label: "rawburst.controls")
@@ -97,6 +98,7 @@ final class BurstControls: @unchecked Sendable {
 
 /// The live status of a burst on a terminal, redrawn in place at most ten times a second:
 /// frames, rate, queue, disk rate, drops, the governor's level, and what the keys do.
+// @unchecked: `lastDraw` is read and written only under `lock`; the rest is immutable.
 final class BurstStatusLine: @unchecked Sendable {
     private let enabled: Bool
     private let total: Int

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RawBurst
+import Synchronization
 
 /// `rawburst convert`: camera raws → DNG.
 struct ConvertCommand: ParsableCommand {
@@ -123,11 +124,10 @@ struct ConvertReport: Encodable {
 }
 
 /// Counts failures reported from worker threads.
-final class FailureCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+final class FailureCounter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// "24.4 MB" style sizes (decimal units).

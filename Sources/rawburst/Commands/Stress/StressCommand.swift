@@ -145,6 +145,7 @@ struct StressCommand: ParsableCommand {
 }
 
 /// Reads a file handle to its end on a thread of its own.
+// @unchecked: `data` is written once by the reader thread before `done.signal()`; wait() reads it after `done.wait()`.
 private final class ThreadedReader: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
