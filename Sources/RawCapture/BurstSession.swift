@@ -18,7 +18,7 @@ import RawSources
 ///
 /// `trigger()`, `pause()`, `resume()` and `stop()` may be called from any thread (a signal handler's queue,
 /// a key reader) while `run()` is going.
-// @unchecked: the run state is guarded by `lock`; the callbacks are set before `run()` and only read while it runs.
+// @unchecked: mutable run state is guarded by `lock` and `control`; the public callbacks are set before `run()`.
 public final class BurstSession: @unchecked Sendable {
     /// The sensors.
     public let source: BurstSource

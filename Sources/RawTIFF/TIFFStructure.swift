@@ -108,7 +108,8 @@ public struct TIFFStructure: Sendable {
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             do {
                 while count < expected {
-                    let n = try fd.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                    let rest = UnsafeMutableBufferPointer(rebasing: buffer[count...])
+                    let n = try fd.read(into: UnsafeMutableRawBufferPointer(rest))
                     if n == 0 { break }   // the file shrank since fstat
                     count += n
                 }

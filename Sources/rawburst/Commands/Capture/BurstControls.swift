@@ -8,7 +8,7 @@ import RawBurst
 /// The ways a person or a script steers a running burst: signals (SIGUSR1 trigger, SIGUSR2 pause/resume,
 /// SIGINT/SIGTERM stop after the frames in hand are written; a second SIGINT ends the process at once),
 /// keys on a terminal (Enter or space trigger, p pause/resume, q stop), and a timed trigger.
-// @unchecked: the handler fields are set in start() and cleared in finish() under `lock`; the rest is immutable.
+// @unchecked: `finished` is shared with the key thread under `lock`; the other fields belong to start()/finish()'s caller.
 final class BurstControls: @unchecked Sendable {
     private let session: BurstSession
     private let queue = DispatchQueue(label: "rawburst.controls")
