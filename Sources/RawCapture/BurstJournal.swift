@@ -87,7 +87,7 @@ public final class BurstJournal: Sendable {
         let line = Array(data) + [10]
         lock.lock()
         defer { lock.unlock() }
-        do { try descriptor.writeAll(line) } catch {
+        do { try descriptor.writeEvery(line) } catch {
             throw FileError(path: path, "cannot write the journal: \(FileError.reason(error))")
         }
         do { try descriptor.syncData() } catch {

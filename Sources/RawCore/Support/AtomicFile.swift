@@ -105,7 +105,7 @@ public final class AtomicFile {
         do { fd = try FileDescriptor.open(file.temporaryPath, .writeOnly, options: .truncate) } catch {
             throw file.fail("cannot open the temporary file: \(FileError.reason(error))")
         }
-        do { try fd.writeAll(bytes) } catch {
+        do { try fd.writeEvery(bytes) } catch {
             try? fd.close()
             throw file.fail("cannot write: \(FileError.reason(error))")
         }

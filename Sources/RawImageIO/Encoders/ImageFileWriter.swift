@@ -81,7 +81,7 @@ public struct ImageFileWriter: Sendable, Hashable {
         } catch {
             throw DevelopError(path: path, "cannot open the temporary file: \(FileError.reason(error))")
         }
-        do { try fd.writeAll(bytes) } catch {
+        do { try fd.writeEvery(bytes) } catch {
             try? fd.close()
             throw DevelopError(path: path, "cannot write: \(FileError.reason(error))")
         }
