@@ -90,15 +90,16 @@ import Glibc
         let session = try BurstSession(source: sensor, configuration: configuration)
         #expect(session.pool.slotCount == c.n + 1 + c.extraSlots)
         var triggerCounts: [Int] = []
+        var hooks = BurstSession.Hooks()
         if c.k == 0 {
             session.trigger()
         } else {
-            session.afterTrigger = { count in
+            hooks.afterTrigger = { count in
                 triggerCounts.append(count)
                 if count == c.k { session.trigger() }
             }
         }
-        let report = session.run()
+        let report = session.run(hooks: hooks)
 
         let kept = max(0, c.k - c.n)
         #expect(report.problems == [])
@@ -129,8 +130,9 @@ import Glibc
             outputDirectory: tmp.url.path)
         configuration.preRecordFrames = preRecord
         let session = try BurstSession(source: sensor, configuration: configuration)
-        session.afterTrigger = { count in if count == stopAfter { session.stop() } }
-        let report = session.run()
+        var hooks = BurstSession.Hooks()
+        hooks.afterTrigger = { count in if count == stopAfter { session.stop() } }
+        let report = session.run(hooks: hooks)
         #expect(report.problems == [])
         #expect(report.triggeredAtSequenceNumber == nil)
         #expect(report.stopReason == "stopped on request")
@@ -153,7 +155,8 @@ import Glibc
         configuration.clock = .realTime(fps: 50)
         let session = try BurstSession(source: sensor, configuration: configuration)
         let pausedSeen = Locked(false)
-        session.afterTrigger = { count in
+        var hooks = BurstSession.Hooks()
+        hooks.afterTrigger = { count in
             guard count == 3 else { return }
             session.pause()
             let resumer = Thread {
@@ -163,7 +166,7 @@ import Glibc
             }
             resumer.start()
         }
-        let report = session.run()
+        let report = session.run(hooks: hooks)
         #expect(report.problems == [])
         #expect(report.stopReason == nil)
         #expect(report.pauses == 1)
@@ -186,7 +189,8 @@ import Glibc
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 50)
         let session = try BurstSession(source: sensor, configuration: configuration)
-        session.afterTrigger = { count in
+        var hooks = BurstSession.Hooks()
+        hooks.afterTrigger = { count in
             guard count == 2 else { return }
             session.pause()
             let stopper = Thread {
@@ -195,7 +199,7 @@ import Glibc
             }
             stopper.start()
         }
-        let report = session.run()
+        let report = session.run(hooks: hooks)
         #expect(report.problems == [])
         #expect(report.stoppedEarly && report.stopReason == "stopped while paused")
         #expect(report.pauses == 1)
@@ -262,9 +266,10 @@ import Glibc
         // The writer writes only when let: pair 0 and 1 fill the pool, pairs 2 and 3 find no slot; then one
         // slot is freed, so pairs 4...7 find one slot for two frames, and must drop both.
         let gate = Gate()
-        session.beforeWrite = { _ in gate.pass() }
+        var hooks = BurstSession.Hooks()
+        hooks.beforeWrite = { _ in gate.pass() }
         let freed = Locked(true)
-        session.afterTrigger = { count in
+        hooks.afterTrigger = { count in
             if count == 4 {
                 gate.allow(1)
                 // Frame 0 (wide) written and its slot free; the writer holds 0 (front); pair 1 queued.
@@ -273,7 +278,7 @@ import Glibc
             }
             if count == 8 { gate.open() }
         }
-        let report = session.run()
+        let report = session.run(hooks: hooks)
         gate.open()
         #expect(freed.value, "the writer never freed a slot")
         #expect(report.problems == [])
@@ -375,12 +380,13 @@ import Glibc
         let session = try BurstSession(source: sensor, configuration: configuration)
         #expect(session.pool.slotCount == 4)
         let triggers = Locked(0)
-        session.afterTrigger = { count in triggers.set(count) }
-        session.beforeWrite = { n in
+        var hooks = BurstSession.Hooks()
+        hooks.afterTrigger = { count in triggers.set(count) }
+        hooks.beforeWrite = { n in
             let wanted = min(Int(n) + 4, frames)
             _ = Self.waitUntil(seconds: 10) { triggers.value >= wanted }
         }
-        return session.run()
+        return session.run(hooks: hooks)
     }
 
     @Test func queuePressureDegradesInTheDeclaredOrder() throws {

@@ -32,8 +32,9 @@ import TestSupport
             frames: 12, overflow: .block, writers: 2, memoryBudget: Self.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path))
         #expect(session.pool.slotCount == 3)
-        session.beforeWrite = { _ in usleep(5_000) } // a disk slower than the sensor: the sensor must wait
-        let report = session.run()
+        var hooks = BurstSession.Hooks()
+        hooks.beforeWrite = { _ in usleep(5_000) } // a disk slower than the sensor: the sensor must wait
+        let report = session.run(hooks: hooks)
         #expect(report.problems == [])
         #expect(report.ledger.written.sorted() == Array(0..<12) && report.ledger.drops.isEmpty)
         #expect(report.pool.highWater == 3 && report.pool.occupied == 0)
@@ -58,8 +59,9 @@ import TestSupport
         let session = try BurstSession(source: sensor, configuration: .init(
             frames: 40, overflow: policy, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor, writers: 1),
             outputDirectory: tmp.url.path))
-        session.beforeWrite = { _ in usleep(30_000) } // 30 ms a frame against 5 ms between frames
-        let report = session.run()
+        var hooks = BurstSession.Hooks()
+        hooks.beforeWrite = { _ in usleep(30_000) } // 30 ms a frame against 5 ms between frames
+        let report = session.run(hooks: hooks)
         #expect(report.problems == [])
         #expect(report.ledger.produced == Array(0..<40))
         #expect(!report.ledger.drops.isEmpty && report.ledger.written.count + report.ledger.drops.count == 40)
@@ -84,8 +86,9 @@ import TestSupport
         let session = try BurstSession(source: sensor, configuration: .init(
             frames: 40, overflow: .stop, writers: 1, memoryBudget: Self.budget(slots: 2, sensor: sensor, writers: 1),
             outputDirectory: tmp.url.path))
-        session.beforeWrite = { _ in usleep(30_000) }
-        let report = session.run()
+        var hooks = BurstSession.Hooks()
+        hooks.beforeWrite = { _ in usleep(30_000) }
+        let report = session.run(hooks: hooks)
         #expect(report.stoppedEarly)
         #expect(report.problems == [])
         #expect(report.ledger.drops.count == 1 && report.ledger.drops[0].reason == .burstStopped)

@@ -168,7 +168,6 @@ extension CaptureCommand {
         let perTrigger = setup.source.framesPerTrigger
         let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
                                      keys: keys)
-        session.onProgress = { status.update($0) }
         let controls = BurstControls(session: session)
         controls.start(keys: keys, triggerAfter: options.triggerAfter)
         if configuration.preRecordFrames > 0 && !json {
@@ -176,7 +175,7 @@ extension CaptureCommand {
                            + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
                            + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
         }
-        let report = session.run()
+        let report = session.run(progress: { status.update($0) })
         controls.finish()
         status.finish()
         return report

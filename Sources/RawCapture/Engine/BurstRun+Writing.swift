@@ -6,11 +6,10 @@ import RawDevelop
 import RawDNG
 import RawSources
 
-extension BurstSession {
+extension BurstRun {
     /// One writer: takes full slots until the pool is closed and drained, writes each frame's DNG (and
     /// sidecar) straight from its slot, commits it in the journal once durable, and gives the slot back.
     func writeLoop() {
-        let faults = self.faults
         while let (slot, pending) = pool.nextFull() {
             let frame = located(pending.frame)
             let taken = Date()
@@ -38,13 +37,13 @@ extension BurstSession {
                                             .appendingPathComponent(FrameSidecar.fileName(forDNG: name)),
                                          overwrite: configuration.dngOptions.overwrite)
                 }
-                var record = FrameRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
-                                         monotonicNanoseconds: frame.monotonicNanoseconds,
-                                         latenessNanoseconds: frame.latenessNanoseconds,
-                                         slotLatencyNanoseconds: pending.slotLatency, queueDepth: pending.queueDepth,
-                                         path: path, bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
-                                         committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
-                                         bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
+                var record = BurstSession.FrameRecord(
+                    sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
+                    monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: frame.latenessNanoseconds,
+                    slotLatencyNanoseconds: pending.slotLatency, queueDepth: pending.queueDepth, path: path,
+                    bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
+                    committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
+                    bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
                 record.compression = options.compression
                 record.timeCode = options.cinemaDNG?.timeCode.description
                 // The file (and its sidecar) is durable under its final name: now it is committed.
@@ -65,7 +64,7 @@ extension BurstSession {
         guard let development = configuration.development else { return }
         let level = currentLevel
         let cause: DevelopDeferral.Cause?
-        if !memory.developsDuringBurst {
+        if !session.memory.developsDuringBurst {
             cause = .noRoomInBudget
         } else if level >= .noPreviews {
             cause = .governor(level)
@@ -74,7 +73,7 @@ extension BurstSession {
         }
         if let cause {
             let deferral = DevelopDeferral(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, dng: dng, cause: cause)
-            lock.withLock { deferredDevelopments.append(deferral) }
+            books.withLock { $0.deferredDevelopments.append(deferral) }
             return
         }
         let start = Date()
@@ -85,10 +84,10 @@ extension BurstSession {
             let written = try ImageFileWriter(format: development.format, options: development.options).write(picture, to: path)
             let record = DevelopedRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, path: path,
                                          bytes: written.bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
-            lock.withLock { developed.append(record) }
+            books.withLock { $0.developed.append(record) }
         } catch {
-            let failure = Failure.develop(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, detail: "\(error)")
-            lock.withLock { failuresAppend(failure) }
+            let failure = BurstSession.Failure.develop(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, detail: "\(error)")
+            recordFailure(failure)
         }
     }
 
@@ -97,15 +96,15 @@ extension BurstSession {
     private func analyse(_ frame: CapturedFrame) {
         guard var options = configuration.analysis else { return }
         guard currentLevel == .normal else {
-            lock.withLock { skippedAnalyses += 1 }
+            books.withLock { $0.skippedAnalyses += 1 }
             return
         }
         options.threads = 1
         let start = Date()
         let analysis = FrameAnalysis(frame: frame.image.frame, options: options)
-        let record = AnalysisRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, analysis: analysis,
-                                    seconds: Date().timeIntervalSince(start))
-        lock.withLock { analyses.append(record) }
+        let record = BurstSession.AnalysisRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
+                                                 analysis: analysis, seconds: Date().timeIntervalSince(start))
+        books.withLock { $0.analyses.append(record) }
     }
 
     /// `frame` with the burst's position, when it has none of its own (the image's storage is shared, not copied).

@@ -1,3 +1,6 @@
+import RawCore
+import RawSources
+
 /// The burst's pressure governor: when the writers fall behind (the pool's queue stays deep) or the device
 /// gets hot, it gives up work in a declared order before the overflow policy has to drop a frame.
 ///
@@ -121,5 +124,38 @@ public struct BurstGovernor: Sendable {
         steps.append(Step(newLevel: next, seconds: (seconds * 1000).rounded() / 1000,
                           afterSequenceNumber: lastSequenceNumber, cause: why, effect: effect(next)))
         return next
+    }
+}
+
+extension BurstGovernor.Level {
+    /// What this level does in a burst configured as `configuration`, for the manifest.
+    func effect(in configuration: BurstSession.Configuration) -> String {
+        switch self {
+        case .normal: return "full work for every frame"
+        case .noPreviews:
+            let analysis = configuration.analysis == nil ? "" : "; frames are no longer analysed"
+            return (configuration.dngOptions.previewLongEdge == nil
+                ? "no previews to skip (DNGs carry only their thumbnail)"
+                : "DNGs are written without their JPEG preview") + analysis
+        case .cheaperCompression:
+            let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
+            if configuration.dngOptions.compression == .lj92 {
+                return "DNGs are written uncompressed from now on instead of lossless JPEG" + previews
+            }
+            return "no cheaper compression: DNGs are already uncompressed" + previews
+        case .lowerRate:
+            if case .realTime(let fps) = configuration.clock {
+                return "frame rate halved: \(SettingText.number(fps)) → \(SettingText.number(fps / 2)) fps"
+            }
+            return "no rate to lower (free-running)"
+        }
+    }
+}
+
+extension FrameClock {
+    /// Half the rate of a real-time clock (a free-running one stays as it is): the governor's `lower-rate`.
+    var halved: FrameClock {
+        if case .realTime(let fps) = self { return .realTime(fps: fps / 2) }
+        return self
     }
 }

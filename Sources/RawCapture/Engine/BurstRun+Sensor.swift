@@ -1,0 +1,197 @@
+import RawCore
+import RawSources
+
+/// What the sensor thread keeps from one trigger to the next: its own, never shared, so unguarded.
+struct SensorState {
+    /// The governor, and the clock and schedule it may have slowed.
+    var governor: BurstGovernor
+    var clock: FrameClock
+    var pacer: FramePacer
+    /// Triggered (always, without a pre-record); with a pre-record, the first sequence number after the trigger.
+    var triggered: Bool
+    var triggeredAt: UInt64?
+    /// Times the burst was paused.
+    var pauses = 0
+    /// The last sequence number produced.
+    var lastSequence: UInt64?
+    /// Triggers taken since the trigger (counted against `frames`), and all triggers.
+    var taken = 0
+    var triggers = 0
+    /// Every frame's sensor-to-slot latency, every trigger's start, and when the first frame was in the pool (ns).
+    var latencies: [UInt64] = []
+    var triggerTimes: [UInt64] = []
+    var firstFrame: UInt64?
+
+    init(governor: BurstGovernor, clock: FrameClock, triggered: Bool) {
+        self.governor = governor
+        self.clock = clock
+        pacer = FramePacer(clock: clock)
+        self.triggered = triggered
+    }
+}
+
+/// Ends the sensor loop: with a stop cause, or nil when every frame was taken.
+struct SensorLoopEnd: Error {
+    let cause: BurstSession.StopCause?
+}
+
+extension BurstRun {
+    typealias Slot = FramePool<BurstSession.Pending>.Slot
+
+    /// Waits out a pause; ends the loop on a stop or once every frame is taken; at the pre-record's trigger, lets
+    /// the kept frames go to the writers.
+    func checkpoint(_ s: inout SensorState) throws(SensorLoopEnd) {
+        let (stop, triggered, paused) = session.control.checkpoint()
+        if paused { s.pauses += 1 }
+        if let stop { throw SensorLoopEnd(cause: stop) }
+        if paused { s.pacer = FramePacer(clock: s.clock) }
+        if triggered && !s.triggered {
+            s.triggered = true
+            s.triggeredAt = s.lastSequence.map { $0 + 1 } ?? 0
+            pool.setHeld(false)
+        }
+        if s.triggered && s.taken >= configuration.frames { throw SensorLoopEnd(cause: nil) }
+    }
+
+    /// Ends the loop at a critical thermal state; otherwise lets the governor look at the queue and the thermal
+    /// state, and slows the clock when it reaches `lower-rate`.
+    func governorStep(_ s: inout SensorState) throws(SensorLoopEnd) {
+        let seconds = Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9
+        let thermal = configuration.thermal?.state(at: seconds) ?? .nominal
+        if thermal == .critical { throw SensorLoopEnd(cause: .thermalCritical) }
+        guard configuration.governor && s.triggered else { return }
+        guard let changed = s.governor.observe(queued: pool.statistics.queued, thermal: thermal, seconds: seconds,
+                                               lastSequenceNumber: s.lastSequence,
+                                               effect: { $0.effect(in: configuration) }) else { return }
+        books.withLock { $0.level = changed }
+        let rate = changed >= .lowerRate ? configuration.clock.halved : configuration.clock
+        if rate != s.clock {
+            s.clock = rate
+            s.pacer = FramePacer(clock: rate)
+        }
+    }
+
+    /// Configures the source for the bracketing plan's step of this trigger; returns the step's bracket index
+    /// (0 without a plan). A step the source rejects ends the loop.
+    func applyPlanStep(_ s: SensorState, metered: (iso: Double, shutter: Double)?) throws(SensorLoopEnd) -> Int {
+        guard s.triggered, let (plan, base) = configuration.plan else { return 0 }
+        let step = plan.step(s.taken, base: base)
+        if s.taken == 0 || plan.stepsPerRun > 1 {
+            let settings = plan.settings(of: step, base: base, metered: metered, index: s.taken,
+                                         capabilities: session.source.capabilities)
+            do { try session.source.configure(settings) } catch {
+                throw SensorLoopEnd(cause: .planStepRejected(step: step.bracketIndex + 1, detail: "\(error)"))
+            }
+        }
+        return step.bracketIndex
+    }
+
+    /// free → filling: a slot for every frame of the trigger, or none. Before a pre-record's trigger, once its
+    /// window is full, the oldest kept trigger makes room (its frames are dropped as outside the pre-record).
+    func takeSlots(_ s: SensorState) -> [Slot] {
+        let perTrigger = session.source.framesPerTrigger
+        var reclaimed: [Slot] = []
+        if !s.triggered && pool.statistics.queued >= configuration.preRecordFrames * perTrigger {
+            for _ in 0..<perTrigger {
+                guard let (slot, old) = pool.reclaimOldestFull() else { break }
+                drop(old.frame, .outsidePreRecord)
+                reclaimed.append(slot)
+            }
+        }
+        return acquireSlots(count: perTrigger, reusing: reclaimed)
+    }
+
+    /// `count` slots by the overflow policy (after `reusing`, slots already in hand), or none: a trigger gets
+    /// a slot for every frame or for none.
+    private func acquireSlots(count: Int, reusing: [Slot]) -> [Slot] {
+        var slots = reusing
+        while slots.count < count {
+            var slot: Slot?
+            switch configuration.overflow {
+            case .block:
+                slot = pool.acquire(waiting: true)
+            case .dropNewest, .stop:
+                slot = pool.tryAcquire()
+            case .dropOldest:
+                slot = pool.tryAcquire()
+                if slot == nil, let (reclaimed, dropped) = pool.reclaimOldestFull() {
+                    drop(dropped.frame, .replacedByNewer)
+                    slot = reclaimed
+                }
+            }
+            guard let slot else {
+                for taken in slots { pool.abandon(taken) }
+                return []
+            }
+            slots.append(slot)
+        }
+        return slots
+    }
+
+    /// filling: the source makes the trigger's frames into `slots` (into the spares when there are none), timed
+    /// against `tick`; they are counted as produced. A sensor error gives the slots back and ends the loop.
+    func fill(_ slots: [Slot], tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64),
+              _ s: inout SensorState) throws(SensorLoopEnd) -> (frames: [CapturedFrame], slotLatency: UInt64) {
+        let slotLatency = MonotonicClock.nanoseconds() - tick.monotonicNanoseconds
+        let buffers = slots.isEmpty ? session.spares : slots.map(\.storage)
+        let frames: [CapturedFrame]
+        do {
+            let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
+            frames = try session.source.next(into: buffers).map { Self.retimed($0, due: due) }
+        } catch {
+            for slot in slots { pool.abandon(slot) }
+            recordFailure(.sensor("\(error)"))
+            throw SensorLoopEnd(cause: .sensorFailed("\(error)"))
+        }
+        s.triggers += 1
+        s.triggerTimes.append(frames.first?.monotonicNanoseconds ?? tick.monotonicNanoseconds)
+        if s.triggered { s.taken += 1 }
+        s.lastSequence = frames.first?.sequenceNumber
+        for frame in frames {
+            books.withLock { $0[ledger: frame.sensorName].recordProduced(frame.sequenceNumber) }
+            s.latencies.append(slotLatency)
+        }
+        return (frames, slotLatency)
+    }
+
+    /// Frames made into the spares (no slot): dropped as `pool-full`, or as `burst-stopped` under policy `stop`,
+    /// which then ends the loop.
+    func dropUnslotted(_ frames: [CapturedFrame]) throws(SensorLoopEnd) {
+        let stopping = configuration.overflow == .stop
+        for frame in frames { drop(frame, stopping ? .burstStopped : .poolFull) }
+        reportProgress()
+        if stopping { throw SensorLoopEnd(cause: .noFreeSlot) }
+    }
+
+    /// filling → full: queues the frames for the writers, each in its slot.
+    func handToWriters(_ slots: [Slot], _ frames: [CapturedFrame], bracketIndex: Int, slotLatency: UInt64,
+                       _ s: inout SensorState) {
+        let depth = pool.statistics.queued
+        for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
+            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, queueDepth: depth + offset + 1,
+                                                              bracketIndex: bracketIndex, slotLatency: slotLatency))
+        }
+        if s.firstFrame == nil { s.firstFrame = MonotonicClock.nanoseconds() }
+    }
+
+    /// For a plan with an `ev:` axis over automatic exposure: the ISO and shutter auto exposure finds for the
+    /// plan's base settings at 0 EV (nil when the source cannot say, or the exposure is not automatic).
+    func meteredExposure() -> (iso: Double, shutter: Double)? {
+        guard let (plan, base) = configuration.plan, plan.variesExposureCompensation,
+              base.iso == nil || base.shutter == nil else { return nil }
+        var probe = base
+        probe.exposureCompensation = 0
+        guard (try? session.source.configure(probe)) != nil, let resolved = session.source.resolvedSettings else { return nil }
+        return (resolved.iso, resolved.shutter)
+    }
+
+    /// `frame` with its lateness measured against the schedule: its start (the source's timestamp, after any
+    /// wait for a slot) less the time it was due.
+    private static func retimed(_ frame: CapturedFrame, due: UInt64) -> CapturedFrame {
+        let lateness = frame.monotonicNanoseconds > due ? frame.monotonicNanoseconds - due : 0
+        guard lateness > frame.latenessNanoseconds else { return frame }
+        return CapturedFrame(image: frame.image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
+                             monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: lateness,
+                             sensorName: frame.sensorName)
+    }
+}

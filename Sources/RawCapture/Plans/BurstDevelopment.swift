@@ -1,0 +1,49 @@
+import Foundation
+import RawCore
+import RawDevelop
+
+/// Developed pictures written beside a burst's DNGs (`capture --develop heic`), and composites of pairs.
+///
+/// During the burst a writer develops each frame straight from its slot after the DNG is durable — when the memory
+/// plan has room for a developer per writer and the governor is below `no-previews` (developing is the first thing it
+/// gives up). Frames it could not develop then are developed after the burst from their DNGs, and so are the
+/// composites of two-sensor bursts: one for every pair whose two frames were both written, never silently skipped
+/// (a pair with a dropped frame is reported).
+public struct BurstDevelopment: Sendable {
+    /// Development settings.
+    public var settings: DevelopSettings
+    /// Output format.
+    public var format: OutputFormat
+    /// Encoder options (quality, bit depth, overwrite).
+    public var options: EncodeOptions
+    /// How pairs are composited (two-sensor bursts), or nil for no composites.
+    public var compositor: DualSensorCompositor?
+
+    /// Creates a development plan (the samples developed are the type the format needs).
+    public init(settings: DevelopSettings = DevelopSettings(), format: OutputFormat, options: EncodeOptions = EncodeOptions(),
+                compositor: DualSensorCompositor? = nil) {
+        var settings = settings
+        settings.sampleFormat = SampleFormat.for(format, options: options)
+        self.settings = settings
+        self.format = format
+        self.options = options
+        self.compositor = compositor
+    }
+
+    /// Working memory of one writer developing frames of `samples` pixels: the 16-bit output (6 bytes a pixel), the
+    /// encoder's 8-bit or converted copy (up to 6), the demosaic's bands and the encoder's own buffers (64 MiB, which
+    /// covers x265's lookahead for HEIF at these sizes). Measured peaks are in docs/benchmarks.md.
+    public static func workingBytes(samples: Int, format: OutputFormat) -> Int {
+        samples * 12 + (64 << 20)
+    }
+
+    /// The developed file beside a DNG: same name, the format's extension.
+    public func path(forDNG dng: String) -> String {
+        (dng as NSString).deletingPathExtension + "." + format.fileExtension
+    }
+
+    /// The composite of a pair beside its first frame's DNG.
+    public func compositePath(forFirstDNG dng: String) -> String {
+        (dng as NSString).deletingPathExtension + "-composite." + format.fileExtension
+    }
+}
