@@ -1,5 +1,8 @@
 import RawCore
 
+/// The Bayer planes' indices in `BayerPlanes`: red, green on red rows, green on blue rows, blue.
+private let R = 0, GR = 1, GB = 2, B = 3
+
 /// Fills in the two missing colours at every site of a ``BayerPlanes`` block row, bilinearly or with the
 /// Malvar-He-Cutler kernels.
 ///
@@ -47,10 +50,7 @@ struct BayerInterpolator: Sendable {
 
     /// Red site: R known; G from the cross, B from the diagonals.
     private func redSite(_ planes: BayerPlanes, blockRow i: Int, into output: [UnsafeMutablePointer<Float>]) {
-        let n = planes.blockColumns
-        let R = 0, GR = 1, GB = 2, B = 3
-        let hi = ceiling
-        let mhc = method != .bilinear
+        let (n, hi, mhc) = (planes.blockColumns, ceiling, method != .bilinear)
         let c = planes.row(R, i), n2 = planes.row(R, i - 1), s2 = planes.row(R, i + 1)
         let gN = planes.row(GB, i - 1), gS = planes.row(GB, i), gWE = planes.row(GR, i)
         let bN = planes.row(B, i - 1), bS = planes.row(B, i)
@@ -75,10 +75,7 @@ struct BayerInterpolator: Sendable {
 
     /// Green on a red row: R left/right, B above/below.
     private func greenOnRedRow(_ planes: BayerPlanes, blockRow i: Int, into output: [UnsafeMutablePointer<Float>]) {
-        let n = planes.blockColumns
-        let R = 0, GR = 1, GB = 2, B = 3
-        let hi = ceiling
-        let mhc = method != .bilinear
+        let (n, hi, mhc) = (planes.blockColumns, ceiling, method != .bilinear)
         let c = planes.row(GR, i), n2 = planes.row(GR, i - 1), s2 = planes.row(GR, i + 1)
         let rWE = planes.row(R, i), bN = planes.row(B, i - 1), bS = planes.row(B, i)
         let dN = planes.row(GB, i - 1), dS = planes.row(GB, i)
@@ -104,10 +101,7 @@ struct BayerInterpolator: Sendable {
 
     /// Green on a blue row: B left/right, R above/below.
     private func greenOnBlueRow(_ planes: BayerPlanes, blockRow i: Int, into output: [UnsafeMutablePointer<Float>]) {
-        let n = planes.blockColumns
-        let R = 0, GR = 1, GB = 2, B = 3
-        let hi = ceiling
-        let mhc = method != .bilinear
+        let (n, hi, mhc) = (planes.blockColumns, ceiling, method != .bilinear)
         let c = planes.row(GB, i), n2 = planes.row(GB, i - 1), s2 = planes.row(GB, i + 1)
         let bWE = planes.row(B, i), rN = planes.row(R, i), rS = planes.row(R, i + 1)
         let dN = planes.row(GR, i), dS = planes.row(GR, i + 1)
@@ -133,10 +127,7 @@ struct BayerInterpolator: Sendable {
 
     /// Blue site: B known; G from the cross, R from the diagonals.
     private func blueSite(_ planes: BayerPlanes, blockRow i: Int, into output: [UnsafeMutablePointer<Float>]) {
-        let n = planes.blockColumns
-        let R = 0, GR = 1, GB = 2, B = 3
-        let hi = ceiling
-        let mhc = method != .bilinear
+        let (n, hi, mhc) = (planes.blockColumns, ceiling, method != .bilinear)
         let c = planes.row(B, i), n2 = planes.row(B, i - 1), s2 = planes.row(B, i + 1)
         let gN = planes.row(GR, i), gS = planes.row(GR, i + 1), gWE = planes.row(GB, i)
         let rN = planes.row(R, i), rS = planes.row(R, i + 1)
