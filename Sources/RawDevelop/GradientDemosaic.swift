@@ -67,22 +67,52 @@ struct GradientDemosaic: Sendable {
                          gains: [Double], ceilings: [Float], workspace ws: Workspace,
                          sink: (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let m = Self.margin
-        let w = columns + 2 * m
-        let h = rows + 2 * m
-        let area = frame.activeArea
         // Band pixel (y, x) is buffer pixel (rect.top + firstRow + y − m, rect.left + x − m).
         let top = rect.top + firstRow - m, left = rect.left + firstColumn - m
-        // Colour of the band's first 2x2 (mirroring keeps each position's colour).
-        var colour = [[Int]](repeating: [0, 0], count: 2)
-        for dy in 0..<2 {
-            for dx in 0..<2 {
-                let y = mirrored(top + dy, area.top, area.bottom), x = mirrored(left + dx, area.left, area.right)
-                switch frame.color(row: y, column: x) { case .red: colour[dy][dx] = 0; case .blue: colour[dy][dx] = 2; default: colour[dy][dx] = 1 }
-            }
+        let tile = Tile(frame: frame, top: top, left: left, width: columns + 2 * m, height: rows + 2 * m)
+        normalise(frame, top: top, left: left, tile: tile, gains: gains, ceilings: ceilings, ws: ws)
+        directionalDifferences(tile, ws)
+        gradients(tile, ws)
+        interpolateGreen(tile, ws)
+        oppositeColours(tile, ws)
+        redAndBlue(tile, ws)
+        refineDifferences(tile, ws)
+        let w = tile.w
+        for y in 0..<rows {
+            let by = y + m
+            sink(firstRow + y, firstColumn, columns, ws.red.base + by * w + m, ws.green.base + by * w + m, ws.blue.base + by * w + m)
         }
+    }
+
+    /// A tile's buffer geometry (margins included) and the colours of its first 2x2, which mirroring keeps at every
+    /// position of the same parity.
+    private struct Tile {
+        let w: Int, h: Int
+        /// `colour[row parity][column parity]`: 0 red, 1 green, 2 blue.
+        let colour: [[Int]]
+        /// Per row parity: is column 0 green? (Sign of the colour difference: +1 where the pixel is red or blue,
+        /// Δ = estimate of G − known, −1 on green.)
+        let greenAtEven: [Bool]
+
+        init(frame: RawFrame, top: Int, left: Int, width: Int, height: Int) {
+            let area = frame.activeArea
+            var colour = [[Int]](repeating: [0, 0], count: 2)
+            for dy in 0..<2 {
+                for dx in 0..<2 {
+                    let y = mirrored(top + dy, area.top, area.bottom), x = mirrored(left + dx, area.left, area.right)
+                    switch frame.color(row: y, column: x) { case .red: colour[dy][dx] = 0; case .blue: colour[dy][dx] = 2; default: colour[dy][dx] = 1 }
+                }
+            }
+            (w, h, self.colour) = (width, height, colour)
+            greenAtEven = [colour[0][0] == 1, colour[1][0] == 1]
+        }
+    }
+
+    /// 1. The normalised mosaic: black level off, white-balance gain, clipped to each colour's ceiling.
+    private func normalise(_ frame: RawFrame, top: Int, left: Int, tile: Tile, gains: [Double], ceilings: [Float], ws: Workspace) {
+        let (w, h, colour, area) = (tile.w, tile.h, tile.colour, frame.activeArea)
         let white = Double(frame.whiteLevel)
         let sourceColumns = (0..<w).map { mirrored(left + $0, area.left, area.right) }
-        // 1. Normalised mosaic.
         for y in 0..<h {
             let sy = mirrored(top + y, area.top, area.bottom)
             let src = frame.storage.baseAddress + sy * frame.rowStride
@@ -112,10 +142,12 @@ struct GradientDemosaic: Sendable {
                 }
             }
         }
-        // Sign of the colour difference: +1 where the pixel is red or blue (Δ = estimate of G − known), −1 on green.
-        let greenAtEven: [Bool] = [colour[0][0] == 1, colour[1][0] == 1]   // per row parity: is column 0 green?
-        let mo = ws.mosaic.base
-        // 2. Directional colour differences (Hamilton-Adams estimates of the missing colour).
+    }
+
+    /// 2. Directional colour differences (Hamilton-Adams estimates of the missing colour).
+    private func directionalDifferences(_ tile: Tile, _ ws: Workspace) {
+        let (w, h, mo) = (tile.w, tile.h, ws.mosaic.base)
+        let greenAtEven = tile.greenAtEven
         for y in 0..<h {
             let row = mo + y * w, dh = ws.dh.base + y * w
             let sEven: Float = greenAtEven[y & 1] ? -1 : 1
@@ -137,7 +169,11 @@ struct GradientDemosaic: Sendable {
                 dv[x] = s * (estimate - row[x])
             }
         }
-        // 3. Gradients of the differences, their 5x5 sums, and 5-tap means of the differences.
+    }
+
+    /// 3. Gradients of the differences, their 5x5 sums, and 5-tap means of the differences.
+    private func gradients(_ tile: Tile, _ ws: Workspace) {
+        let (w, h) = (tile.w, tile.h)
         for y in 0..<h {
             let dh = ws.dh.base + y * w, gh = ws.gradH.base + y * w
             for x in 3..<(w - 3) { gh[x] = abs(dh[x - 1] - dh[x + 1]) }
@@ -157,9 +193,14 @@ struct GradientDemosaic: Sendable {
             let r0 = ws.dv.base + (y - 2) * w, r1 = r0 + w, r2 = r1 + w, r3 = r2 + w, r4 = r3 + w
             for x in 0..<w { mv[x] = (r0[x] + r1[x] + r2[x] + r3[x] + r4[x]) * 0.2 }
         }
-        // 4. Green at red and blue pixels: the known colour plus the gradient-weighted difference. Each step is a small
-        //    kernel over a few rows (few pointers: the vectoriser gives up on loops needing many run-time alias
-        //    checks), computed at every pixel and kept by selects where the colour is red or blue.
+    }
+
+    /// 4. Green at red and blue pixels: the known colour plus the gradient-weighted difference.
+    private func interpolateGreen(_ tile: Tile, _ ws: Workspace) {
+        let (w, h, mo) = (tile.w, tile.h, ws.mosaic.base)
+        let greenAtEven = tile.greenAtEven
+        // Each step is a small kernel over a few rows (few pointers: the vectoriser gives up on loops needing many
+        // run-time alias checks), computed at every pixel and kept by selects where the colour is red or blue.
         let epsilon: Float = 1e-6
         let delta = ws.scratch.base
         for y in 6..<(h - 6) {
@@ -172,9 +213,13 @@ struct GradientDemosaic: Sendable {
             Self.addDifference(row, delta + y * w, colourAtEven: !greenAtEven[y & 1], ceiling: ceiling, range: 6..<(w - 6),
                                green: g, difference: d)
         }
-        // 5. Red at blue pixels and blue at red pixels: green minus the mean of the four diagonal differences.
-        //    (The planes of the directional means, no longer needed, then hold G − R and G − B at every red and blue
-        //    pixel; what they hold at green pixels is never read.)
+    }
+
+    /// 5. Red at blue pixels and blue at red pixels: green minus the mean of the four diagonal differences.
+    private func oppositeColours(_ tile: Tile, _ ws: Workspace) {
+        let (w, h, colour) = (tile.w, tile.h, tile.colour)
+        // The planes of the directional means, no longer needed, then hold G − R and G − B at every red and blue
+        // pixel; what they hold at green pixels is never read.
         let dR = ws.meanH.base, dB = ws.meanV.base
         for y in 7..<(h - 7) {
             let rowIsRed = colour[y & 1].contains(0)
@@ -183,8 +228,16 @@ struct GradientDemosaic: Sendable {
             Self.diagonalMean(up: ws.difference.base + (y - 1) * w, down: ws.difference.base + (y + 1) * w,
                               range: 7..<(w - 7), into: other)
         }
-        // 6. Red and blue everywhere: known, or green minus a difference — on green pixels the four neighbours'
-        //    differences, horizontal and vertical pairs weighted by the inverse square of their gradient sums.
+    }
+
+    /// 6. Red and blue everywhere: known, or green minus the neighbours' weighted differences.
+    private func redAndBlue(_ tile: Tile, _ ws: Workspace) {
+        let (w, h, mo) = (tile.w, tile.h, ws.mosaic.base)
+        let (colour, greenAtEven) = (tile.colour, tile.greenAtEven)
+        let dR = ws.meanH.base, dB = ws.meanV.base
+        let epsilon: Float = 1e-6
+        // On green pixels the four neighbours' differences, horizontal and vertical pairs weighted by the inverse
+        // square of their gradient sums.
         for y in 8..<(h - 8) {
             let rowIsRed = colour[y & 1].contains(0)
             let greenAtEvenColumns = greenAtEven[y & 1]
@@ -195,8 +248,13 @@ struct GradientDemosaic: Sendable {
                                 epsilon: epsilon, ceiling: ceiling, range: 8..<(w - 8), into: out + y * w)
             }
         }
-        // 7. Refinement: the colour differences R − G and B − G are replaced by their 3x3 medians where the colour
-        //    was estimated (a lone wrong difference along an edge is what makes zipper and false colour).
+    }
+
+    /// 7. Refinement: 3x3 medians of the colour differences where a colour was estimated.
+    private func refineDifferences(_ tile: Tile, _ ws: Workspace) {
+        let (w, h, colour, greenAtEven) = (tile.w, tile.h, tile.colour, tile.greenAtEven)
+        // R − G and B − G are replaced by their 3x3 medians where the colour was estimated (a lone wrong difference
+        // along an edge is what makes zipper and false colour).
         do {
             let rd = ws.dh.base, bd = ws.dv.base
             for y in 7..<(h - 7) {
@@ -218,12 +276,7 @@ struct GradientDemosaic: Sendable {
                             ceiling: ceiling, into: b)
             }
         }
-        for y in 0..<rows {
-            let by = y + m
-            sink(firstRow + y, firstColumn, columns, ws.red.base + by * w + m, ws.green.base + by * w + m, ws.blue.base + by * w + m)
-        }
     }
-
 
     /// The gradient-weighted colour difference at every pixel of `range` of one row: the four directions' 5-pixel
     /// mean differences, weighted by the inverse fourth power of their 5x5 gradient sums.

@@ -59,6 +59,9 @@ package struct TIFFFinisher {
     }
 
     private func rewriteRationals(_ tags: [TagAssignment], inIFDAt offset: UInt64, io: FileIO) throws(TIFFWriteError) {
+        guard io.entryCount(at: offset) != nil else {
+            throw TIFFWriteError(path: path, "cannot read back a TIFF directory to finish the file")
+        }
         for assignment in tags {
             guard case .numbers(let values) = assignment.value, assignment.tag <= 0xFFFF,
                   let (entry, count) = io.find(tag: UInt16(assignment.tag), inIFDAt: offset),
@@ -126,9 +129,15 @@ private struct FileIO {
         return count * size <= wordSize ? entry + field : word(entry + field)
     }
 
+    /// The number of entries of the IFD at `offset`, nil when it cannot be read or is implausible (4096 or more).
+    func entryCount(at offset: UInt64) -> UInt64? {
+        guard let n = big ? word(offset) : u16(offset).map(UInt64.init), n < 4096 else { return nil }
+        return n
+    }
+
     /// The position of the entry for `tag` in the IFD at `offset` and its value count.
     func find(tag: UInt16, inIFDAt offset: UInt64) -> (entry: UInt64, count: Int)? {
-        guard let n = big ? word(offset) : u16(offset).map(UInt64.init), n < 4096 else { return nil }
+        guard let n = entryCount(at: offset) else { return nil }
         let first = offset + (big ? 8 : 2)
         let entrySize: UInt64 = big ? 20 : 12
         for i in 0..<n {

@@ -108,11 +108,13 @@ package final class TIFFWriteHandle {
 
     /// Starts an EXIF directory; set its tags, then `writeCustomDirectory()`.
     package func beginExifDirectory() throws(TIFFWriteError) {
+        rb_tiff_clear_error()
         if TIFFCreateEXIFDirectory(tif) != 0 { throw fail("cannot create the EXIF directory") }
     }
 
     /// Starts a GPS directory; set its tags, then `writeCustomDirectory()`.
     package func beginGPSDirectory() throws(TIFFWriteError) {
+        rb_tiff_clear_error()
         if TIFFCreateGPSDirectory(tif) != 0 { throw fail("cannot create the GPS directory") }
     }
 

@@ -69,7 +69,7 @@ extension BurstRun {
 
     /// Records a failed write; under `block` and `stop`, or after three failures in a row, the burst stops.
     func recordWriteFailure(_ frame: CapturedFrame, message: String) {
-        let sensor = session.source.framesPerTrigger > 1 ? frame.sensorName : nil
+        let sensor = session.sensorNames.count > 1 ? frame.sensorName : nil
         let inARow = books.withLock { books -> Int in
             books.failures.append(.write(sequenceNumber: frame.sequenceNumber, sensor: sensor, detail: message))
             books.consecutiveWriteFailures += 1
@@ -109,7 +109,7 @@ extension BurstRun {
             let opened = try BurstJournal(directory: configuration.outputDirectory)
             var start = BurstJournal.Entry(.start)
             start.version = 1
-            start.sensor = session.source.sensorNames.joined(separator: ",")
+            start.sensor = session.sensorNames.joined(separator: ",")
             start.frames = configuration.frames
             start.overflow = configuration.overflow.rawValue
             try opened.append(start)

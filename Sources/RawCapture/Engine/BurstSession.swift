@@ -18,7 +18,7 @@ import RawSources
 /// control state (`BurstControl`); each run makes a `BurstRun` whose books (ledgers, records, failures ...) sit
 /// in a `Mutex` shared by the sensor thread and the writers. `trigger()`, `pause()`, `resume()` and `stop()` may
 /// be called from any thread (a signal handler's queue, a key reader) while `run(progress:)` is going.
-// @unchecked: `source` (a FrameSource, not Sendable) is used only by the sensor thread inside `run`; all else is Sendable.
+// @unchecked: `source` (a FrameSource, not Sendable) is used only by the thread that calls `init` and `run`; all else is Sendable.
 public final class BurstSession: @unchecked Sendable {
     /// The sensors.
     public let source: BurstSource
@@ -31,6 +31,9 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Buffers a trigger's frames are made into when the policy finds them no slot (one per frame of a trigger).
     let spares: [PixelStorage]
+    /// The sensors' names, in trigger order, read from the sources once at init (writer threads use these, never
+    /// the sources).
+    let sensorNames: [String]
     /// Pause, stop and the pre-record's trigger.
     let control: BurstControl
 
@@ -60,6 +63,7 @@ public final class BurstSession: @unchecked Sendable {
         pool = try FramePool(samplesPerSlot: source.samplesPerSlot, slotCount: memory.slots)
         spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
         control = BurstControl(triggered: configuration.preRecordFrames == 0)
+        sensorNames = source.sensorNames
     }
 
     /// A one-sensor burst.
