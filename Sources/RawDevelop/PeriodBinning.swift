@@ -60,8 +60,44 @@ enum PeriodBinning {
         let outW = toWidth ?? binnedW
         let out = PlanarImage(width: outW, height: outH)
         let horizontal = toWidth.map { Resampler.FlatTaps(Resampler.taps(from: binnedW, to: $0)) }
+        let table = periodTable(frame: frame, rect: rect, gains: gains)
+        let target = BinTarget(base: frame.storage.baseAddress, stride: frame.rowStride, rect: rect,
+                               binnedW: binnedW, outW: outW, outH: outH, out: out, horizontal: horizontal)
+        // A Bayer period, the common case, gets a loop without the per-position table.
+        if pr == 2 && pc == 2 && frame.cfa.isBayer {
+            binBayer(target, table: table, ceilings: ceilings, threads: threads)
+        } else {
+            binPeriods(target, table: table, periodRows: pr, periodColumns: pc, ceilings: ceilings, threads: threads)
+        }
+        return out
+    }
+
+    /// Per position of the period (relative to the rectangle): channel, black, scale; and 1 / samples per channel.
+    private struct PeriodTable {
+        let channel: [Int]
+        let black: [Float]
+        let scale: [Float]
+        let inverseCounts: [Float]
+    }
+
+    /// The samples ``bin(frame:rect:gains:ceilings:threads:toWidth:)`` reads and the image it writes (with the
+    /// optional horizontal resize), as pointers and sizes.
+    private struct BinTarget {
+        let base: UnsafeMutablePointer<UInt16>
+        let stride: Int
+        let rect: PixelRect
+        let binnedW: Int
+        let outW: Int
+        let outH: Int
+        let out: PlanarImage
+        let horizontal: Resampler.FlatTaps?
+    }
+
+    /// The channel, black level, scale (gain over the black-to-white range) of each position of the CFA period at
+    /// the top left of `rect`, and the inverse of each channel's sample count in one period.
+    private static func periodTable(frame: RawFrame, rect: PixelRect, gains: [Double]) -> PeriodTable {
+        let pr = frame.cfa.rows, pc = frame.cfa.columns
         let white = Double(frame.whiteLevel)
-        // Per position of the period (relative to the rectangle): channel, black, scale, ceiling.
         var channel = [Int](repeating: -1, count: pr * pc)
         var black = [Float](repeating: 0, count: pr * pc)
         var scale = [Float](repeating: 0, count: pr * pc)
@@ -82,44 +118,55 @@ enum PeriodBinning {
             }
         }
         let inverseCounts = counts.map { $0 > 0 ? 1 / $0 : 0 }
-        let base = frame.storage.baseAddress
-        let stride = frame.rowStride
-        let rows = min(pr, rect.height), columns = min(pc, rect.width)
-        // A Bayer period, the common case, gets a loop without the per-position table.
-        if pr == 2 && pc == 2 && frame.cfa.isBayer {
-            let ids = channel, bl = black, sc = scale
-            let rIndex = ids.firstIndex(of: 0)!, bIndex = ids.firstIndex(of: 2)!
-            let gIndices = ids.indices.filter { ids[$0] == 1 }
-            let (g0, g1) = (gIndices[0], gIndices[1])
-            let cR = ceilings[0], cG = ceilings[1], cB = ceilings[2]
-            ParallelRows.run(rows: outH, threads: threads) { range in
-                let scratch = horizontal == nil ? nil : PlanarImage(width: binnedW, height: 1)
-                for y in range {
-                    let top = base + (rect.top + 2 * y) * stride + rect.left
-                    let row = [top, top + stride]
-                    let pR = row[rIndex / 2] + rIndex % 2, pB = row[bIndex / 2] + bIndex % 2
-                    let pG0 = row[g0 / 2] + g0 % 2, pG1 = row[g1 / 2] + g1 % 2
-                    let oR = scratch?.row(0, 0) ?? out.row(0, y), oG = scratch?.row(1, 0) ?? out.row(1, y)
-                    let oB = scratch?.row(2, 0) ?? out.row(2, y)
-                    // Constants hoisted and clamps written as selects: `Swift.min`/`max` on floats keep the loop scalar.
-                    let bR = bl[rIndex], bG0 = bl[g0], bG1 = bl[g1], bB = bl[bIndex]
-                    let sR = sc[rIndex], sG0 = sc[g0] * 0.5, sG1 = sc[g1] * 0.5, sB = sc[bIndex]
-                    for x in 0..<binnedW {
-                        let r = (Float(pR[2 * x]) - bR) * sR
-                        let g = (Float(pG0[2 * x]) - bG0) * sG0 + (Float(pG1[2 * x]) - bG1) * sG1
-                        let b = (Float(pB[2 * x]) - bB) * sB
-                        let r0 = r > 0 ? r : 0, g0v = g > 0 ? g : 0, b0 = b > 0 ? b : 0
-                        oR[x] = r0 < cR ? r0 : cR
-                        oG[x] = g0v < cG ? g0v : cG
-                        oB[x] = b0 < cB ? b0 : cB
-                    }
-                    if let horizontal, let scratch {
-                        for c in 0..<3 { horizontal.apply(scratch.row(c, 0), into: out.row(c, y), width: outW) }
-                    }
+        return PeriodTable(channel: channel, black: black, scale: scale, inverseCounts: inverseCounts)
+    }
+
+    /// Bins a 2x2 Bayer period per pixel (one red, two greens averaged, one blue), without the per-position table.
+    private static func binBayer(_ target: BinTarget, table: PeriodTable, ceilings: [Float], threads: Int) {
+        let base = target.base, stride = target.stride, rect = target.rect
+        let binnedW = target.binnedW, outW = target.outW, outH = target.outH
+        let out = target.out, horizontal = target.horizontal
+        let ids = table.channel, bl = table.black, sc = table.scale
+        let rIndex = ids.firstIndex(of: 0)!, bIndex = ids.firstIndex(of: 2)!
+        let gIndices = ids.indices.filter { ids[$0] == 1 }
+        let (g0, g1) = (gIndices[0], gIndices[1])
+        let cR = ceilings[0], cG = ceilings[1], cB = ceilings[2]
+        ParallelRows.run(rows: outH, threads: threads) { range in
+            let scratch = horizontal == nil ? nil : PlanarImage(width: binnedW, height: 1)
+            for y in range {
+                let top = base + (rect.top + 2 * y) * stride + rect.left
+                let row = [top, top + stride]
+                let pR = row[rIndex / 2] + rIndex % 2, pB = row[bIndex / 2] + bIndex % 2
+                let pG0 = row[g0 / 2] + g0 % 2, pG1 = row[g1 / 2] + g1 % 2
+                let oR = scratch?.row(0, 0) ?? out.row(0, y), oG = scratch?.row(1, 0) ?? out.row(1, y)
+                let oB = scratch?.row(2, 0) ?? out.row(2, y)
+                // Constants hoisted and clamps written as selects: `Swift.min`/`max` on floats keep the loop scalar.
+                let bR = bl[rIndex], bG0 = bl[g0], bG1 = bl[g1], bB = bl[bIndex]
+                let sR = sc[rIndex], sG0 = sc[g0] * 0.5, sG1 = sc[g1] * 0.5, sB = sc[bIndex]
+                for x in 0..<binnedW {
+                    let r = (Float(pR[2 * x]) - bR) * sR
+                    let g = (Float(pG0[2 * x]) - bG0) * sG0 + (Float(pG1[2 * x]) - bG1) * sG1
+                    let b = (Float(pB[2 * x]) - bB) * sB
+                    let r0 = r > 0 ? r : 0, g0v = g > 0 ? g : 0, b0 = b > 0 ? b : 0
+                    oR[x] = r0 < cR ? r0 : cR
+                    oG[x] = g0v < cG ? g0v : cG
+                    oB[x] = b0 < cB ? b0 : cB
+                }
+                if let horizontal, let scratch {
+                    for c in 0..<3 { horizontal.apply(scratch.row(c, 0), into: out.row(c, y), width: outW) }
                 }
             }
-            return out
         }
+    }
+
+    /// Bins a CFA period of any size per pixel through the per-position table (channel, black, scale).
+    private static func binPeriods(_ target: BinTarget, table: PeriodTable, periodRows pr: Int, periodColumns pc: Int,
+                                   ceilings: [Float], threads: Int) {
+        let base = target.base, stride = target.stride, rect = target.rect
+        let binnedW = target.binnedW, outW = target.outW, outH = target.outH
+        let out = target.out, horizontal = target.horizontal
+        let channel = table.channel, black = table.black, scale = table.scale, inverseCounts = table.inverseCounts
+        let rows = min(pr, rect.height), columns = min(pc, rect.width)
         ParallelRows.run(rows: outH, threads: threads) { range in
             let scratch = horizontal == nil ? nil : PlanarImage(width: binnedW, height: 1)
             for y in range {
@@ -149,6 +196,5 @@ enum PeriodBinning {
                 }
             }
         }
-        return out
     }
 }

@@ -49,12 +49,40 @@ struct DefocusBlur: Sendable {
         precondition(output.width == w && output.height == h, "output plane size")
         let space = workspace.flatMap { $0.widths.width == w && $0.widths.height == h ? $0 : nil }
             ?? Workspace(width: w, height: h)
+        // The passes reach the workspace's planes through raw pointers only: keep it alive until they are done.
+        defer { withExtendedLifetime(space) {} }
+        let planes = Planes(src: UncheckedBox(source.values), dep: UncheckedBox(depth.values),
+                            hw: UncheckedBox(space.widths.values), hor: UncheckedBox(space.horizontal.values),
+                            out: UncheckedBox(output.values), sourceWidth: source.width, rows: rows,
+                            columns: columns, w: w, h: h)
         // Half-width per pixel, from its depth.
-        let widths = space.widths
-        let horizontal = space.horizontal
-        let src = UncheckedBox(source.values), dep = UncheckedBox(depth.values)
-        let hw = UncheckedBox(widths.values), hor = UncheckedBox(horizontal.values), out = UncheckedBox(output.values)
-        let sourceWidth = source.width
+        computeWidths(planes)
+        // Horizontal pass: each sub-row (same colour every second pixel).
+        Self.horizontalPass(planes)
+        // Vertical pass: blocks of neighbouring pixel columns (both colour phases, so each cache line is read
+        // and written by one task only).
+        Self.verticalPass(planes)
+    }
+
+    /// The planes of one ``apply(source:depth:rows:columns:into:workspace:)`` call as pointers shared by its
+    /// tasks (source, depth, half-widths, horizontal result, output), with the rectangle and its size.
+    private struct Planes {
+        let src: UncheckedBox<UnsafeMutablePointer<Float>>
+        let dep: UncheckedBox<UnsafeMutablePointer<Float>>
+        let hw: UncheckedBox<UnsafeMutablePointer<Float>>
+        let hor: UncheckedBox<UnsafeMutablePointer<Float>>
+        let out: UncheckedBox<UnsafeMutablePointer<Float>>
+        let sourceWidth: Int
+        let rows: Range<Int>
+        let columns: Range<Int>
+        let w: Int
+        let h: Int
+    }
+
+    /// Pass 1: the box half-width of every pixel of the rectangle, from its depth, into `planes.hw`.
+    private func computeWidths(_ planes: Planes) {
+        let dep = planes.dep, hw = planes.hw, sourceWidth = planes.sourceWidth
+        let rows = planes.rows, columns = planes.columns, w = planes.w, h = planes.h
         let chunk = 32
         ParallelRows.perform(iterations: (h + chunk - 1) / chunk) { c in
             // Scenes are mostly surfaces of one depth: neighbours usually share it, so reuse the last width.
@@ -72,7 +100,13 @@ struct DefocusBlur: Sendable {
                 }
             }
         }
-        // Horizontal pass: each sub-row (same colour every second pixel).
+    }
+
+    /// Pass 2: box-filters each sub-row of the source (same colour every second pixel) into `planes.hor`.
+    private static func horizontalPass(_ planes: Planes) {
+        let src = planes.src, hw = planes.hw, hor = planes.hor, sourceWidth = planes.sourceWidth
+        let rows = planes.rows, columns = planes.columns, w = planes.w, h = planes.h
+        let chunk = 32
         ParallelRows.perform(iterations: (h + chunk - 1) / chunk) { c in
             let scratch = LineScratch(length: w / 2 + 1)
             defer { scratch.deallocate() }
@@ -91,9 +125,14 @@ struct DefocusBlur: Sendable {
                 }
             }
         }
-        // Vertical pass: blocks of neighbouring pixel columns (both colour phases, so each cache line is read
-        // and written by one task only). A block is copied out row by row (reading memory in order), each of
-        // its columns is filtered over the rows of one colour phase as a contiguous line, and copied back.
+    }
+
+    /// Pass 3: box-filters each column's sub-column of `planes.hor` (same colour every second row) into
+    /// `planes.out`, in blocks of neighbouring pixel columns (both colour phases, so each cache line is read and
+    /// written by one task only). A block is copied out row by row (reading memory in order), each of its columns
+    /// is filtered over the rows of one colour phase as a contiguous line, and copied back.
+    private static func verticalPass(_ planes: Planes) {
+        let hw = planes.hw, hor = planes.hor, out = planes.out, w = planes.w, h = planes.h
         let block = 32
         let blocks = (w + block - 1) / block
         // One task per core, each with its scratch allocated once (fresh memory for every block would cost
