@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
                                                 "RawAnalysis"]),
-        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG",
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
                                                  "RawSimulator", "RawJobs", "RawCapture"]),

@@ -1,5 +1,4 @@
 import Foundation
-import RawAnalysis
 import RawCore
 import RawDNG
 import RawSources
@@ -11,7 +10,7 @@ extension BurstSession {
         public let sequenceNumber: UInt64
         public let sensor: String
         /// What the analysis found.
-        public let analysis: FrameAnalysis
+        public let analysis: any Sendable
         /// Time the analysis took on the writer.
         public let seconds: Double
     }

@@ -1,7 +1,5 @@
 import Foundation
-import RawAnalysis
 import RawCore
-import RawDevelop
 import RawDNG
 import RawSources
 
@@ -49,10 +47,10 @@ extension BurstSession {
         /// Let the governor give up work under pressure (`BurstGovernor`); false keeps every frame's full work.
         public var governor = true
         /// Developed pictures beside the DNGs (and composites of pairs), or nil for DNGs only.
-        public var development: BurstDevelopment?
+        public var development: (any BurstFrameDeveloper)?
         /// Analysis of every written frame from its slot (histograms, exposure, sharpness, clipping, metering), on
         /// the writer that wrote it, or nil for none. Skipped (and counted) while the governor has degraded the burst.
-        public var analysis: FrameAnalysis.Options?
+        public var analysis: (any BurstFrameAnalyzer)?
         /// Why the DNGs use `dngOptions.compression` (for the manifest), or nil when nobody said.
         public var compressionPlan: CompressionPlan?
         /// Write the burst as a CinemaDNG clip (raw data in IFD0, time codes, frame rate, reel name), or nil.

@@ -1,4 +1,3 @@
-import RawDevelop
 import RawDNG
 
 /// How a burst's memory budget is spent: everything the process allocates for the burst is counted before the
@@ -64,7 +63,7 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// All writers' developers for `configuration`'s development (0 without one).
     public static func developerBytes(source: BurstSource, configuration: BurstSession.Configuration) -> Int {
         guard let development = configuration.development else { return 0 }
-        return configuration.writers * BurstDevelopment.workingBytes(samples: source.samplesPerSlot, format: development.format)
+        return configuration.writers * development.workingBytes(samplesPerFrame: source.samplesPerSlot)
     }
 
     /// The smallest budget that gives a burst from `source` with `configuration` (whose own budget is ignored)

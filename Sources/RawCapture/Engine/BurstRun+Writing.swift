@@ -1,8 +1,5 @@
-import RawImageIO
 import Foundation
-import RawAnalysis
 import RawCore
-import RawDevelop
 import RawDNG
 import RawSources
 
@@ -80,10 +77,9 @@ extension BurstRun {
         let path = development.path(forDNG: dng)
         do {
             let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.writers))
-            let picture = try RawDeveloper(settings: development.settings, threads: threads).develop(frame.image).image
-            let written = try ImageFileWriter(format: development.format, options: development.options).write(picture, to: path)
+            let bytes = try development.develop(frame.image, to: path, threads: threads)
             let record = DevelopedRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, path: path,
-                                         bytes: written.bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
+                                         bytes: bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
             books.withLock { $0.developed.append(record) }
         } catch {
             let failure = BurstSession.Failure.develop(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, detail: "\(error)")
@@ -94,14 +90,13 @@ extension BurstRun {
     /// Analyses a written frame straight from its slot, on this writer's thread (one core: the others write and
     /// capture), unless the governor has degraded the burst; then it only counts the skip.
     private func analyse(_ frame: CapturedFrame) {
-        guard var options = configuration.analysis else { return }
+        guard let analyzer = configuration.analysis else { return }
         guard currentLevel == .normal else {
             books.withLock { $0.skippedAnalyses += 1 }
             return
         }
-        options.threads = 1
         let start = Date()
-        let analysis = FrameAnalysis(frame: frame.image.frame, options: options)
+        let analysis = analyzer.analyse(frame.image.frame)
         let record = BurstSession.AnalysisRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
                                                  analysis: analysis, seconds: Date().timeIntervalSince(start))
         books.withLock { $0.analyses.append(record) }

@@ -67,7 +67,7 @@ extension CaptureCommand {
         if analyze {
             var analysis = FrameAnalysis.Options()
             analysis.bins = 64
-            configuration.analysis = analysis
+            configuration.analysis = BurstAnalysis(options: analysis)
         }
         configuration.presetName = preset
         configuration.preRecordFrames = options.preRecordFrames
@@ -87,15 +87,18 @@ extension CaptureCommand {
     func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
         let (configuration, options) = (burst.configuration, burst.options)
         let report = try takeBurst(setup: setup, configuration: configuration, options: options)
-        let developmentReport = configuration.development.map { developAfterBurst(report, development: $0, setup: setup) }
+        let developmentReport = (configuration.development as? BurstDevelopment).map {
+            developAfterBurst(report, development: $0, setup: setup)
+        }
         for line in report.errors { Terminal.error("error: \(line)") }
         let problems = report.problems
         for problem in problems { Terminal.error("rawburst capture: frame accounting: \(problem)") }
         let statistics = BurstStatistics(report)
         // By sequence number, the frames of a pair in trigger order.
         let order = Dictionary(uniqueKeysWithValues: setup.source.sensorNames.enumerated().map { ($1, $0) })
-        let analyses = Dictionary(report.analyses.map { ("\($0.sensor)#\($0.sequenceNumber)", $0.analysis) },
-                                  uniquingKeysWith: { first, _ in first })
+        let analyses = Dictionary(report.analyses.compactMap { record in
+            (record.analysis as? FrameAnalysis).map { ("\(record.sensor)#\(record.sequenceNumber)", $0) }
+        }, uniquingKeysWith: { first, _ in first })
         let frameReports = report.frames
             .sorted { ($0.sequenceNumber, order[$0.sensor] ?? 0) < ($1.sequenceNumber, order[$1.sensor] ?? 0) }
             .map { CaptureReport.Frame($0, analysis: analyses["\($0.sensor)#\($0.sequenceNumber)"]) }

@@ -32,7 +32,7 @@ extension CaptureCommand {
                                                            captureTime: nil)
                 planned.append(outputFile(name))
                 if sidecar { planned.append(outputFile(FrameSidecar.fileName(forDNG: name))) }
-                if let development = configuration.development {
+                if let development = configuration.development as? BurstDevelopment {
                     planned.append(development.path(forDNG: outputFile(name)))
                     if development.compositor != nil && camera.name == setup.cameras[0].name {
                         planned.append(development.compositePath(forFirstDNG: outputFile(name)))

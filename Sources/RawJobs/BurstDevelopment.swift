@@ -1,6 +1,8 @@
 import Foundation
+import RawCapture
 import RawCore
 import RawDevelop
+import RawImageIO
 
 /// Developed pictures written beside a burst's DNGs (`capture --develop heic`), and composites of pairs.
 ///
@@ -9,7 +11,7 @@ import RawDevelop
 /// gives up). Frames it could not develop then are developed after the burst from their DNGs, and so are the
 /// composites of two-sensor bursts: one for every pair whose two frames were both written, never silently skipped
 /// (a pair with a dropped frame is reported).
-public struct BurstDevelopment: Sendable {
+public struct BurstDevelopment: BurstFrameDeveloper {
     /// Development settings.
     public var settings: DevelopSettings
     /// Output format.
@@ -35,6 +37,17 @@ public struct BurstDevelopment: Sendable {
     /// covers x265's lookahead for HEIF at these sizes). Measured peaks are in docs/benchmarks.md.
     public static func workingBytes(samples: Int, format: OutputFormat) -> Int {
         samples * 12 + (64 << 20)
+    }
+
+    /// ``workingBytes(samples:format:)`` of this development's format.
+    public func workingBytes(samplesPerFrame: Int) -> Int {
+        Self.workingBytes(samples: samplesPerFrame, format: format)
+    }
+
+    /// Develops `image` with the settings on up to `threads` threads and writes it in the format at `path`.
+    public func develop(_ image: RawImage, to path: String, threads: Int) throws -> Int {
+        let picture = try RawDeveloper(settings: settings, threads: threads).develop(image).image
+        return try ImageFileWriter(format: format, options: options).write(picture, to: path).bytes
     }
 
     /// The developed file beside a DNG: same name, the format's extension.
