@@ -1,6 +1,6 @@
-import RawImageIO
 import RawCore
 import RawDevelop
+import RawImageIO
 
 /// An 8-bit sRGB picture being drawn: filled rectangles, lines, blended pixels and text in ``BitmapFont``.
 public struct Canvas: Sendable {

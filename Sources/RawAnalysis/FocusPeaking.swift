@@ -1,5 +1,5 @@
-import RawCore
 import Foundation
+import RawCore
 import RawDevelop
 import Synchronization
 

@@ -1,5 +1,5 @@
-import RawTIFF
 import RawCore
+import RawTIFF
 
 /// The tags of each DNG image directory, as plain values (testable without writing a file).
 enum DNGTagTable {

@@ -1,8 +1,8 @@
-import LJ92
-import RawTIFF
-import RawImageIO
 import Foundation
+import LJ92
 import RawCore
+import RawImageIO
+import RawTIFF
 
 /// Writes raw frames as DNG 1.6 files through libtiff.
 ///

@@ -1,7 +1,7 @@
-import RawTIFF
-import RawImageIO
 import RawCore
 import RawDevelop
+import RawImageIO
+import RawTIFF
 
 /// Builds the EXIF sub-IFD of a DNG from frame metadata: RawDevelop's EXIF field mapping (the one developed
 /// pictures carry) with ExifVersion 0231, as libtiff assignments.

@@ -1,6 +1,6 @@
-import RawTIFF
 import RawCore
 import RawDNG
+import RawTIFF
 
 /// The exact values of a DNG's own tags, for the fields LibRaw either does not expose (crop, forward
 /// matrices, sub-second capture time and UTC offset, GPS time, serial number, subject distance) or only

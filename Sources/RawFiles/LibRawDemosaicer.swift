@@ -1,8 +1,8 @@
 import CLibRaw
 import Foundation
 import RawCore
-import RawDevelop
 import RawDNG
+import RawDevelop
 
 /// LibRaw's demosaic (AHD by default) behind RawDevelop's ``ExternalDemosaicer``, so that `--demosaic libraw-ahd`
 /// runs LibRaw on exactly the mosaic rawburst's own demosaics get.

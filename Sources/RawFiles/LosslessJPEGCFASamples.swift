@@ -1,9 +1,9 @@
-import LJ92
-import RawTIFF
 import Foundation
+import LJ92
 import RawCore
-import RawDevelop
 import RawDNG
+import RawDevelop
+import RawTIFF
 import Synchronization
 
 /// The raw samples of a lossless-JPEG CFA DNG (compression 7, in tiles or strips: rawburst's, Adobe's, PiDNG's),

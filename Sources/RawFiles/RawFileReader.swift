@@ -1,9 +1,9 @@
-import LJ92
-import RawTIFF
 import CLibRaw
 import Foundation
+import LJ92
 import RawCore
 import RawDNG
+import RawTIFF
 
 /// Reads any raw file LibRaw can decode into a `RawImage`: the full sensor buffer bit-exactly, its active
 /// area, CFA layout, black and white levels, camera metadata and colour calibration.

@@ -1,7 +1,7 @@
-import RawTIFF
 import Foundation
 import RawCore
 import RawDNG
+import RawTIFF
 
 /// Everything `rawburst inspect` reports about a raw or DNG file: what LibRaw decodes, the TIFF directory
 /// structure when the file is TIFF-based, and (on request) the structural DNG checks.

@@ -1,6 +1,6 @@
-import RawTIFF
 import RawCore
 import RawDNG
+import RawTIFF
 
 /// What the TIFF structure of a TIFF-based raw (DNG, NEF, RW2, ORF, KDC, ...) says, beyond what LibRaw
 /// reports: where the image data lies (LibRaw 0.20 zero-fills strips past the end of a cut file without an

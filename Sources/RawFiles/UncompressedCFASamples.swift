@@ -1,6 +1,6 @@
-import RawTIFF
 import RawCore
 import RawDNG
+import RawTIFF
 
 /// The raw samples of an uncompressed 16-bit CFA DNG (rawburst's own DNGs, and most plain DNG writers),
 /// taken straight from the file's bytes instead of LibRaw's `unpack`.

@@ -1,5 +1,5 @@
-import RawDevelop
 import RawCapture
+import RawDevelop
 import RawFiles
 
 /// Develops what a burst left for afterwards: deferred frames from their DNGs and the composite of every pair.

@@ -1,6 +1,6 @@
-import RawFiles
 import Foundation
 import RawCore
+import RawFiles
 
 /// One raw file to convert and the file it becomes.
 public struct ConversionJob: Sendable, Hashable {

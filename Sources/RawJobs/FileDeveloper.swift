@@ -1,8 +1,8 @@
-import RawImageIO
-import RawFiles
 import Foundation
 import RawCore
 import RawDevelop
+import RawFiles
+import RawImageIO
 
 /// Two raw files taken together (two sensors triggered at once) and the composite picture they become.
 public struct CompositeJob: Sendable, Hashable {

@@ -1,7 +1,7 @@
-import RawFiles
 import Foundation
 import RawCore
 import RawDNG
+import RawFiles
 
 /// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
 /// levels, colour calibration and metadata.

@@ -1,5 +1,5 @@
-import CTIFFShims
 import CTIFF
+import CTIFFShims
 
 /// A picture read from a TIFF file: interleaved 16-bit RGB, top row first, on the full 0...65535 scale (an 8-bit
 /// code value `v` is `v * 257`), as the picture decoders of RawImageIO hand them on.

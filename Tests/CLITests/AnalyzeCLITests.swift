@@ -1,7 +1,7 @@
 import Foundation
 import RawBurst
-import Testing
 import TestSupport
+import Testing
 
 /// `rawburst analyze` and `capture --analyze` end to end.
 @Suite("rawburst analyze")

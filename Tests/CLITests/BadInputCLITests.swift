@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bad input: one line naming the file and the problem, a non-zero exit, nothing overwritten,
 /// nothing half-written left behind.

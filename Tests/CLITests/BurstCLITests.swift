@@ -1,8 +1,8 @@
 import Foundation
 import RawBurst
-@testable import rawburst
-import Testing
 import TestSupport
+import Testing
+@testable import rawburst
 
 /// The burst engine through `capture` and `stress`: signals, pre-record, thermal state, failing disks, and the
 /// stress harness's own accounting.

@@ -1,7 +1,7 @@
 import Foundation
 import RawBurst
-import Testing
 import TestSupport
+import Testing
 
 /// `rawburst capture` and `rawburst sensors` end to end: files, tags read back by exiftool and LibRaw, the
 /// colour chart's measuring file, and bad settings refused before anything is written.

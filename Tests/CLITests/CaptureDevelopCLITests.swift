@@ -1,8 +1,8 @@
-import RawImageIO
 import Foundation
 import RawBurst
-import Testing
+import RawImageIO
 import TestSupport
+import Testing
 
 /// `capture --develop` and composites of two-sensor bursts.
 @Suite("capture --develop")

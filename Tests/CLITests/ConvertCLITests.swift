@@ -1,7 +1,7 @@
 import Foundation
 import RawBurst
-import Testing
 import TestSupport
+import Testing
 
 /// `rawburst convert` end to end, on real camera raws and on DNGs from an independent writer.
 @Suite("rawburst convert")

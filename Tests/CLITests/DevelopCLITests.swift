@@ -1,8 +1,8 @@
-import RawImageIO
 import Foundation
 import RawBurst
-import Testing
+import RawImageIO
 import TestSupport
+import Testing
 
 /// `rawburst develop` end to end: every format read back by independent tools, composites, real camera raws,
 /// and bad input that must fail cleanly without leaving anything behind.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `rawburst inspect`: the table, JSON and structural validation.
 @Suite("rawburst inspect")

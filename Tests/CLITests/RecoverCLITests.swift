@@ -1,7 +1,7 @@
 import Foundation
 import RawBurst
-import Testing
 import TestSupport
+import Testing
 
 /// `rawburst recover` after a burst is killed with SIGKILL at different moments.
 @Suite("rawburst recover")

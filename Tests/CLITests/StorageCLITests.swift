@@ -1,8 +1,8 @@
 import Foundation
 import RawBurst
-@testable import rawburst
-import Testing
 import TestSupport
+import Testing
+@testable import rawburst
 
 /// How DNGs are stored, through the command line: `convert --compression`, `capture --compression` (explicit,
 /// automatic, and switched by the governor) and `capture --cinemadng`.

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 @testable import LJ92
 import RawCore
 import TestSupport
+import Testing
 
 /// The lossless-JPEG codec: bit-exact round trips for every predictor, precision and component count, the
 /// Huffman tables it builds, streams exchanged with an independent implementation (imagecodecs' ljpeg, the

@@ -2,11 +2,11 @@ import Foundation
 import RawAnalysis
 import RawCore
 import RawDevelop
-import RawSources
 import RawFiles
 import RawSimulator
-import Testing
+import RawSources
 import TestSupport
+import Testing
 
 /// What each analysis promises: histogram arithmetic, exposure figures, sharpness against defocus, zebra and
 /// clipping exactly at their thresholds, metering, exposure-invariant peaking.

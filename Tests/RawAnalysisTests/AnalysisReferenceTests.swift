@@ -2,11 +2,11 @@ import Foundation
 import RawAnalysis
 import RawCore
 import RawDNG
-import RawSources
 import RawFiles
 import RawSimulator
-import Testing
+import RawSources
 import TestSupport
+import Testing
 
 /// RawAnalysis against independent implementations: numpy/rawpy histograms, scipy.ndimage peaking.
 @Suite("Analysis against numpy, rawpy and scipy")

@@ -1,11 +1,11 @@
 import Foundation
 import RawCapture
 import RawCore
-import RawSources
-import RawSimulator
 import RawFiles
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// Bracketing plans: the language, the order of combinations, focus ranges in dioptres, validation against a
 /// sensor, and a bracketed burst.

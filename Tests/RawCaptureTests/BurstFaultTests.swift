@@ -2,11 +2,11 @@ import Foundation
 import RawCapture
 import RawCore
 import RawDNG
-import RawSources
-import RawSimulator
 import RawFiles
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,11 +1,11 @@
 import Foundation
 import RawCapture
 import RawCore
-import RawSources
-import RawSimulator
 import RawFiles
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// The journal and recovery after a crash, on a burst folder with every kind of leftover.
 @Suite struct BurstRecoveryTests {

@@ -2,11 +2,11 @@ import Foundation
 import RawCapture
 import RawCore
 import RawDNG
-import RawSources
-import RawSimulator
 import RawFiles
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// `BurstSession`: frames from a simulated sensor through the pool to DNG files, under each overflow policy.
 @Suite struct BurstSessionTests {

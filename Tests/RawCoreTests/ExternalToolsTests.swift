@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Self-tests of TestSupport: the process runner, the tool wrappers on the real sample raws, and the paths.
 @Suite("TestSupport: external tools")

@@ -1,9 +1,9 @@
-import RawTIFF
 import Foundation
-import Testing
 import RawCore
 import RawDNG
+import RawTIFF
 import TestSupport
+import Testing
 
 /// The validator on sound DNGs (ours, Magic Lantern's, GoPro's) and on copies of our DNG with one tag
 /// value patched in the file: each damage must give its own specific message in the right directory.

@@ -1,9 +1,9 @@
-import RawTIFF
 import Foundation
-import Testing
 import RawCore
 @testable import RawDNG
+import RawTIFF
 import TestSupport
+import Testing
 
 /// Writes DNGs with `DNGWriter` and checks them with tools nobody here wrote:
 /// exiftool (tags and validation), LibRaw (raw-identify, and rawpy for the pixels), dcraw and darktable.

@@ -1,10 +1,10 @@
-import LJ92
-import RawTIFF
 import Foundation
-import Testing
+import LJ92
 import RawCore
 @testable import RawDNG
+import RawTIFF
 import TestSupport
+import Testing
 
 /// DNGs with lossless-JPEG raw data (and CinemaDNG frames), checked with tools nobody here wrote: LibRaw (rawpy,
 /// LibRaw 0.22) and dcraw must decode every sample exactly as written, darktable must render them, and exiftool

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import RawCore
 import RawDNG
 import RawTIFF
 import TestSupport
+import Testing
 
 /// Reads the TIFF structure of DNGs the writer makes, of hand-built TIFFs in both byte orders, of the shared
 /// real camera files and of thousands of damaged variants.

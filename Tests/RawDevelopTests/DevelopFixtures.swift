@@ -1,10 +1,10 @@
 import Foundation
 import RawCore
 import RawDevelop
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
+import RawSimulator
+import RawSources
 
 /// Frames and measurements shared by the developer's tests.
 enum DevelopFixtures {

@@ -1,10 +1,10 @@
 import Foundation
 import RawCore
 import RawDevelop
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
+import RawSimulator
+import RawSources
 import Testing
 
 @Suite("Develop: white balance, tone, looks, geometry")

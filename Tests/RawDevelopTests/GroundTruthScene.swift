@@ -1,9 +1,9 @@
 import Foundation
 import RawCore
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
+import RawSimulator
+import RawSources
 
 /// A scene rendered straight to RGB (3x3 supersampled, so it is band-limited like an image behind a lens),
 /// and the Bayer mosaic a sensor would record of it: the ground truth demosaic tests compare against.

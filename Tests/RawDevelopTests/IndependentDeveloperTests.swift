@@ -1,14 +1,14 @@
-import RawImageIO
 import Foundation
 import RawCore
 import RawDNG
 import RawDevelop
-import RawSources
 import RawFiles
-import RawSimulator
+import RawImageIO
 import RawJobs
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// rawburst's development of a DNG against LibRaw's (`dcraw_emu`) on the same file, with the same white balance
 /// (as shot) and matrix (the file's, to sRGB), both linear 16-bit: a check that we agree with an independent developer.

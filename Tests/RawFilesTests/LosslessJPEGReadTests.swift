@@ -1,12 +1,12 @@
-import RawTIFF
 import Foundation
-import Testing
 import RawCore
 import RawDNG
-import RawSources
 @testable import RawFiles
 import RawSimulator
+import RawSources
+import RawTIFF
 import TestSupport
+import Testing
 
 /// Lossless-JPEG DNGs read through RawDNG's decoder (the default) give exactly what LibRaw's unpack gives: ours
 /// in tiles, PiDNG's (its lj92 encoder, another writer entirely) and CinemaDNG frames. Corrupt coded data is an

@@ -1,12 +1,12 @@
-import RawTIFF
 import Foundation
 import RawCore
 import RawDNG
-import RawSources
 @testable import RawFiles
 import RawSimulator
-import Testing
+import RawSources
+import RawTIFF
 import TestSupport
+import Testing
 
 /// `RawFileReader` against the real camera raws in `shared/samples-raw`, checked value by value and
 /// against rawpy (which bundles LibRaw 0.22, an independent, newer decoder than Debian's LibRaw 0.20).

@@ -1,10 +1,10 @@
 import Foundation
 import RawCore
 import RawDNG
-import RawSources
 import RawFiles
-import Testing
+import RawSources
 import TestSupport
+import Testing
 
 /// `RawFileSource`: replaying real camera raws as a sensor.
 @Suite struct RawFileSourceTests {

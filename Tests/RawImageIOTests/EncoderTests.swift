@@ -1,11 +1,11 @@
-import RawImageIO
 import Foundation
-import Synchronization
-import Testing
 import RawCore
 import RawDNG
 import RawDevelop
+import RawImageIO
+import Synchronization
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,8 @@
-import RawImageIO
 import Foundation
 import RawDNG
-import Testing
+import RawImageIO
 import TestSupport
+import Testing
 
 /// `ImageFileReader` on PNG, JPEG and TIFF files written by independent encoders (imagecodecs' libpng and
 /// libjpeg-turbo builds, tifffile), on damaged files and on files that are not images.

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import RawCore
 import RawDNG
 import RawDevelop
 @testable import RawImageIO
 import TestSupport
+import Testing
 
 /// JPEGs encoded in bands on several cores and joined (JPEGEncoder, JPEGBandJoiner).
 @Suite("JPEG encoded in bands")

@@ -1,13 +1,13 @@
-import RawImageIO
 import Foundation
 import RawCore
 import RawDNG
-import RawSources
 import RawFiles
-import RawSimulator
+import RawImageIO
 import RawJobs
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// The simulated colour chart, written as a DNG and developed by dcraw (which knows nothing of our model),
 /// lands on the published ColorChecker values: the profile's colour matrices describe the simulated response.

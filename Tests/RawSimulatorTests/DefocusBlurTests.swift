@@ -1,8 +1,8 @@
 import Foundation
-import RawSources
 import RawFiles
-@testable import RawSimulator
 import RawJobs
+@testable import RawSimulator
+import RawSources
 import Testing
 
 /// The box filter behind the defocus blur, against a direct evaluation of its definition.

@@ -1,11 +1,11 @@
 import Foundation
 import RawCore
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// A source that takes `delay` longer than `inner` to produce each frame (a slower sensor or readout).
 private final class DelayedSource: FrameSource {

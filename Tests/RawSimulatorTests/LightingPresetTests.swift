@@ -1,11 +1,11 @@
 import Foundation
 import RawCore
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// Lighting presets: built-ins, applying them, user preset files and their errors.
 @Suite struct LightingPresetTests {

@@ -1,12 +1,12 @@
 import Foundation
 import RawCore
 import RawDNG
-import RawSources
 import RawFiles
-import RawSimulator
 import RawJobs
-import Testing
+import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// The procedural scenes, `ImageScene` and `SceneCatalog`: geometry, values and depths sampled point by point.
 @Suite struct SceneTests {

@@ -1,11 +1,11 @@
 import Foundation
 import RawCore
-import RawSources
 import RawFiles
-@testable import RawSimulator
 import RawJobs
-import Testing
+@testable import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 @Suite("Sensor profiles")
 struct SensorProfileTests {

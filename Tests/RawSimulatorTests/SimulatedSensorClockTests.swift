@@ -1,11 +1,11 @@
 import Foundation
 import RawCore
-import RawSources
 import RawFiles
-@testable import RawSimulator
 import RawJobs
-import Testing
+@testable import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// The simulated sensor on a real clock, alone and as one of two sensors triggered together.
 @Suite struct SimulatedSensorClockTests {

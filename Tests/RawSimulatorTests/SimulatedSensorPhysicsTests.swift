@@ -1,12 +1,12 @@
 import Foundation
 import RawAnalysis
 import RawCore
-import RawSources
 import RawFiles
-@testable import RawSimulator
 import RawJobs
-import Testing
+@testable import RawSimulator
+import RawSources
 import TestSupport
+import Testing
 
 /// A flat grey wall: every pixel sees the same surface, so a frame's statistics are the sensor's own.
 struct FlatScene: Scene {

@@ -1,7 +1,7 @@
-import RawCore
-import Synchronization
 import Foundation
+import RawCore
 import RawSources
+import Synchronization
 
 /// Storage faults to inject into a burst's writes, for testing policies and the governor without a bad disk:
 /// a bandwidth limit shared by all writers, stalls, and failing writes.

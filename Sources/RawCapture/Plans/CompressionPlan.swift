@@ -1,5 +1,5 @@
-import LJ92
 import Foundation
+import LJ92
 import RawCore
 import RawDNG
 

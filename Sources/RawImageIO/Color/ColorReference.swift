@@ -1,6 +1,6 @@
-import RawDevelop
 import CLCMS2
 import RawCore
+import RawDevelop
 
 /// LittleCMS as the reference for rawburst's colour arithmetic: CIELAB (D50) ↔ encoded RGB code values of an
 /// output space, through the very ICC profile the encoders embed.

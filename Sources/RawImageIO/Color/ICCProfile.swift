@@ -1,6 +1,6 @@
+import CLCMS2
 import RawCore
 import RawDevelop
-import CLCMS2
 import Synchronization
 
 /// The ICC display profile of an output colour space, built with LittleCMS and embedded by every encoder.

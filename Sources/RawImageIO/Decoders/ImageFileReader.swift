@@ -1,10 +1,9 @@
-import RawCore
-import RawDevelop
-import CPNG
 import CImageShims
-import RawTIFF
+import CPNG
 import Foundation
 import RawCore
+import RawDevelop
+import RawTIFF
 
 /// An image file decoded to interleaved 16-bit RGB, whatever its format, channel count and depth.
 ///

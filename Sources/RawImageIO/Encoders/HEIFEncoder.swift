@@ -1,6 +1,6 @@
+import CHeif
 import RawCore
 import RawDevelop
-import CHeif
 
 /// Encodes developed images as HEIF (HEVC, through libheif's x265 encoder).
 ///

@@ -1,7 +1,7 @@
-import RawDevelop
-import RawCore
 import CImageShims
 import Foundation
+import RawCore
+import RawDevelop
 import Synchronization
 #if canImport(Glibc)
 import Glibc

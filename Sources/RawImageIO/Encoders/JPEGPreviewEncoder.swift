@@ -1,7 +1,7 @@
-import RawDevelop
 import CImageShims
 import Foundation
 import RawCore
+import RawDevelop
 
 /// Encodes an 8-bit RGB image as a baseline JPEG through libjpeg-turbo (errors come back as values): the
 /// previews DNGs embed.

@@ -1,6 +1,6 @@
+import CImageShims
 import RawCore
 import RawDevelop
-import CImageShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

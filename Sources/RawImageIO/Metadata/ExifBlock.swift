@@ -1,7 +1,7 @@
-import RawTIFF
-import RawDevelop
 import CExif
 import RawCore
+import RawDevelop
+import RawTIFF
 
 /// The EXIF metadata of a developed image: the TIFF-structured block that JPEG (APP1), HEIF (`Exif` item)
 /// and PNG (`eXIf` chunk) files carry, serialised with libexif in Intel byte order.

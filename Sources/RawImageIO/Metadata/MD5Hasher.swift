@@ -1,6 +1,6 @@
+import CLCMS2
 import RawCore
 import RawDevelop
-import CLCMS2
 
 /// MD5 through LittleCMS's exported implementation (the one it uses for ICC profile IDs), for digests other
 /// modules need without owning the C library (DNG's `NewRawImageDigest`). Not thread-safe: one hasher per thread.

@@ -1,6 +1,6 @@
-import RawSources
-import RawCore
 import Foundation
+import RawCore
+import RawSources
 
 /// A named starting point for the exposure controls under one kind of light: an ISO (or leave it as it is),
 /// an exposure bias, a white balance and a metering mode, as camera apps offer "cloudy", "sunny", "stage".

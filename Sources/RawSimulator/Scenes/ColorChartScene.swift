@@ -1,6 +1,6 @@
-import RawSources
 import Foundation
 import RawCore
+import RawSources
 
 /// A classic 24-patch ColorChecker on a mid-grey wall, for colour accuracy checks.
 ///

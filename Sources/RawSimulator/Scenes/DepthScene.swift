@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// A depth-of-field and focus target: textured cards at several distances, left to right from the nearest,
 /// each partly hidden behind its nearer neighbour, in front of a far background.

@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// A high-dynamic-range daylight landscape: a bright sky with the sun in it, mid-tone fields, and a dark
 /// shelter whose deep shadow is about 19 EV below the sun disc and 9 EV below the sky.

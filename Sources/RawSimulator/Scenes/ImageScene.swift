@@ -1,8 +1,8 @@
-import RawImageIO
-import RawSources
 import Foundation
 import RawCore
 import RawDNG
+import RawImageIO
+import RawSources
 
 /// Any PNG, JPEG or TIFF image, photographed as if it were a flat print at one distance.
 ///

@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// A Siemens star for resolution and focus checks: alternating black and white wedges around the centre of
 /// the frame, on a grey surround.

@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// A slanted-edge target in the style of ISO 12233: a dark square, rotated by a few degrees, centred on a
 /// light background, so that each of its four edges gives an edge spread function for MTF measurement.

@@ -1,7 +1,7 @@
-import RawSources
-import RawCore
 import Foundation
 import RawAnalysis
+import RawCore
+import RawSources
 
 /// Chooses ISO and shutter so that the metered brightness lands on the exposure target.
 ///

@@ -1,6 +1,6 @@
-import RawSources
-import RawCore
 import Foundation
+import RawCore
+import RawSources
 
 /// Contrast-detect autofocus: sweeps the focus through the lens's range, measures the contrast of the
 /// focus area at each step, then narrows in on the sharpest position.

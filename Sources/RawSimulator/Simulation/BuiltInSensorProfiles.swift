@@ -1,5 +1,5 @@
-import RawSources
 import RawCore
+import RawSources
 
 extension SensorProfile {
     /// The profiles rawburst ships (also written out as JSON in `profiles/`).

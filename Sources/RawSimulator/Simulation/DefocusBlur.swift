@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// Thin-lens defocus: every point is spread over its circle of confusion, whose diameter grows with the
 /// distance between the point and the plane of focus.

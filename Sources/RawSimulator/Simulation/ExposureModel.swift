@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// The photometry of the simulated camera: how many electrons a pixel collects and how many DN they become.
 ///

@@ -1,6 +1,6 @@
+import RawAnalysis
 import RawCore
 import RawSources
-import RawAnalysis
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// Where each sensor pixel looks in a scene's reference image plane, and how much light reaches it.
 ///

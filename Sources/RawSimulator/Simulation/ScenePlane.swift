@@ -1,5 +1,5 @@
-import RawSources
 import RawCore
+import RawSources
 
 /// A scene as one sensor with one lens sees it, before exposure: for every pixel, the response of that
 /// pixel's colour filter to the scene point it looks at (in units where white paper's luminance is 1, and

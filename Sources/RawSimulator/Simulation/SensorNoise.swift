@@ -1,6 +1,6 @@
+import Foundation
 import RawCore
 import RawSources
-import Foundation
 
 /// Turns expected signal into recorded digital numbers the way a sensor does: photon shot noise
 /// (variance = signal in electrons), read noise, analogue gain, black offset, rounding to whole DN and

@@ -1,5 +1,5 @@
-import RawSources
 import RawCore
+import RawSources
 
 /// A simulated camera module: sensor geometry, levels, noise, spectral response and lenses.
 ///

@@ -1,6 +1,6 @@
-import RawSources
 import Foundation
 import RawCore
+import RawSources
 
 /// A physically modelled camera: scene radiance → lens (field of view, fisheye projection, fall-off,
 /// thin-lens defocus) → exposure (shutter, aperture, ISO against the scene's illuminance) → the camera's
