@@ -81,6 +81,12 @@ public struct FilenameTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template as given.
     public var description: String { text }
 
+    /// Whether the name holds the sensor's name (`%s`): without it, two sensors triggered together would give their
+    /// frames the same names.
+    public var namesSensor: Bool {
+        parts.contains { if case .field("s", _) = $0 { true } else { false } }
+    }
+
     /// The file name for a frame: `sensor`, `sequenceNumber`, `counter`, `bracket` and `captureTime` fill the
     /// fields (the date fields use the capture time's own clock, or 00 when there is none).
     public func name(sensor: String, sequenceNumber: UInt64, counter: Int, bracket: Int = 0,

@@ -222,7 +222,11 @@ struct CaptureCommand: ParsableCommand {
         if let duration {
             guard framesOption == nil else { throw BadValue("give --frames or --duration, not both") }
             guard let rate = try frameRate() else { throw BadValue("--duration needs --fps or --interval") }
-            return max(1, Int((duration.seconds * rate - 1e-9).rounded(.up)))
+            let count = (duration.seconds * rate - 1e-9).rounded(.up)
+            guard count.isFinite, count <= 1_000_000 else {
+                throw BadValue("--duration \(duration) at \(SettingText.number(rate)) fps is more than 1000000 frames")
+            }
+            return max(1, Int(count))
         }
         if let framesOption { return framesOption }
         return try bracketPlan()?.frameCount ?? 1
@@ -289,6 +293,9 @@ struct CaptureCommand: ParsableCommand {
             let setup = try makeSetup(settings: settings)
             try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             let options = try burstOptions()
+            if setup.cameras.count > 1 && !options.nameTemplate.namesSensor {
+                throw BadValue("--name '\(options.nameTemplate)' has no %s: two sensors' frames would get the same names")
+            }
             var configuration = try burstConfiguration(options: options, settings: settings)
             try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
                                      bitsPerSample: setup.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16,
