@@ -61,6 +61,9 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
         return found
     }
 
+    /// The farthest focus distance a setting may name, in metres; farther is `inf`.
+    public static let farthestFocusMetres = 1_000_000.0
+
     /// Checks every setting against `capabilities`; throws for the first one out of range.
     public func validated(for capabilities: SourceCapabilities) throws(CaptureSettingsError) -> CaptureSettings {
         let lens = try selectedLens(in: capabilities)
@@ -84,6 +87,11 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
                                                + "\(format(lens.apertureRange.lowerBound))...f/\(format(lens.apertureRange.upperBound))"
                                                + " for the \(lens.name) lens")
             }
+        }
+        if case .metres(let metres) = focus, metres > Self.farthestFocusMetres {
+            // Beyond this a lens is at infinity anyway; the depth-of-field arithmetic would overflow on such values.
+            throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is farther than 1000000 m (give inf to focus at "
+                                           + "infinity)")
         }
         if case .metres(let metres) = focus, metres < lens.minimumFocusDistance {
             throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is closer than the \(lens.name) lens's "

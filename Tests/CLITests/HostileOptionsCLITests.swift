@@ -5,7 +5,7 @@ import TestSupport
 /// Issue #17's option defects, each refused before anything is captured: one line, exit status 2, nothing created.
 @Suite("hostile options (issue #17)")
 struct HostileOptionsCLITests {
-    @Test("refused up front: a two-sensor name without %s (frames would overwrite each other), a duration too long to count",
+    @Test("refused up front: a two-sensor name without %s (frames would overwrite each other), a duration too long to count, a focus beyond any lens",
           arguments: [
             (["--sensor", "phone-wide", "--sensor", "phone-front", "--frames", "6", "--fps", "10", "--name", "x-%4q"],
              "has no %s: two sensors' frames would get the same names"),
@@ -14,6 +14,8 @@ struct HostileOptionsCLITests {
              "has no %s: two sensors' frames would get the same names"),
             (["--fps", "10", "--duration", "1e18s"], "--duration 1e18s at 10 fps is more than 1000000 frames"),
             (["--fps", "10", "--duration", "2e5s"], "--duration 2e5s at 10 fps is more than 1000000 frames"),
+            (["--focus", "1e305"], "m is farther than 1000000 m"),
+            (["--frames", "2", "--bracket", "focus:1m,1e308m"], "m is farther than 1000000 m"),
           ])
     func refusedUpFront(_ arguments: [String], _ message: String) throws {
         let tmp = try TemporaryDirectory()
