@@ -88,14 +88,16 @@ public struct CaptureSettings: Sendable, Hashable, Codable {
                                                + " for the \(lens.name) lens")
             }
         }
-        if case .metres(let metres) = focus, metres > Self.farthestFocusMetres {
-            // Beyond this a lens is at infinity anyway; the depth-of-field arithmetic would overflow on such values.
-            throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is farther than 1000000 m (give inf to focus at "
-                                           + "infinity)")
-        }
-        if case .metres(let metres) = focus, metres < lens.minimumFocusDistance {
-            throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is closer than the \(lens.name) lens's "
-                                           + "minimum focus distance of \(format(lens.minimumFocusDistance)) m")
+        if case .metres(let metres) = focus {
+            // Beyond the farthest a lens is at infinity anyway; the depth-of-field arithmetic would overflow there.
+            if metres > Self.farthestFocusMetres {
+                throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is farther than \(Int(Self.farthestFocusMetres)) m "
+                                               + "(give inf to focus at infinity)")
+            }
+            if metres < lens.minimumFocusDistance {
+                throw CaptureSettingsError(setting: "focus", "\(format(metres)) m is closer than the \(lens.name) lens's "
+                                               + "minimum focus distance of \(format(lens.minimumFocusDistance)) m")
+            }
         }
         guard exposureCompensation.isFinite, abs(exposureCompensation) <= 3 + 1e-9,
               abs(exposureCompensation * 10 - (exposureCompensation * 10).rounded()) < 1e-6 else {

@@ -37,11 +37,14 @@ public final class BurstSession: @unchecked Sendable {
     /// Pause, stop and the pre-record's trigger.
     let control: BurstControl
 
+    /// The most frames one burst (or one bracketing plan) takes.
+    public static let maximumFrames = 1_000_000
+
     /// Checks that `configuration` can run with `source`, allocating nothing; returns how the budget would be spent.
     @discardableResult
     public static func check(_ configuration: Configuration, source: BurstSource) throws(FramePoolError) -> BurstMemoryPlan {
-        guard (1...1_000_000).contains(configuration.frames) else {
-            throw FramePoolError("frames must be within 1...1000000, not \(configuration.frames)")
+        guard (1...maximumFrames).contains(configuration.frames) else {
+            throw FramePoolError("frames must be within 1...\(maximumFrames), not \(configuration.frames)")
         }
         guard (1...64).contains(configuration.writers) else {
             throw FramePoolError("writers must be within 1...64, not \(configuration.writers)")

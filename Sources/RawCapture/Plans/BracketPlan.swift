@@ -92,8 +92,8 @@ public struct BracketPlan: Sendable, Hashable, CustomStringConvertible {
         guard !axes.isEmpty else { throw BracketPlanError("no axis (e.g. ev:-2,0,+2, iso:100,400, focus:0.3m..inf/7)") }
         guard !expectAxis else { throw BracketPlanError("ends with 'x': an axis must follow") }
         let steps = axes.reduce(1) { $0 * $1.count }
-        guard steps * repeatCount <= 1_000_000 else {
-            throw BracketPlanError("\(steps * repeatCount) frames: a plan holds at most 1000000")
+        guard steps * repeatCount <= BurstSession.maximumFrames else {
+            throw BracketPlanError("\(steps * repeatCount) frames: a plan holds at most \(BurstSession.maximumFrames)")
         }
         self.axes = axes
         self.repeatCount = repeatCount

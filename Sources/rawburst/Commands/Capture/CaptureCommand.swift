@@ -223,8 +223,8 @@ struct CaptureCommand: ParsableCommand {
             guard framesOption == nil else { throw BadValue("give --frames or --duration, not both") }
             guard let rate = try frameRate() else { throw BadValue("--duration needs --fps or --interval") }
             let count = (duration.seconds * rate - 1e-9).rounded(.up)
-            guard count.isFinite, count <= 1_000_000 else {
-                throw BadValue("--duration \(duration) at \(SettingText.number(rate)) fps is more than 1000000 frames")
+            guard count.isFinite, count <= Double(BurstSession.maximumFrames) else {
+                throw BadValue("--duration \(duration) at \(SettingText.number(rate)) fps is more than \(BurstSession.maximumFrames) frames")
             }
             return max(1, Int(count))
         }
