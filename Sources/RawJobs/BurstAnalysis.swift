@@ -11,6 +11,13 @@ public struct BurstAnalysis: BurstFrameAnalyzer {
     /// Analyses frames with `options`.
     public init(options: FrameAnalysis.Options) { self.options = options }
 
+    /// Working memory of one analysis of a frame of `samples` samples: the luma grid and the gradient field's
+    /// smoothed and magnitude planes (a float per 2x2 cell each, so 3 bytes a sample), rounded up to 4 bytes a sample,
+    /// and 1 MiB for histograms and tables.
+    public func workingBytes(samplesPerFrame samples: Int) -> Int {
+        samples * 4 + (1 << 20)
+    }
+
     /// The analysis of `frame`, on this thread.
     public func analyse(_ frame: RawFrame) -> any Sendable {
         var options = options

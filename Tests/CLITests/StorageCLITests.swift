@@ -128,7 +128,7 @@ struct StorageCLITests {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("pressed")
         // 640x480 frames at 30 fps need 18 MB/s; a 4 MB/s disk fills the 9 slots of a 60 MiB budget at once, and the
-        // governor steps up every 10 frames: no-previews, then cheaper-compression.
+        // governor steps up at once, then every 10 frames: no-previews, then cheaper-compression.
         let result = try CLI.run(["capture", "--profile", try BurstCLITests.smallProfile(in: tmp).path] + BurstCLITests.fixed
                                  + ["--fps", "30", "--frames", "60", "--writers", "1", "--compression", "lj92",
                                     "--simulate-disk", "4MB/s", "--memory-budget", "60MiB", "-o", out.path, "--json"])

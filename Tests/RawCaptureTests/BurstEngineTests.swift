@@ -397,9 +397,10 @@ import Glibc
         #expect(report.ledger.written.sorted() == Self.numbers(0..<40))
         let governor = BurstGovernor(slots: 4, writers: 1)
         #expect(governor.pressureDepth == 2 && governor.settleFrames == 10)
-        // One step per 10 frames, from the 10th trigger, in order; never back down.
+        // The first step as soon as the queue is 2 deep (at the 4th trigger), then one per 10 frames, in order;
+        // never back down.
         #expect(report.degradations.map(\.level) == ["no-previews", "cheaper-compression", "lower-rate"])
-        #expect(report.degradations.map(\.afterSequenceNumber) == [8, 18, 28])
+        #expect(report.degradations.map(\.afterSequenceNumber) == [2, 12, 22])
         for step in report.degradations {
             #expect(step.reason.hasPrefix("queue ") && step.reason.hasSuffix(" of 4 slots (writers behind)"), "\(step.reason)")
         }

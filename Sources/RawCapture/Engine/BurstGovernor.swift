@@ -11,8 +11,9 @@ import RawSources
 /// 3. `lower-rate`: the frame rate is halved (with a real-time clock; a free-running burst has no rate to lower);
 /// then the overflow policy decides, frame by frame.
 ///
-/// Queue pressure raises the level one step at a time, at most once per `settleFrames` frames so the effect
-/// of a step is seen before the next, and never lowers it during a burst. The thermal state sets a floor:
+/// Queue pressure raises the level one step at a time and never lowers it during a burst: the first step as soon
+/// as the queue is deep (a small pool fills within a few frames, so waiting would drop frames before anything is
+/// given up), each later one at most once per `settleFrames` frames so the effect of a step is seen before the next. The thermal state sets a floor:
 /// `fair` → `no-previews`, `serious` → `lower-rate`; it is lifted when the state cools. `critical` stops the
 /// burst (handled by the session). Every change is recorded as a `Step` for the manifest.
 public struct BurstGovernor: Sendable {
@@ -92,13 +93,15 @@ public struct BurstGovernor: Sendable {
     public private(set) var steps: [Step] = []
 
     private var pressureLevel: Level = .normal
-    private var framesSinceStep = 0
+    /// Frames observed since the last pressure step; starts settled, so the first step needs no wait.
+    private var framesSinceStep: Int
 
     /// A governor for a pool of `slots` slots drained by `writers` writers.
     public init(slots: Int, writers: Int) {
         self.slots = slots
         self.writers = writers
         settleFrames = max(10, slots)
+        framesSinceStep = settleFrames
     }
 
     /// Queue depth at which the writers count as falling behind: three quarters of the slots no writer can

@@ -10,6 +10,7 @@ import RawDNG
 /// | spare frames | one frame buffer per sensor, for frames that find no slot (counted, then dropped) |
 /// | writers | per writer: 8 MiB (strip buffer, thumbnail, TIFF directories) + its JPEG preview, if any |
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
+/// | analysers | with `--analyze`, per writer: the analyser's `workingBytes` (its luma grid and gradient field) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
 /// | pool | the rest, in whole slots |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
@@ -29,6 +30,8 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     public let processBytes: Int
     /// All writers' developers (0 when nothing is developed during the burst).
     public let developerBytes: Int
+    /// All writers' analysers (0 without `--analyze`).
+    public let analyzerBytes: Int
     /// Whether the writers develop frames during the burst (the budget had room for them); when false, a burst
     /// with a development develops everything afterwards.
     public let developsDuringBurst: Bool
@@ -36,11 +39,22 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// Bytes of the pool.
     public var poolBytes: Int { slots * slotBytes }
     /// Everything counted.
-    public var totalBytes: Int { poolBytes + sourceBytes + spareBytes + writerBytes + developerBytes + processBytes }
+    public var totalBytes: Int {
+        poolBytes + sourceBytes + spareBytes + writerBytes + developerBytes + analyzerBytes + processBytes
+    }
 
     /// The most resident memory a burst with this plan may reach: the budget and 64 MiB of slack for the
     /// allocator and the runtime.
     public var residentLimitBytes: Int { budgetBytes + (64 << 20) }
+
+    /// Says by how much `peakResidentBytes` (the process's peak RSS during the burst) went over
+    /// ``residentLimitBytes``, or nil when it stayed within: a plan that missed something must be seen, never hidden.
+    public func overrun(peakResidentBytes: Int) -> String? {
+        guard peakResidentBytes > residentLimitBytes else { return nil }
+        let mib = FramePoolError.mebibytes
+        return "peak RSS \(mib(peakResidentBytes)) went over the memory limit of \(mib(residentLimitBytes)) "
+            + "(--memory-budget \(mib(budgetBytes)) + 64 MiB) by \(mib(peakResidentBytes - residentLimitBytes))"
+    }
 
     /// The process's share of every budget.
     public static let processBytes = 32 << 20
@@ -57,6 +71,7 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
                                      developing: Bool = false) -> Int {
         source.workingMemoryBytes + source.framesPerTrigger * source.samplesPerSlot * MemoryLayout<UInt16>.stride
             + configuration.writers * writerBytes(options: configuration.dngOptions) + processBytes
+            + analyzerBytes(source: source, configuration: configuration)
             + (developing ? developerBytes(source: source, configuration: configuration) : 0)
     }
 
@@ -64,6 +79,12 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     public static func developerBytes(source: BurstSource, configuration: BurstSession.Configuration) -> Int {
         guard let development = configuration.development else { return 0 }
         return configuration.writers * development.workingBytes(samplesPerFrame: source.samplesPerSlot)
+    }
+
+    /// All writers' analysers for `configuration`'s analysis (0 without one).
+    public static func analyzerBytes(source: BurstSource, configuration: BurstSession.Configuration) -> Int {
+        guard let analysis = configuration.analysis else { return 0 }
+        return configuration.writers * analysis.workingBytes(samplesPerFrame: source.samplesPerSlot)
     }
 
     /// The smallest budget that gives a burst from `source` with `configuration` (whose own budget is ignored)
@@ -97,13 +118,14 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
                 : "a burst needs at least \(needed) slots"
             throw FramePoolError("a memory budget of \(mib(configuration.memoryBudget)) holds \(slots) frame slot\(slots == 1 ? "" : "s") "
                 + "of \(mib(slotBytes)) after \(mib(reserved)) for the sensor (\(mib(sourceBytes))), spare frames, "
-                + "writers and the process; "
+                + "writers\(configuration.analysis == nil ? "" : ", analysers") and the process; "
                 + "\(what): give --memory-budget \(mib(reserved + needed * slotBytes)) or more")
         }
         return BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,
                                sourceBytes: sourceBytes, spareBytes: spareBytes, writerBytes: writerBytes,
                                processBytes: processBytes,
                                developerBytes: developing ? developerBytes(source: source, configuration: configuration) : 0,
+                               analyzerBytes: analyzerBytes(source: source, configuration: configuration),
                                developsDuringBurst: developing)
     }
 }

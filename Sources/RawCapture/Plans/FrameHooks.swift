@@ -17,6 +17,9 @@ public protocol BurstFrameDeveloper: Sendable {
 /// frame's DNG is durable (`capture --analyze`), on one core. RawJobs' `BurstAnalysis` implements it with RawAnalysis;
 /// the report keeps each result as the hook made it.
 public protocol BurstFrameAnalyzer: Sendable {
+    /// Working memory one writer needs to analyse one frame of `samplesPerFrame` samples (the memory plan reserves it
+    /// per writer before the pool gets its slots).
+    func workingBytes(samplesPerFrame: Int) -> Int
     /// The analysis of one frame.
     func analyse(_ frame: RawFrame) -> any Sendable
 }

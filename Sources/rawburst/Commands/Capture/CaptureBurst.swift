@@ -87,6 +87,10 @@ extension CaptureCommand {
     func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
         let (configuration, options) = (burst.configuration, burst.options)
         let report = try takeBurst(setup: setup, configuration: configuration, options: options)
+        // The burst's own peak, before developing afterwards (which has the pool's memory back) adds its own.
+        let peakRSS = ProcessClock.peakResidentBytes()
+        let memoryOverrun = report.memory.overrun(peakResidentBytes: peakRSS)
+        if let memoryOverrun { Terminal.error("rawburst capture: warning: \(memoryOverrun)") }
         let developmentReport = (configuration.development as? BurstDevelopment).map {
             developAfterBurst(report, development: $0, setup: setup)
         }
@@ -126,7 +130,7 @@ extension CaptureCommand {
                          dropped: report.drops.map { .init(sensor: $0.sensor, sequenceNumber: $0.drop.sequenceNumber,
                                                            reason: $0.drop.reason.rawValue) },
                          seconds: (report.seconds * 1000).rounded() / 1000, statistics: statistics,
-                         processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: ProcessClock.peakResidentBytes(),
+                         processStartToFirstFrameMilliseconds: firstFrame, peakRSSBytes: peakRSS, memoryOverrun: memoryOverrun,
                          degradations: report.degradations, stoppedEarly: report.stoppedEarly, stopReason: report.stopReason,
                          errors: report.errors, problems: problems,
                          compression: configuration.compressionPlan, cinemaDNG: cinema,

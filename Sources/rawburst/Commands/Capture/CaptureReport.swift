@@ -86,7 +86,10 @@ struct CaptureReport: Encodable {
         let statistics: BurstStatistics
         /// Process start → first frame in the pool (from /proc, 10 ms resolution), nil if unknown.
         let processStartToFirstFrameMilliseconds: Double?
+        /// The process's peak resident memory when the burst ended (before any development after it).
         let peakRSSBytes: Int
+        /// Why the peak went over the plan's limit (budget + 64 MiB), or nil when it stayed within.
+        let memoryOverrun: String?
         let degradations: [BurstGovernor.Step]
         let stoppedEarly: Bool
         let stopReason: String?
