@@ -9,8 +9,21 @@ public struct DNGProblem: Sendable, Hashable, CustomStringConvertible {
         case warning
     }
 
+    /// What a problem puts in doubt.
+    public enum Aspect: String, Sendable, Hashable {
+        /// Where the samples are, how they decode, or what they mean (structure, strips and tiles, CFA, areas,
+        /// levels, colour tags, orientation): a reader that went on would make different pixels, so rawburst's
+        /// reader refuses a file with such an error.
+        case pixels
+        /// What the file says about itself (DNG version tags, UniqueCameraModel, the EXIF directory): a
+        /// conformance problem other readers may reject, while the pixels read the same.
+        case identity
+    }
+
     /// How bad it is.
     public let severity: Severity
+    /// What it puts in doubt.
+    public let aspect: Aspect
     /// Path of the directory concerned, e.g. `"IFD0.SubIFD0"` (see ``TIFFDirectory/path``).
     public let directory: String
     /// A one-line explanation naming the tag, e.g.
@@ -18,8 +31,9 @@ public struct DNGProblem: Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates a problem.
-    public init(_ severity: Severity, _ directory: String, _ message: String) {
+    public init(_ severity: Severity, _ directory: String, _ message: String, aspect: Aspect = .pixels) {
         self.severity = severity
+        self.aspect = aspect
         self.directory = directory
         self.message = message
     }

@@ -39,8 +39,22 @@ struct DNGChecker {
 
     init(structure: TIFFStructure) { s = structure }
 
-    mutating func error(_ dir: String, _ message: String) { problems.append(DNGProblem(.error, dir, message)) }
-    mutating func warning(_ dir: String, _ message: String) { problems.append(DNGProblem(.warning, dir, message)) }
+    /// What the checks running now put in doubt (``DNGProblem/Aspect``); pixels unless a check says otherwise.
+    var aspect: DNGProblem.Aspect = .pixels
+
+    mutating func error(_ dir: String, _ message: String) {
+        problems.append(DNGProblem(.error, dir, message, aspect: aspect))
+    }
+    mutating func warning(_ dir: String, _ message: String) {
+        problems.append(DNGProblem(.warning, dir, message, aspect: aspect))
+    }
+
+    /// Runs `checks` with problems recorded as being about the file's identity, not its pixels.
+    mutating func aboutIdentity(_ checks: (inout DNGChecker) -> Void) {
+        aspect = .identity
+        checks(&self)
+        aspect = .pixels
+    }
 
     static func name(_ tag: UInt16) -> String { TIFFTag.name(for: tag) }
 
@@ -88,16 +102,18 @@ struct DNGChecker {
             error("IFD0", "not a DNG: IFD0 has no DNGVersion tag (50706)")
             return
         }
-        checkVersionAndModel(main)
+        aboutIdentity { checker in
+            checker.checkVersionAndModel(main)
+            if let exif = checker.s.exifDirectory {
+                if let version = exif[T.exifVersion] {
+                    if version.count != 4 { checker.error(exif.path, "ExifVersion has \(version.count) bytes, expected 4") }
+                } else {
+                    checker.warning(exif.path, "ExifVersion is missing from the EXIF directory")
+                }
+            }
+        }
         if let orientation = ints(main, T.orientation)?.first, !(1...8).contains(orientation) {
             error("IFD0", "Orientation is \(orientation), outside 1...8")
-        }
-        if let exif = s.exifDirectory {
-            if let version = exif[T.exifVersion] {
-                if version.count != 4 { error(exif.path, "ExifVersion has \(version.count) bytes, expected 4") }
-            } else {
-                warning(exif.path, "ExifVersion is missing from the EXIF directory")
-            }
         }
         guard let raw = s.rawDirectory else {
             error("IFD0", "no raw image directory: neither IFD0 nor its SubIFDs has NewSubFileType 0 with "

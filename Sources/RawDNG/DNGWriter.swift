@@ -28,10 +28,11 @@ public struct DNGWriter: Sendable {
         /// Write the frame as part of a CinemaDNG sequence: raw data in IFD0, no thumbnail or preview, and the
         /// sequence's time code, frame rate and reel name.
         public var cinemaDNG: CinemaDNGFrame? = nil
-        /// Write `NewRawImageDigest` (an MD5 of the raw samples, which Adobe's DNG SDK checks on reading, so damaged
-        /// data is noticed). It costs an MD5 over the whole buffer (about 30–40 ms per 12 MP on two cores here), so
-        /// it is off by default; `rawburst convert` turns it on, bursts leave it off.
-        public var rawImageDigest: Bool = false
+        /// Write `NewRawImageDigest` (an MD5 of the raw samples, which Adobe's DNG SDK and rawburst's reader check on
+        /// reading, so damaged data — a flipped bit, a strip offset pointing elsewhere — is an error, never a silently
+        /// different picture). On by default, bursts included: it costs an MD5 over the whole buffer, hashed in
+        /// parallel cells (docs/benchmarks.md, "DNG write": a fraction of the write itself).
+        public var rawImageDigest: Bool = true
         /// Threads that encode lossless-JPEG tiles (and hash the digest) (1...64; default: the machine's cores).
         public var encodingThreads: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 

@@ -45,6 +45,7 @@ public struct RawFileReader: Sendable {
         try tiff?.checkDecodable(path: path)
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)
+        try tiff?.checkValid(path: path)
 
         guard let handle = LibRawHandle() else {
             throw RawReadError(path: path, kind: .notReadable, detail: "LibRaw could not allocate a decoder")

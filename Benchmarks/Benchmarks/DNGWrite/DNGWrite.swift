@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Benchmark
 import BenchSupport
+import Foundation
 import RawBurst
 
 // Benchmark 1: writing one 12 MP 14-bit frame as a DNG, against writing the same number of bytes plainly.
@@ -25,10 +26,11 @@ let state = WriteState()
 /// Built once per process, outside any measurement (each benchmark's setup touches it).
 let image: RawImage = SyntheticFrame.image()
 
-func writer(preview: Int?) -> DNGWriter {
+func writer(preview: Int?, digest: Bool = true) -> DNGWriter {
     var options = DNGWriter.Options()
     options.overwrite = true
     options.previewLongEdge = preview
+    options.rawImageDigest = digest
     return DNGWriter(options: options)
 }
 
@@ -87,6 +89,31 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(image.frame.width)
     } teardown: {
         removeDirectory()
+    }
+
+    // The same without NewRawImageDigest (on by default, bursts included): what the digest costs a write.
+    Benchmark("DNGWriter 12MP 14-bit, no preview, no digest") { benchmark in
+        let path = state.directory + "/frame-nodigest.dng"
+        let report = try writer(preview: nil, digest: false).write(image, to: path)
+        blackHole(report.bytes)
+    } setup: {
+        makeDirectory("dngwrite-nodigest")
+        blackHole(image.frame.width)
+    } teardown: {
+        removeDirectory()
+    }
+
+    // The digest alone, on the writer's threads (all cores) and on one core.
+    Benchmark("NewRawImageDigest 12MP, all cores") { benchmark in
+        blackHole(NewRawImageDigest.digest(of: image.frame, threads: ProcessInfo.processInfo.activeProcessorCount))
+    } setup: {
+        blackHole(image.frame.width)
+    }
+
+    Benchmark("NewRawImageDigest 12MP, one core") { benchmark in
+        blackHole(NewRawImageDigest.digest(of: image.frame, threads: 1))
+    } setup: {
+        blackHole(image.frame.width)
     }
 
     // The baseline: as many bytes as that DNG (taken from one unmeasured write of it), written plainly.

@@ -54,7 +54,6 @@ struct ConvertCommand: ParsableCommand {
         options.overwrite = outputOptions.overwrite
         options.previewLongEdge = preview == 0 ? nil : preview
         options.compression = compression
-        options.rawImageDigest = true
         // Files already run in parallel: share the cores between them.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         options.encodingThreads = max(1, min(64, cores / max(1, min(jobs, plan.jobs.count))))

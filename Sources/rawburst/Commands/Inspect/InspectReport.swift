@@ -38,7 +38,7 @@ struct InspectReport: Encodable {
         let entries: Int
         let tags: [Tag]?
     }
-    struct Problem: Encodable { let severity, directory, message: String }
+    struct Problem: Encodable { let severity, aspect, directory, message: String }
     /// How the raw data is stored: the Compression tag, its name, and the strip or tile layout.
     struct RawData: Encodable { let compression: Int; let name: String; let tiles: Int?; let tileWidth: Int?; let tileLength: Int?; let strips: Int? }
     /// The CinemaDNG tags of a clip's frame.
@@ -121,7 +121,7 @@ struct InspectReport: Encodable {
         }
         validated = i.validated
         problems = i.problems.map {
-            Problem(severity: $0.severity == .error ? "error" : "warning", directory: $0.directory, message: $0.message)
+            Problem(severity: $0.severity.rawValue, aspect: $0.aspect.rawValue, directory: $0.directory, message: $0.message)
         }
     }
 
