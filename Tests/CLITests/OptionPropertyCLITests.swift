@@ -196,8 +196,9 @@ struct OptionPropertyCLITests {
                 runs.append(Run(arguments: ["capture", "--profile", profile, "--bracket", plan, "-o", out.path] + quick, output: out))
                 let file = tmp.url.appendingPathComponent("plan-\(runs.count).json")
                 try JSONSerialization.data(withJSONObject: ["plan": plan]).write(to: file)
-                runs.append(Run(arguments: ["capture", "--profile", profile, "--bracket-file", file.path, "-o", out.path] + quick,
-                                output: out))
+                let fileOut = tmp.url.appendingPathComponent("out-\(runs.count)")
+                runs.append(Run(arguments: ["capture", "--profile", profile, "--bracket-file", file.path, "-o", fileOut.path] + quick,
+                                output: fileOut))
             }
         }
         Self.check(runs, scratch: tmp.url)

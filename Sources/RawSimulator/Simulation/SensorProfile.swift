@@ -136,7 +136,8 @@ public struct LensProfile: Sendable, Hashable, Codable {
         func check(_ ok: Bool, _ field: String, _ reason: String) throws(InvalidValueError) {
             try require(ok, "profile \(profile): lens \(name): \(field)", reason)
         }
-        try check(focalLength > 0 && focalLength < 2000, "focalLength", "\(focalLength) mm must be within 0...2000")
+        // The DNG writer records 0.1...10000 mm: a shorter lens would fail every frame.
+        try check(focalLength >= 0.1 && focalLength < 2000, "focalLength", "\(focalLength) mm must be within 0.1...2000")
         try check(widestAperture >= 0.7 && narrowestAperture >= widestAperture && narrowestAperture <= 64,
                   "aperture", "f/\(widestAperture)...f/\(narrowestAperture) must be an increasing range within f/0.7...f/64")
         try check(minimumFocusDistance > focalLength / 1000 && minimumFocusDistance < 100,
