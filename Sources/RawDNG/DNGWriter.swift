@@ -36,6 +36,9 @@ public struct DNGWriter: Sendable {
         /// Threads that encode lossless-JPEG tiles (and hash the digest) (1...64; default: the machine's cores).
         public var encodingThreads: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
+        /// The longest edge of an embedded preview the writer takes, in pixels (the options that set it check this).
+        public static let maximumPreviewLongEdge = 1024
+
         /// Default options: thumbnail only, never overwrite.
         public init() {}
 
@@ -43,7 +46,8 @@ public struct DNGWriter: Sendable {
         public func validated() throws(InvalidValueError) -> Options {
             try require((1...256).contains(thumbnailLongEdge), "thumbnail size", "\(thumbnailLongEdge) px is outside 1...256")
             if let p = previewLongEdge {
-                try require((1...1024).contains(p), "preview size", "\(p) px is outside 1...1024")
+                try require((1...Self.maximumPreviewLongEdge).contains(p), "preview size",
+                            "\(p) px is outside 1...\(Self.maximumPreviewLongEdge)")
             }
             try require((1...100).contains(previewQuality), "preview quality", "\(previewQuality) is outside 1...100")
             try require((1...64).contains(encodingThreads), "encoding threads", "\(encodingThreads) is outside 1...64")

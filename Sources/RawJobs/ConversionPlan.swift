@@ -90,7 +90,8 @@ public struct ConversionPlan: Sendable {
         self.jobs = jobs
     }
 
-    /// Refuses two jobs with one output, an output that is its own input, and (without `overwrite`) existing outputs.
+    /// Refuses two jobs with one output, an output that is its own input, (without `overwrite`) existing outputs, and
+    /// (with it) outputs that are not regular files.
     static func check(_ jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
         let fm = FileManager.default
         var seen: [String: String] = [:]
@@ -106,6 +107,7 @@ public struct ConversionPlan: Sendable {
             if !overwrite, fm.fileExists(atPath: job.output) {
                 throw ConversionPlanError("\(job.output): already exists (use --overwrite to replace it)")
             }
+            do { try AtomicFile.checkReplaceable(job.output) } catch { throw ConversionPlanError("\(error)") }
         }
     }
 

@@ -16,9 +16,10 @@ struct RawburstCommand: ParsableCommand {
         subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self]
     )
 
-    /// Parses, validates and runs the command. A `BadValue` (an option's value or combination refused) is one line,
-    /// `rawburst COMMAND: MESSAGE`, and exit status 2; everything else is argument-parser's (64 for a malformed
-    /// command line).
+    /// Parses, validates and runs the command. Every refusal of the command line — a `BadValue` (an option's value
+    /// or combination refused) or argument-parser's own (an unknown option, a missing or malformed value) — is one
+    /// line, `rawburst COMMAND: MESSAGE`, and exit status 2; help, version and the commands' own exit statuses are
+    /// argument-parser's.
     static func main() {
         var command: ParsableCommand
         do { command = try parseAsRoot() } catch { fail(error, command: nil) }
@@ -27,9 +28,17 @@ struct RawburstCommand: ParsableCommand {
     }
 
     private static func fail(_ error: Error, command: String?) -> Never {
-        guard let (bad, found) = BadValue.unwrap(error) else { exit(withError: error) }
-        let name = found ?? command
-        Terminal.error("rawburst" + (name.map { " \($0)" } ?? "") + ": \(bad.message)")
+        if let (bad, found) = BadValue.unwrap(error) { refuse(bad.message, command: found ?? command) }
+        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        // argument-parser's message may add lines of help and usage: the first line names the problem.
+        let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        refuse(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
+               command: BadValue.commandName(in: error) ?? command)
+    }
+
+    private static func refuse(_ message: String, command: String?) -> Never {
+        let name = command == configuration.commandName ? nil : command
+        Terminal.error("rawburst" + (name.map { " \($0)" } ?? "") + ": \(message)")
         Foundation.exit(2)
     }
 }

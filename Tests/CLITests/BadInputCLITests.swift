@@ -140,7 +140,7 @@ struct BadInputCLITests {
     @Test("impossible options are refused by the argument parser")
     func badOptions() throws {
         let result = try CLI.run(["convert", "x.crw", "-o", "/tmp", "-j", "0"])
-        #expect(result.exitStatus == 64)
-        #expect(result.stderr.contains("--jobs must be between 1 and 256"))
+        #expect(result.exitStatus == 2)
+        #expect(result.stderr == "rawburst convert: --jobs must be between 1 and 256, not 0\n", "\(result.stderr)")
     }
 }

@@ -190,7 +190,7 @@ struct BurstCLITests {
             (["--fps", "10", "--pre-record", "2s", "--memory-budget", "128MiB"], "a pre-record of 20 frames needs 21 slots"),
             (["--fps", "10", "--pre-record", "1s", "--bracket", "ev:-1,0,1"], "a pre-record cannot be combined with a bracketing plan"),
             (["--trigger-after", "2s"], "--trigger-after needs --pre-record"),
-            (["--preview", "10"], "--preview must be within 64...4096"),
+            (["--preview", "10"], "--preview must be within 64...1024"),
             (["--simulate-disk", "fail@0"], "--simulate-disk: "),
         ] {
             let refused = try CLI.run(["capture"] + options + ["-o", no])

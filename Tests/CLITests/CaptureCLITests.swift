@@ -246,7 +246,7 @@ struct CaptureCLITests {
         // raced the renderer: on 2 busy cores it produced frames no faster than the disk took them).
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "50",
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "30",
                                   "--iso", "100", "--shutter", "1/100", "--focus", "1m",
                                   "--memory-budget", "245MiB", "--overflow", "drop-newest", "--writers", "1",
                                   "--simulate-disk", "20MB/s,stall:8s@0s", "-o", out.path, "--json"])

@@ -16,7 +16,8 @@ struct RecoverCLITests {
         let profile = tmp.url.appendingPathComponent("small.json")
         try Data(String(decoding: builtIn, as: UTF8.self)
             .replacingOccurrences(of: #""width" : 3088"#, with: #""width" : 800"#)
-            .replacingOccurrences(of: #""height" : 2320"#, with: #""height" : 600"#).utf8).write(to: profile)
+            .replacingOccurrences(of: #""height" : 2320"#, with: #""height" : 600"#)
+            .replacingOccurrences(of: #""maximumFrameRate" : 30"#, with: #""maximumFrameRate" : 60"#).utf8).write(to: profile)
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["capture", "--profile", profile.path, "--scene", "grey-ramp", "--iso", "100", "--shutter", "1/100",

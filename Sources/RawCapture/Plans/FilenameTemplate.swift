@@ -33,12 +33,15 @@ public struct FilenameTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`; throws with the reason in one line.
     public init(_ text: String) throws(InvalidValueError) {
-        func fail(_ reason: String) -> InvalidValueError { InvalidValueError("name template '\(text)'", reason) }
+        // Quoted with escapes when it holds control characters, so the message stays one line.
+        let shown = FileNameComponent.containsControlCharacter(text) ? String(reflecting: text) : "'\(text)'"
+        func fail(_ reason: String) -> InvalidValueError { InvalidValueError("name template \(shown)", reason) }
         guard !text.isEmpty else { throw fail("is empty") }
         guard !text.contains("/"), !text.contains("\0") else {
             throw fail("may not contain '/': files stay in the output directory")
         }
         guard !text.hasPrefix(".") else { throw fail("may not start with '.'") }
+        guard !FileNameComponent.containsControlCharacter(text) else { throw fail("may not contain control characters") }
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -119,6 +122,24 @@ public struct FilenameTemplate: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return out.lowercased().hasSuffix(".dng") ? out : out + ".dng"
+    }
+
+    /// The most UTF-8 bytes a name of this template can have for `sensor` in a burst of `frames` frames: sequence
+    /// numbers, counters and bracket indices at the width of `frames`, the year at four digits, `.dng` added.
+    public func longestNameBytes(sensor: String, frames: Int) -> Int {
+        let digits = String(max(frames, 1)).count
+        var bytes = 0
+        for part in parts {
+            switch part {
+            case .literal(let s): bytes += s.utf8.count
+            case .field("s", _): bytes += sensor.utf8.count
+            case .field("q", let width), .field("n", let width), .field("b", let width): bytes += max(width, digits)
+            case .field("Y", let width): bytes += max(width, 4)
+            case .field("L", _): bytes += 3
+            case .field: bytes += 2
+            }
+        }
+        return bytes + 4
     }
 
     private static func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }

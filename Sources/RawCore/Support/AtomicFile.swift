@@ -38,9 +38,7 @@ public final class AtomicFile {
         if !overwrite, lstat(path, &st) == 0 {
             throw FileError(path: path, "already exists (use --overwrite to replace it)")
         }
-        if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            throw FileError(path: path, "is a directory")
-        }
+        try AtomicFile.checkReplaceable(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory)/.\(base).XXXXXX.tmp".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
@@ -53,6 +51,24 @@ public final class AtomicFile {
         finalPath = path
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.overwrite = overwrite
+    }
+
+    /// Throws unless nothing or a regular file is at `path`: `--overwrite` replaces files, never a directory, FIFO,
+    /// device, socket or symbolic link that has the output's name (renaming over it would replace it with a file).
+    public static func checkReplaceable(_ path: String) throws(FileError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFLNK: kind = "a symbolic link"
+        default: kind = "not a regular file"
+        }
+        throw FileError(path: path, "is \(kind); only regular files are replaced")
     }
 
     /// The process's file mode creation mask, read from /proc (calling `umask` to read it would change it
@@ -81,6 +97,8 @@ public final class AtomicFile {
         }
         try? fd.close()
         if overwrite {
+            // Checked again: something else may have taken the name since init.
+            do { try AtomicFile.checkReplaceable(finalPath) } catch { throw fail(error.message) }
             guard rename(temporaryPath, finalPath) == 0 else { throw fail("cannot rename into place: \(FileError.errnoText())") }
         } else {
             // link() fails with EEXIST instead of replacing, which closes the race between check and rename.

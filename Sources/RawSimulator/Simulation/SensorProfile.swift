@@ -42,6 +42,9 @@ public struct SensorProfile: Sendable, Hashable, Codable {
     /// Lenses; the first is the default.
     public var lenses: [LensProfile]
 
+    /// The lowest frame rate anything is paced at: one frame a day.
+    public static let minimumFrameRate = 1.0 / 86_400
+
     /// White level in DN.
     public var whiteLevel: Int { (1 << bitsPerSample) - 1 }
 
@@ -62,7 +65,9 @@ public struct SensorProfile: Sendable, Hashable, Codable {
         func check(_ ok: Bool, _ field: String, _ reason: String) throws(InvalidValueError) {
             try require(ok, "profile \(name): \(field)", reason)
         }
-        try check(!name.isEmpty, "name", "must not be empty")
+        // The name becomes part of file names (NAME-0000.dng, NAME-colorchart.json): checked first, as `--name` is,
+        // so that no message below quotes a name that could break its line.
+        try FileNameComponent.check(name, field: "profile name")
         try check(width >= 16 && height >= 16 && width <= 16384 && height <= 16384 && width % 2 == 0 && height % 2 == 0,
                   "size", "\(width)x\(height) must be even and within 16...16384")
         try check((8...16).contains(bitsPerSample), "bitsPerSample", "\(bitsPerSample) is outside 8...16")
@@ -77,7 +82,8 @@ public struct SensorProfile: Sendable, Hashable, Codable {
                   "ISO", "\(baseISO)...\(maximumISO) must be an increasing range within 25...409600")
         try check(shortestShutter > 0 && longestShutter >= shortestShutter && longestShutter <= 3600,
                   "shutter", "\(shortestShutter)...\(longestShutter) s must be an increasing positive range")
-        try check(maximumFrameRate > 0 && maximumFrameRate <= 1000, "maximumFrameRate", "\(maximumFrameRate) must be within 0...1000")
+        try check(maximumFrameRate >= SensorProfile.minimumFrameRate && maximumFrameRate <= 1000, "maximumFrameRate",
+                  "\(maximumFrameRate) must be within 1/86400 (a frame a day)...1000")
         try check(pixelPitchMicrons > 0.3 && pixelPitchMicrons < 50, "pixelPitchMicrons", "\(pixelPitchMicrons) must be within 0.3...50")
         try check(!lenses.isEmpty, "lenses", "a profile needs at least one lens")
         for lens in lenses { try lens.validate(profile: name) }
@@ -130,7 +136,8 @@ public struct LensProfile: Sendable, Hashable, Codable {
         func check(_ ok: Bool, _ field: String, _ reason: String) throws(InvalidValueError) {
             try require(ok, "profile \(profile): lens \(name): \(field)", reason)
         }
-        try check(focalLength > 0 && focalLength < 2000, "focalLength", "\(focalLength) mm must be within 0...2000")
+        // The DNG writer records 0.1...10000 mm: a shorter lens would fail every frame.
+        try check(focalLength >= 0.1 && focalLength < 2000, "focalLength", "\(focalLength) mm must be within 0.1...2000")
         try check(widestAperture >= 0.7 && narrowestAperture >= widestAperture && narrowestAperture <= 64,
                   "aperture", "f/\(widestAperture)...f/\(narrowestAperture) must be an increasing range within f/0.7...f/64")
         try check(minimumFocusDistance > focalLength / 1000 && minimumFocusDistance < 100,

@@ -19,6 +19,11 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Replace existing output files.")
     var overwrite = false
 
+    /// An empty -o names no file.
+    func validate() throws {
+        if output.isEmpty { throw BadValue("-o: the output path is empty") }
+    }
+
     /// The conversion plan of `input` into this output (files named with `outputExtension`), its directories
     /// created; a refusal is one line, exit status 2.
     func plan(_ input: InputOptions, outputExtension: String = "dng") throws -> ConversionPlan {

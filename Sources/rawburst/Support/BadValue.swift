@@ -26,9 +26,18 @@ struct BadValue: Error, CustomStringConvertible {
     /// stack), and the name of the command it came from.
     static func unwrap(_ error: Error) -> (value: BadValue, command: String?)? {
         if let value = error as? BadValue { return (value, nil) }
+        let (found, command) = search(error)
+        return found.map { ($0, command) }
+    }
+
+    /// The name of the subcommand argument-parser was parsing when it made `error` (its command stack), if any.
+    static func commandName(in error: Error) -> String? { search(error).command }
+
+    /// The first `BadValue` and the last command of the first command stack inside `error`'s stored values.
+    private static func search(_ error: Error) -> (value: BadValue?, command: String?) {
         var found: BadValue?
         var command: String?
-        func search(_ subject: Any, depth: Int) {
+        func walk(_ subject: Any, depth: Int) {
             guard depth < 8, found == nil || command == nil else { return }
             for child in Mirror(reflecting: subject).children {
                 if found == nil, let value = child.value as? BadValue { found = value; continue }
@@ -36,10 +45,10 @@ struct BadValue: Error, CustomStringConvertible {
                     command = last.configuration.commandName ?? last._commandName
                     continue
                 }
-                search(child.value, depth: depth + 1)
+                walk(child.value, depth: depth + 1)
             }
         }
-        search(error, depth: 0)
-        return found.map { ($0, command) }
+        walk(error, depth: 0)
+        return (found, command)
     }
 }

@@ -41,10 +41,10 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "Sharpness scores.")
     var sharpness = false
 
-    @Option(help: "List the N sharpest frames (implies --sharpness).")
+    @Option(parsing: .unconditional, help: "List the N sharpest frames (implies --sharpness).")
     var best: Int?
 
-    @Option(help: "Raw histogram bins in the report (0: one per code value).")
+    @Option(parsing: .unconditional, help: "Raw histogram bins in the report (0: one per code value).")
     var bins: Int = 256
 
     @Option(help: ArgumentHelp("Peaking threshold: a fraction such as 4% or 0.04, or sd:K1,K2,K3 strength levels (default 4%).",
@@ -52,10 +52,10 @@ struct AnalyzeCommand: ParsableCommand {
             transform: { try BadValue.parse($0, otherwise: "--peaking-threshold: '\($0)' is not a fraction (4%, 0.04) or sd:K1,K2,K3") })
     var peakingThreshold = PeakingThreshold.standard
 
-    @Option(help: "Zebra threshold in percent of full scale, 50-100.")
+    @Option(parsing: .unconditional, help: "Zebra threshold in percent of full scale, 50-100.")
     var zebraThreshold: Double = 95
 
-    @Option(help: ArgumentHelp("Spot meter position X,Y in 0...1 (default 0.5,0.5, the centre).", valueName: "spot"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Spot meter position X,Y in 0...1 (default 0.5,0.5, the centre).", valueName: "spot"),
             transform: AnalyzeCommand.spot)
     var spot = NormalisedPoint.centre
 
@@ -124,6 +124,13 @@ struct AnalyzeCommand: ParsableCommand {
                 do { try FileManager.default.createDirectory(atPath: png, withIntermediateDirectories: true) } catch {
                     throw BadValue("cannot create \(png): \(error.localizedDescription)")
                 }
+            }
+            // --overwrite replaces pictures, never a FIFO, device or folder that has a picture's name.
+            let names = AnalysisBatch.stems(files).flatMap { stem in
+                ["histogram", "rgb-histogram", "peaking", "zebra"].map { "\(stem)-\($0).png" }
+            } + ["contact-sheet.png"]
+            for name in names {
+                do { try AtomicFile.checkReplaceable((png as NSString).appendingPathComponent(name)) } catch { throw BadValue("\(error)") }
             }
         }
         return files

@@ -28,6 +28,9 @@ extension CaptureCommand {
     /// The burst manifest's file name in the output folder.
     static let manifestName = "manifest.json"
 
+    /// The preview sizes `--preview` takes: from 64 px to the most the DNG writer embeds.
+    static let previewSizes = 64...DNGWriter.Options.maximumPreviewLongEdge
+
     /// `--name`, or for a CinemaDNG clip left at the default, `REEL_%7q`.
     var effectiveNameTemplate: String {
         storageOptions.cinemadng && nameTemplate == Self.defaultNameTemplate ? storageOptions.cinemaNameTemplate() : nameTemplate
@@ -46,8 +49,8 @@ extension CaptureCommand {
             preRecordFrames = max(1, Int((preRecord.seconds * rate - 1e-9).rounded(.up)))
         }
         if triggerAfter != nil && preRecord == nil { throw BadValue("--trigger-after needs --pre-record") }
-        if let previewSize, !(64...4096).contains(previewSize) {
-            throw BadValue("--preview must be within 64...4096 pixels, not \(previewSize)")
+        if let previewSize, !(Self.previewSizes).contains(previewSize) {
+            throw BadValue("--preview must be within \(Self.previewSizes.lowerBound)...\(Self.previewSizes.upperBound) pixels, not \(previewSize)")
         }
         return BurstOptions(memoryBudget: memoryBudget.bytes, overflow: overflow, writers: writerCount, nameTemplate: template,
                             storageFaults: simulateDisk, thermal: simulateThermal, preRecordFrames: preRecordFrames,

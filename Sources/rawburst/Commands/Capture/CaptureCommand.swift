@@ -37,7 +37,7 @@ struct CaptureCommand: ParsableCommand {
 
         Exit status: 0 all frames written (or stopped on request), 1 a frame failed to write, 2 bad settings or \
         files in the way (nothing is captured then), 3 frames dropped or the burst stopped early by its policy, \
-        the thermal state or the disk, 64 a malformed command line. Details: docs/capture.md.
+        the thermal state or the disk (a malformed command line is 2 as well). Details: docs/capture.md.
         """
     )
 
@@ -62,23 +62,23 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Scene: colorchart, siemens-star, slanted-edge, grey-ramp, depth, hdr or image:PATH.")
     var scene = "colorchart"
 
-    @Option(help: "ISO speed (default: automatic).")
+    @Option(parsing: .unconditional, help: "ISO speed (default: automatic).")
     var iso: Double?
 
     @Option(help: "Exposure time, e.g. 1/100, 0.5, 2s (default: automatic).", transform: CaptureValues.shutter)
     var shutter: Double?
 
-    @Option(help: "f-number (default: the lens's widest).")
+    @Option(parsing: .unconditional, help: "f-number (default: the lens's widest).")
     var aperture: Double?
 
     @Option(help: "Focus distance: 1.5m, 0.8, inf (default: autofocus).", transform: CaptureValues.focus)
     var focus: FocusDistance?
 
-    @Option(help: ArgumentHelp("Autofocus point as x,y in 0...1 (default: 0.5,0.5).", valueName: "focus-point"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Autofocus point as x,y in 0...1 (default: 0.5,0.5).", valueName: "focus-point"),
             transform: CaptureValues.focusPoint)
     var focusPoint: NormalisedPoint?
 
-    @Option(help: "Autofocus on zone N (0...8, row by row) of the 3x3 grid instead of a point.")
+    @Option(parsing: .unconditional, help: "Autofocus on zone N (0...8, row by row) of the 3x3 grid instead of a point.")
     var focusZone: Int?
 
     @Option(name: .customLong("ev"), parsing: .unconditional,
@@ -101,7 +101,8 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "A JSON file of your own lighting presets (docs/lighting-presets.md).")
     var presets: String?
 
-    @Option(help: "Frame rate of a real-time capture (frames spaced by 1/fps; default: as fast as frames are made).")
+    @Option(parsing: .unconditional,
+            help: "Frame rate of a real-time capture (frames spaced by 1/fps; up to the sensor's maximum; default: as fast as frames are made).")
     var fps: Double?
 
     @Option(help: "Time between frames for a timelapse, start to start: 2s, 500ms, 1m (instead of --fps).", transform: CaptureValues.interval)
@@ -111,10 +112,10 @@ struct CaptureCommand: ParsableCommand {
             transform: CaptureValues.duration)
     var duration: TimeSpan?
 
-    @Option(help: "Noise seed: the same seed gives byte-identical frames.")
+    @Option(parsing: .unconditional, help: "Noise seed: the same seed gives byte-identical frames.")
     var seed: UInt64 = 0
 
-    @Option(name: .customLong("frames"), help: "Number of frames (default 1, or every frame of the --bracket plan).")
+    @Option(name: .customLong("frames"), parsing: .unconditional, help: "Number of frames (default 1, or every frame of the --bracket plan).")
     var framesOption: Int?
 
     @Option(help: ArgumentHelp("Bracketing plan: axes ev:, iso:, shutter:, focus: (0.3m..inf/7), wb: joined by ' x ', "
@@ -137,7 +138,7 @@ struct CaptureCommand: ParsableCommand {
             transform: CaptureValues.overflow)
     var overflow = OverflowPolicy.block
 
-    @Option(help: "Writer threads (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Writer threads (default: the number of cores).")
     var writers: Int?
 
     @Option(help: ArgumentHelp("Inject storage faults, comma-separated: a rate (80MB/s), stall:2s@3s, stalls:300ms/10%, "
@@ -159,8 +160,9 @@ struct CaptureCommand: ParsableCommand {
             transform: CaptureValues.triggerAfter)
     var triggerAfter: TimeSpan?
 
-    @Option(name: .customLong("preview"),
-            help: ArgumentHelp("Embed a preview of this long edge in each DNG (64...4096 px); the governor drops it first under pressure.",
+    @Option(name: .customLong("preview"), parsing: .unconditional,
+            help: ArgumentHelp("Embed a preview of this long edge in each DNG (64...\(DNGWriter.Options.maximumPreviewLongEdge) px); "
+                               + "the governor drops it first under pressure.",
                                valueName: "pixels"))
     var previewSize: Int?
 
@@ -204,8 +206,8 @@ struct CaptureCommand: ParsableCommand {
     func validate() throws {
         let frames = try frameCount()
         guard (1...100_000).contains(frames) else { throw BadValue("--frames must be within 1...100000, not \(frames)") }
-        if let fps, !(fps > 0 && fps <= 1000) {
-            throw BadValue("--fps must be within 0...1000 frames per second, not \(fps)")
+        if let fps, !(fps >= SensorProfile.minimumFrameRate && fps <= 1000) {
+            throw BadValue("--fps must be within 1/86400 (a frame a day)...1000 frames per second, not \(fps)")
         }
         _ = try burstOptions()
         if presets != nil && preset == nil { throw BadValue("--presets needs --preset NAME to choose one of its presets") }
@@ -293,6 +295,7 @@ struct CaptureCommand: ParsableCommand {
             let setup = try makeSetup(settings: settings)
             try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             let options = try burstOptions()
+            try checkFrameRate(setup: setup)
             if setup.cameras.count > 1 && !options.nameTemplate.namesSensor {
                 throw BadValue("--name '\(options.nameTemplate)' has no %s: two sensors' frames would get the same names")
             }
@@ -301,6 +304,7 @@ struct CaptureCommand: ParsableCommand {
                                      bitsPerSample: setup.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16,
                                      fps: try frameRate())
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
+            try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }
             if let (plan, base) = configuration.plan {
                 do { try plan.validate(base: base) { try setup.source.check($0) } } catch { throw BadValue("--bracket: \(error)") }

@@ -12,10 +12,10 @@ struct CaptureDevelopOptions: ParsableArguments {
         })
     var develop: OutputFormat?
 
-    @Option(help: "Long edge of developed pictures in pixels (default: full size).")
+    @Option(parsing: .unconditional, help: "Long edge of developed pictures in pixels (default: full size).")
     var developSize: Int?
 
-    @Option(help: "Quality of developed JPEG/HEIF pictures, 1-100.")
+    @Option(parsing: .unconditional, help: "Quality of developed JPEG/HEIF pictures, 1-100.")
     var developQuality: Int = 90
 
     @Option(help: ArgumentHelp("Look of developed pictures: natural, vivid, dramatic, mono, silvertone, noir (default natural).",
@@ -31,11 +31,12 @@ struct CaptureDevelopOptions: ParsableArguments {
     @OptionGroup
     var compositeOptions: CompositeOptions
 
-    /// A composite needs a format.
+    /// A composite needs a format; the composite options' values are checked even without one.
     func validate() throws {
         if develop == nil && compositeOptions.composite != nil {
             throw BadValue("--composite needs --develop FORMAT (the composites' format)")
         }
+        do { _ = try compositeOptions.compositor() } catch { throw BadValue("--develop: \(error)") }
     }
 
     /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses.

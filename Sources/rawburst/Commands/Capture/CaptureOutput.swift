@@ -14,9 +14,51 @@ extension CaptureCommand {
                 throw BadValue("\(output): cannot create the directory: \(error.localizedDescription)")
             }
         }
-        guard !overwrite else { return }
-        if let existing = plannedFiles(setup: setup, configuration: configuration).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        let planned = plannedFiles(setup: setup, configuration: configuration)
+        guard !overwrite else {
+            // --overwrite replaces files, never a FIFO, device or folder under a planned name.
+            for path in planned { do { try AtomicFile.checkReplaceable(path) } catch { throw BadValue("\(error)") } }
+            return
+        }
+        if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw BadValue("\(existing): already exists (use --overwrite to replace it)")
+        }
+    }
+
+    /// Bytes the atomic writer's temporary name `.NAME.XXXXXX.tmp` adds to a file's name.
+    static let temporaryNameOverhead = 12
+
+    /// Refuses, before anything is created, a `--name` whose longest file name (a DNG, its sidecar, its developed
+    /// picture or composite), or the temporary name it is written under, would not fit the 255 bytes of a file name:
+    /// every frame would fail to write.
+    func checkNameLengths(configuration: BurstSession.Configuration, cameras: [CaptureSetup.Camera]) throws {
+        let limit = FileNameComponent.maximumFileNameBytes - Self.temporaryNameOverhead
+        for camera in cameras {
+            let frames = configuration.frames + configuration.preRecordFrames
+            let bytes = configuration.nameTemplate.longestNameBytes(sensor: camera.name, frames: frames)
+            let dng = String(repeating: "x", count: max(0, bytes - 4)) + ".dng"
+            var names = [dng]
+            if sidecar { names.append(FrameSidecar.fileName(forDNG: dng)) }
+            if let development = configuration.development as? BurstDevelopment {
+                names.append(development.path(forDNG: dng))
+                if development.compositor != nil { names.append(development.compositePath(forFirstDNG: dng)) }
+            }
+            let longest = names.map(\.utf8.count).max() ?? 0
+            guard longest <= limit else {
+                throw BadValue("--name '\(configuration.nameTemplate)' gives \(camera.name) file names of up to \(longest) bytes; "
+                               + "at most \(limit) fit (\(FileNameComponent.maximumFileNameBytes) less the temporary name's "
+                               + "\(Self.temporaryNameOverhead))")
+            }
+        }
+    }
+
+    /// Refuses a rate above what a sensor's profile can read out.
+    func checkFrameRate(setup: CaptureSetup) throws {
+        guard let rate = try frameRate() else { return }
+        for source in setup.source.sources where rate > source.capabilities.maximumFrameRate * (1 + 1e-9) {
+            let option = interval == nil ? "--fps \(SettingText.number(rate))" : "--interval \(interval!)"
+            throw BadValue("\(option) is above \(source.capabilities.name)'s maximum frame rate, "
+                           + "\(SettingText.number(source.capabilities.maximumFrameRate)) fps")
         }
     }
 

@@ -26,10 +26,10 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup
     var outputOptions: OutputOptions
 
-    @Option(name: .shortAndLong, help: "Files converted in parallel (default: number of cores).")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Files converted in parallel (default: number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Long edge of the embedded JPEG preview in pixels (0 for none, at most 1024).")
+    @Option(parsing: .unconditional, help: "Long edge of the embedded JPEG preview in pixels (0 for none, at most 1024).")
     var preview: Int = 1024
 
     @Option(help: ArgumentHelp(
@@ -44,8 +44,10 @@ struct ConvertCommand: ParsableCommand {
     var reporting: ReportOptions
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-        guard (0...1024).contains(preview) else { throw ValidationError("--preview must be between 0 and 1024, not \(preview)") }
+        guard jobs >= 1 && jobs <= 256 else { throw BadValue("--jobs must be between 1 and 256, not \(jobs)") }
+        guard (0...DNGWriter.Options.maximumPreviewLongEdge).contains(preview) else {
+            throw BadValue("--preview must be between 0 and \(DNGWriter.Options.maximumPreviewLongEdge), not \(preview)")
+        }
     }
 
     func run() throws {

@@ -44,10 +44,10 @@ struct DevelopCommand: ParsableCommand {
             transform: DevelopValues.format)
     var format: OutputFormat?
 
-    @Option(help: "JPEG/HEIF quality, 1-100.")
+    @Option(parsing: .unconditional, help: "JPEG/HEIF quality, 1-100.")
     var quality: Int = 90
 
-    @Option(help: "Bits per sample: HEIF 8 or 10, TIFF 16 or 32 (float), PNG 8 or 16 (default 8, 8, 16, 16).")
+    @Option(parsing: .unconditional, help: "Bits per sample: HEIF 8 or 10, TIFF 16 or 32 (float), PNG 8 or 16 (default 8, 8, 16, 16).")
     var bits: Int?
 
     @Option(help: ArgumentHelp("White balance: as-shot, auto, daylight, cloudy, shade, tungsten, fluorescent, flash, 5600K+10, "
@@ -72,9 +72,9 @@ struct DevelopCommand: ParsableCommand {
             transform: DevelopValues.tone)
     var tone = ToneCurve.standard
 
-    @Option(help: "Exposure compensation in EV, -5...+5, on top of the file's BaselineExposure.", transform: { text in
+    @Option(parsing: .unconditional, help: "Exposure compensation in EV, -5...+5, on top of the file's BaselineExposure.", transform: { text in
         guard let v = Double(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
-            throw ValidationError("--exposure must be a number of EV such as +0.3 or -1, not \"\(text)\"")
+            throw BadValue("--exposure must be a number of EV such as +0.3 or -1, not \"\(text)\"")
         }
         return v
     })
@@ -92,7 +92,7 @@ struct DevelopCommand: ParsableCommand {
             transform: DevelopValues.crop)
     var crop = CropChoice.defaultCrop
 
-    @Option(help: "Long edge of the output in pixels (never enlarged).")
+    @Option(parsing: .unconditional, help: "Long edge of the output in pixels (never enlarged).")
     var size: Int?
 
     @Flag(help: "Leave the pixels as stored instead of turning them upright.")
@@ -101,7 +101,7 @@ struct DevelopCommand: ParsableCommand {
     @Flag(help: "Encode linear light (the embedded ICC profile says so) instead of the space's curve.")
     var linear = false
 
-    @Option(name: .shortAndLong, help: "Files developed in parallel (default 1: each file uses every core).")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Files developed in parallel (default 1: each file uses every core).")
     var jobs: Int = 1
 
     @OptionGroup
@@ -114,7 +114,7 @@ struct DevelopCommand: ParsableCommand {
     var reporting: ReportOptions
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        guard jobs >= 1 && jobs <= 256 else { throw BadValue("--jobs must be between 1 and 256, not \(jobs)") }
     }
 
     /// Everything the options say, checked before any file is touched.

@@ -39,7 +39,7 @@ struct StressCommand: ParsableCommand {
     @Option(help: "A sensor profile JSON file instead of --sensor.")
     var profile: String?
 
-    @Option(help: "Writer threads per burst (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Writer threads per burst (default: the number of cores).")
     var writers: Int?
 
     @Option(help: ArgumentHelp("Keep every burst's files in this directory (default: a temporary one, emptied after each burst).",
@@ -57,8 +57,15 @@ struct StressCommand: ParsableCommand {
         return name
     }
 
+    /// The options, the sensor and the profile file checked before any burst runs: a bad one is one line, exit status
+    /// 2 (not a failed burst).
     func validate() throws {
         if let writers, !(1...64).contains(writers) { throw BadValue("--writers must be within 1...64, not \(writers)") }
+        if let profile {
+            do { _ = try CaptureValues.loadProfile(profile) } catch { throw BadValue("\(profile): \(error)") }
+        } else {
+            _ = try CaptureValues.sensor(sensor)
+        }
     }
 
     func run() throws {
