@@ -106,7 +106,8 @@ struct DNGChecker {
         }
         checkRawImage(raw)
         let photometric = raw.integer(T.photometricInterpretation)
-        let planes = photometric == 32803 ? checkCFA(raw) : max(1, raw.integer(T.samplesPerPixel) ?? 1)
+        // SamplesPerPixel outside 1...65535 was reported by checkRawImage; bounded here so the shapes cannot overflow.
+        let planes = photometric == 32803 ? checkCFA(raw) : min(max(1, raw.integer(T.samplesPerPixel) ?? 1), 65535)
         checkAreas(raw)
         checkLevels(raw)
         checkColour(main: main, raw: raw, planes: planes)

@@ -43,6 +43,9 @@ public enum TIFFStructureError: RawBurstError, Hashable {
     case truncated(String)
     /// The first directory (IFD0) is unusable: its offset or entry count does not fit the file.
     case badDirectory(path: String, offset: Int, reason: String)
+    /// Reading the file would exceed one of the reader's limits on untrusted input (see
+    /// ``TIFFStructure/copySlackBytes``); `directory` is where it was hit, `limit` says which and why.
+    case limitExceeded(directory: String, limit: String)
 
     /// A one-line explanation.
     public var message: String {
@@ -55,6 +58,8 @@ public enum TIFFStructureError: RawBurstError, Hashable {
             "truncated TIFF file: \(detail)"
         case .badDirectory(let path, let offset, let reason):
             "bad TIFF directory \(path) at offset \(offset): \(reason)"
+        case .limitExceeded(let directory, let limit):
+            "TIFF structure refused at \(directory): \(limit)"
         }
     }
 }

@@ -115,16 +115,19 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public let standardError: Data
     /// Wall-clock seconds from launch to exit.
     public let duration: Double
+    /// The tool's peak resident set size in bytes (`wait4`'s `ru_maxrss`), or nil when unknown.
+    public let maximumResidentBytes: Int?
 
     /// Creates a result (normally done by ``ExternalTool/run(_:timeout:currentDirectory:environment:input:standardOutputFile:)``).
     public init(command: [String], exitStatus: Int32, terminatedBySignal: Bool, standardOutput: Data,
-                standardError: Data, duration: Double) {
+                standardError: Data, duration: Double, maximumResidentBytes: Int? = nil) {
         self.command = command
         self.exitStatus = exitStatus
         self.terminatedBySignal = terminatedBySignal
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.duration = duration
+        self.maximumResidentBytes = maximumResidentBytes
     }
 
     /// stdout as UTF-8 text (invalid bytes replaced).
@@ -236,12 +239,13 @@ enum ProcessRunner {
                                   directory: Spawn.addChdir == nil ? nil : currentDirectory?.path)
 
         // A dedicated thread waits for the exit, so the caller can wait with a timeout.
-        let status = Mutex<Int32?>(nil)
+        let status = Mutex<(raw: Int32, maxRSSKiB: Int)?>(nil)
         let exited = DispatchSemaphore(value: 0)
         let waiter = Thread {
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
-            status.withLock { $0 = raw }
+            var usage = rusage()
+            while wait4(pid, &raw, 0, &usage) == -1 && errno == EINTR {}
+            status.withLock { $0 = (raw, Int(usage.ru_maxrss)) }
             exited.signal()
         }
         waiter.name = "ExternalTool wait \(executable.lastPathComponent)"
@@ -258,7 +262,8 @@ enum ProcessRunner {
             kill(-pid, SIGKILL) // whatever the tool started and left behind
         }
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let raw = status.withLock { $0 } ?? 0
+        let finished = status.withLock { $0 }
+        let raw = finished?.raw ?? 0
 
         let standardOutput = standardOutputFile == nil ? ((try? Data(contentsOf: outURL)) ?? Data()) : Data()
         let standardError = (try? Data(contentsOf: errURL)) ?? Data()
@@ -271,7 +276,8 @@ enum ProcessRunner {
         let signal = raw & 0x7f
         return ProcessResult(command: command, exitStatus: signal == 0 ? (raw >> 8) & 0xff : signal,
                              terminatedBySignal: signal != 0, standardOutput: standardOutput,
-                             standardError: standardError, duration: duration)
+                             standardError: standardError, duration: duration,
+                             maximumResidentBytes: finished.map { $0.maxRSSKiB * 1024 })
     }
 }
 

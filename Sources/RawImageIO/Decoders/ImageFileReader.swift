@@ -287,11 +287,12 @@ public enum ImageFileReader {
         var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let ok = data.withUnsafeBytes { raw in
-            rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &width, &height,
-                                &components, &message, message.count)
+            rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(maximumPixelCount),
+                                &out, &width, &height, &components, &message, message.count)
         }
         guard ok == 1, let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if ok == -2 { throw ImageReadError(path: path, kind: .unsupported, "JPEG of \(text)") }
             let unsupported = ok == -1 // a valid JPEG libjpeg cannot convert to RGB
             throw ImageReadError(path: path, kind: unsupported ? .unsupported : .corrupt,
                                  unsupported ? "unsupported JPEG: \(text)" : "corrupt or truncated JPEG: \(text)")
