@@ -227,6 +227,24 @@ import Testing
         }
     }
 
+    /// A JPEG header declaring 65500x65500 pixels is refused from the header, before libjpeg allocates the
+    /// image (it used to allocate 12 GB and then decode garbage into it; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugeJPEGRefusedBeforeDecoding() throws {
+        let tmp = try Self.images()
+        var bytes = [UInt8](try Data(contentsOf: tmp.file("big.jpg")))
+        let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        for at in [sof + 5, sof + 7] { (bytes[at], bytes[at + 1]) = (0xFF, 0xDC) } // height, width: 65500
+        let url = tmp.file("huge.jpg")
+        try Data(bytes).write(to: url)
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 65500x65500 JPEG was decoded")
+        } catch {
+            #expect(error.kind == .unsupported, "\(error)")
+            #expect(error.description == url.path + ": JPEG of 65500x65500 pixels is larger than 268435456 pixels", "\(error)")
+        }
+    }
+
     @Test(.enabled(if: hasWriters)) func floatTIFFIsUnsupported() throws {
         let tmp = try Self.images()
         do {
