@@ -35,6 +35,8 @@ import Testing
             png[:ihdr_end] + chunk(b'sRGB', b'\\x00') + chunk(b'gAMA', struct.pack('>I', 45455)) + png[ihdr_end:])
         open(os.path.join(d, 'ramp16-linear.png'), 'wb').write(
             png[:ihdr_end] + chunk(b'gAMA', struct.pack('>I', 100000)) + png[ihdr_end:])
+        open(os.path.join(d, 'huge-header.png'), 'wb').write(
+            png[:8] + chunk(b'IHDR', struct.pack('>IIBBBBB', 16000, 16000, 16, 2, 0, 0, 0)) + png[ihdr_end:])
         flat = np.full((16, 24, 3), 128, np.uint8)
         open(os.path.join(d, 'grey128.jpg'), 'wb').write(imagecodecs.jpeg8_encode(flat, level=95))
         open(os.path.join(d, 'greyscale.jpg'), 'wb').write(imagecodecs.jpeg8_encode(np.ascontiguousarray(flat[:, :, 0]), level=95))
@@ -242,6 +244,22 @@ import Testing
         } catch {
             #expect(error.kind == .unsupported, "\(error)")
             #expect(error.description == url.path + ": JPEG of 65500x65500 pixels is larger than 268435456 pixels", "\(error)")
+        }
+    }
+
+    /// A PNG header declaring 16000x16000 pixels over a few hundred bytes of data is refused before the image is
+    /// allocated (it used to allocate 1.5 GB first; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugePNGHeaderRefused() throws {
+        let tmp = try Self.images()
+        let url = tmp.file("huge-header.png")
+        let size = try Data(contentsOf: url).count
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 16000x16000 PNG header over \(size) bytes was decoded")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.description == url.path + ": corrupt PNG: 16000x16000 pixels cannot be held in its \(size) bytes "
+                    + "(at most 8256 pixels a byte)", "\(error)")
         }
     }
 
