@@ -102,6 +102,7 @@ public struct TIFFStructure: Sendable {
     /// The bytes of the file at `path`, read with POSIX calls (through swift-system, which retries interrupted
     /// calls) so failures carry `strerror` text: straight into an array of the size `fstat` reports, then anything
     /// the file grew by meanwhile.
+    /// Only regular files are read: a device or FIFO is refused.
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
     public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
         let fd: FileDescriptor
@@ -112,6 +113,8 @@ public struct TIFFStructure: Sendable {
         var info = stat()
         guard fstat(fd.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: Errno.isDirectory.description) }
+        // A device or FIFO has no size to bound the read by (/dev/zero never ends).
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         let expected = max(0, Int(info.st_size))
         var failure: (any Error)?
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in

@@ -62,6 +62,17 @@ struct HostileFilesCLITests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("inspect and convert of a device (/dev/zero never ends): one line, exit 1, bounded memory")
+    func device() throws {
+        let tmp = try TemporaryDirectory()
+        let out = tmp.file("out.dng").path
+        for arguments in [["inspect", "/dev/zero"], ["inspect", "--validate", "/dev/zero"], ["convert", "/dev/zero", "-o", out]] {
+            let result = try Self.checkRun(arguments, fileSize: 0, label: arguments.joined(separator: " "))
+            #expect(result.exitStatus == 1 && result.stderr.contains("/dev/zero: not a regular file"), "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("16 mutants of each seed through inspect --validate and convert: a result or one line, no signal, bounded memory")
     func mutants() throws {
         let tmp = try TemporaryDirectory()
