@@ -19,11 +19,13 @@ public enum DNGValidator {
         return checker.problems
     }
 
-    /// Validates the file at `path`; a file that cannot be parsed gives one error for IFD0.
+    /// Validates the file at `path`; a file that cannot be parsed gives one error, for the directory where a
+    /// limit was hit or else IFD0.
     public static func validate(path: String) -> [DNGProblem] {
-        do {
+        do throws(TIFFStructureError) {
             return validate(try TIFFStructure.read(path: path))
         } catch {
+            if case .limitExceeded(let directory, _) = error { return [DNGProblem(.error, directory, error.description)] }
             return [DNGProblem(.error, "IFD0", error.description)]
         }
     }

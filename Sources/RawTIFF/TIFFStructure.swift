@@ -33,6 +33,10 @@ public struct TIFFStructure: Sendable {
     public static let maximumDepth = 8
     /// Most directories read from one file.
     public static let maximumDirectories = 1024
+    /// Most entries read from one file, all directories together (a camera file has a few hundred): each costs
+    /// several times its 12 bytes in memory, so a file made of directories is refused with
+    /// ``TIFFStructureError/limitExceeded(directory:limit:)`` past this many.
+    public static let maximumEntries = 1 << 18
     /// How far the bytes the reader copies out of one file (every directory's entries, every value stored
     /// out of line) may exceed the file's size. Directories and values of a sound file do not overlap, so their
     /// total is at most the file size; a file whose directories or values overlap beyond this slack (an entry

@@ -33,7 +33,8 @@ public struct TIFFProblem: Sendable, Hashable, CustomStringConvertible {
 /// Why a file's TIFF structure could not be read at all.
 ///
 /// Problems in directories after IFD0 (sub-directories, later IFDs, values past the end of the file) do not
-/// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``.
+/// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``. Only the
+/// limits that keep reading proportional to the file (``limitExceeded(directory:limit:)``) stop it anywhere.
 public enum TIFFStructureError: RawBurstError, Hashable {
     /// The file could not be opened or read; `reason` is the system's message (`strerror`).
     case unreadable(path: String, reason: String)

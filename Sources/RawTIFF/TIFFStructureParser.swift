@@ -3,7 +3,8 @@
 /// Its work is bounded by the input: at most ``TIFFStructure/maximumDirectories`` directories, nested at most
 /// ``TIFFStructure/maximumDepth`` deep, no directory read twice (loops), and every byte it copies out of the file
 /// (directory entries and values stored out of line) charged to one budget of the file's size plus
-/// ``TIFFStructure/copySlackBytes``. Problems are recorded one line each, a few per directory; the rest are counted.
+/// ``TIFFStructure/copySlackBytes``, and at most ``TIFFStructure/maximumEntries`` entries. Problems are recorded
+/// one line each, a few per directory; the rest are counted.
 struct TIFFStructureParser {
     let bytes: [UInt8]
     let order: TIFFStructure.ByteOrder
@@ -12,6 +13,8 @@ struct TIFFStructureParser {
     var visited: Set<Int> = []
     /// Bytes that may still be copied out of the file.
     var budget: Int
+    /// Entries read so far, all directories together.
+    var entryCount = 0
     /// Entry problems reported one by one per directory; the rest are counted.
     static let issuesPerDirectory = 8
 
@@ -142,6 +145,11 @@ struct TIFFStructureParser {
             count = fitting
         }
         try charge(2 + 12 * count + 4, path: path)
+        entryCount += count
+        guard entryCount <= TIFFStructure.maximumEntries else {
+            throw .limitExceeded(directory: path, limit: "the file's directories have more than "
+                                     + "\(TIFFStructure.maximumEntries) entries together (a damaged or hostile file)")
+        }
         var entries: [TIFFEntry] = []
         entries.reserveCapacity(count)
         var issues = EntryIssues()

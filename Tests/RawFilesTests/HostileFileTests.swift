@@ -41,6 +41,24 @@ struct HostileFileTests {
         #expect(validation.count == 1 && validation[0].message.contains("TIFF structure refused"), "\(validation)")
     }
 
+    @Test("five chained directories of 65535 entries each: more entries than the reader keeps, refused in one line")
+    func tooManyEntries() throws {
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        func append(_ value: Int, _ width: Int) { for k in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * k))) } }
+        for index in 0..<5 {
+            append(65535, 2)
+            for _ in 0..<65535 { append(65000, 2); append(1, 2); append(1, 4); append(0, 4) } // private BYTE tags
+            append(index == 4 ? 0 : bytes.count + 4, 4)
+        }
+        #expect(throws: TIFFStructureError.limitExceeded(directory: "IFD4", limit: "the file's directories have more than "
+                                                         + "262144 entries together (a damaged or hostile file)")) {
+            try TIFFStructure(bytes: bytes)
+        }
+        // Four of them are still read.
+        let four = try TIFFStructure(bytes: Array(bytes.prefix(8 + 4 * (2 + 12 * 65535 + 4))))
+        #expect(four.directories.count == 4 && four.directories.allSatisfy { $0.entries.count == 65535 })
+    }
+
     @Test("any directory's entry count raised to 65535 or 32767: copies stay within the file, errors are one line (item 6)",
           arguments: [UInt16(65535), 32767])
     func raisedEntryCount(_ count: UInt16) throws {
