@@ -66,7 +66,7 @@ struct TIFFRawFacts {
     func checkComplete(path: String, fileSize: Int) throws(RawReadError) {
         try checkSegmentsInsideFile(path: path, fileSize: fileSize)
         if let raw = structure.rawDirectory {
-            try Self.checkRawData(raw, isDNG: isDNG, path: path)
+            try Self.checkRawData(raw, isDNG: isDNG, path: path, fileSize: fileSize)
         } else if isDNG {
             // A DNG keeps its raw image in a directory of its own; when the file ends before it, say so.
             if let first = structure.findings.first(where: { $0.kind == .pastEndOfFile }) {
@@ -86,7 +86,11 @@ struct TIFFRawFacts {
     ///
     /// Only DNG's tags are trusted to describe the raw data exactly (a Kodak KDC, for one, gives the size of
     /// the developed image); for other raws only Nikon's Huffman-coded NEF data is checked, by its size.
-    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String) throws(RawReadError) {
+    ///
+    /// Throws `.corrupt` when the strips or tiles list enough bytes but the image needs more than the whole file
+    /// has: they overlap (each inside the file), and a reader trusting them would allocate an image far larger
+    /// than the file.
+    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String, fileSize: Int) throws(RawReadError) {
         // Every factor bounded before any arithmetic (a LONG8 holds up to 2^64 - 1); the products below stay
         // under 2^62. Values outside the bounds are the validator's to report, and LibRaw's to refuse.
         guard let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
@@ -125,6 +129,11 @@ struct TIFFRawFacts {
             throw RawReadError(path: path, kind: .truncated,
                                detail: "image data is \(total) bytes, too few for a \(width)x\(height) image "
                                    + "(at least \(needed)): the file was cut short")
+        }
+        if needed > fileSize {
+            throw RawReadError(path: path, kind: .corrupt,
+                               detail: "a \(width)x\(height) image needs at least \(needed) bytes of image data, more than "
+                                   + "the whole file (\(fileSize) bytes): its \(kind) overlap")
         }
     }
 

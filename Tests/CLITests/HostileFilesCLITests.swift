@@ -30,7 +30,7 @@ struct HostileFilesCLITests {
     /// Checks one run of `arguments` on a file of `size` bytes; returns the run.
     @discardableResult
     static func checkRun(_ arguments: [String], fileSize size: Int, label: String) throws -> ProcessResult {
-        let result = try CLI.run(arguments, timeout: 60)
+        let result = try ExternalTool(CLI.executable.path).runMeasuringPeakMemory(arguments, timeout: 60)
         #expect(!result.terminatedBySignal, "\(label): \(result)")
         let rss = try #require(result.maximumResidentBytes)
         peakRSS.withLock { $0 = max($0, rss) }
@@ -58,6 +58,24 @@ struct HostileFilesCLITests {
             let result = try Self.checkRun(arguments, fileSize: bytes.count, label: arguments[0])
             #expect(result.exitStatus == 1, "\(arguments): \(result)")
             #expect(result.stderr.contains("\(path): TIFF structure refused at IFD0.SubIFD0"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("12000x12000 samples in one-row strips that all overlap: refused in bounded memory, not allocated")
+    func overlappingStrips() throws {
+        let tmp = try TemporaryDirectory()
+        let seed = try Self.seed(in: tmp, lj92: false)
+        let raw = try #require(try TIFFStructure(bytes: seed).rawDirectory)
+        let bytes = TIFFMutator(seed: seed).withOverlappingStrips(directoryAt: raw.offset, side: 12000)
+        let path = tmp.file("overlap.dng").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let out = tmp.file("out.dng").path
+        for arguments in [["inspect", path], ["convert", path, "-o", out]] {
+            let result = try Self.checkRun(arguments, fileSize: bytes.count, label: arguments[0])
+            #expect(result.exitStatus == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(path): a 12000x12000 image needs at least 288000000 bytes of image data, "
+                                            + "more than the whole file (\(bytes.count) bytes): its strips overlap"), "\(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
     }

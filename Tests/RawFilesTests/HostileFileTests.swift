@@ -59,6 +59,20 @@ struct HostileFileTests {
         #expect(four.directories.count == 4 && four.directories.allSatisfy { $0.entries.count == 65535 })
     }
 
+    @Test("one-row strips that all overlap, for a 12000x12000 image in an 860 kB file: refused, not allocated")
+    func overlappingStrips() throws {
+        let tmp = try TemporaryDirectory()
+        let dng = try HostileDNG.written(in: tmp, width: 640, height: 480)
+        let bytes = TIFFMutator(seed: dng.bytes).withOverlappingStrips(directoryAt: dng.raw.offset, side: 12000)
+        let path = tmp.file("overlap.dng").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: RawReadError.self) { try RawFileReader().read(path: path) }
+        #expect(oneLine(error, naming: path), "\(error)")
+        #expect(error.kind == .corrupt, "\(error)")
+        #expect(error.detail == "a 12000x12000 image needs at least 288000000 bytes of image data, more than the whole file "
+                + "(\(bytes.count) bytes): its strips overlap")
+    }
+
     @Test("any directory's entry count raised to 65535 or 32767: copies stay within the file, errors are one line (item 6)",
           arguments: [UInt16(65535), 32767])
     func raisedEntryCount(_ count: UInt16) throws {

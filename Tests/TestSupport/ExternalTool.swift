@@ -115,7 +115,8 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public let standardError: Data
     /// Wall-clock seconds from launch to exit.
     public let duration: Double
-    /// The tool's peak resident set size in bytes (`wait4`'s `ru_maxrss`), or nil when unknown.
+    /// The tool's peak resident set size in bytes, when the run measured it
+    /// (``ExternalTool/runMeasuringPeakMemory(_:timeout:currentDirectory:environment:)``), else nil.
     public let maximumResidentBytes: Int?
 
     /// Creates a result (normally done by ``ExternalTool/run(_:timeout:currentDirectory:environment:input:standardOutputFile:)``).
@@ -239,13 +240,12 @@ enum ProcessRunner {
                                   directory: Spawn.addChdir == nil ? nil : currentDirectory?.path)
 
         // A dedicated thread waits for the exit, so the caller can wait with a timeout.
-        let status = Mutex<(raw: Int32, maxRSSKiB: Int)?>(nil)
+        let status = Mutex<Int32?>(nil)
         let exited = DispatchSemaphore(value: 0)
         let waiter = Thread {
             var raw: Int32 = 0
-            var usage = rusage()
-            while wait4(pid, &raw, 0, &usage) == -1 && errno == EINTR {}
-            status.withLock { $0 = (raw, Int(usage.ru_maxrss)) }
+            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+            status.withLock { $0 = raw }
             exited.signal()
         }
         waiter.name = "ExternalTool wait \(executable.lastPathComponent)"
@@ -262,8 +262,7 @@ enum ProcessRunner {
             kill(-pid, SIGKILL) // whatever the tool started and left behind
         }
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let finished = status.withLock { $0 }
-        let raw = finished?.raw ?? 0
+        let raw = status.withLock { $0 } ?? 0
 
         let standardOutput = standardOutputFile == nil ? ((try? Data(contentsOf: outURL)) ?? Data()) : Data()
         let standardError = (try? Data(contentsOf: errURL)) ?? Data()
@@ -276,8 +275,7 @@ enum ProcessRunner {
         let signal = raw & 0x7f
         return ProcessResult(command: command, exitStatus: signal == 0 ? (raw >> 8) & 0xff : signal,
                              terminatedBySignal: signal != 0, standardOutput: standardOutput,
-                             standardError: standardError, duration: duration,
-                             maximumResidentBytes: finished.map { $0.maxRSSKiB * 1024 })
+                             standardError: standardError, duration: duration)
     }
 }
 

@@ -187,6 +187,44 @@ public struct TIFFMutator: Sendable {
         return bytes
     }
 
+    /// The seed with the image of the directory at `offset` enlarged to `side` x `side` 16-bit samples in one-row
+    /// strips that all point at the first strip's bytes (each strip lies inside the file; together they would need
+    /// `2 * side * side` bytes), its ActiveArea and default crop tags renamed to private tags. A reader that
+    /// trusts each strip separately allocates the whole image for a small file. The seed's first strip must hold
+    /// `2 * side` bytes.
+    package func withOverlappingStrips(directoryAt offset: Int, side: Int) -> [UInt8] {
+        var bytes = seed
+        var positions: [Int: Int] = [:]
+        for index in 0..<Self.read16(seed, offset, littleEndian) {
+            let position = offset + 2 + 12 * index
+            positions[Self.read16(seed, position, littleEndian)] = position
+        }
+        guard let stripOffsets = positions[273], positions[279] != nil else { return bytes }
+        let first = Self.read32(seed, stripOffsets + 4, littleEndian) == 1
+            ? Self.read32(seed, stripOffsets + 8, littleEndian)
+            : Self.read32(seed, Self.read32(seed, stripOffsets + 8, littleEndian), littleEndian)
+        func setLong(_ tag: Int, count: Int, value: Int) {
+            guard let position = positions[tag] else { return }
+            write16(&bytes, position + 2, 4)
+            write32(&bytes, position + 4, count)
+            write32(&bytes, position + 8, value)
+        }
+        setLong(256, count: 1, value: side)   // ImageWidth
+        setLong(257, count: 1, value: side)   // ImageLength
+        setLong(278, count: 1, value: 1)      // RowsPerStrip
+        for (tag, value) in [(273, first), (279, 2 * side)] {
+            while bytes.count % 4 != 0 { bytes.append(0) }
+            let table = bytes.count
+            bytes.append(contentsOf: [UInt8](repeating: 0, count: 4 * side))
+            for row in 0..<side { write32(&bytes, table + 4 * row, value) }
+            setLong(tag, count: side, value: table)
+        }
+        for tag in [50829, 50719, 50720] {    // ActiveArea, DefaultCropOrigin, DefaultCropSize
+            if let position = positions[tag] { write16(&bytes, position, 65000 + tag % 100) }
+        }
+        return bytes
+    }
+
     /// An entry retyped to a 64-bit type whose values (extreme numbers) are appended to the file.
     private func wide(_ bytes: inout [UInt8], entry: Int, using rng: inout SplitMix64) -> Mutant {
         let type = [16, 17, 18][Int(rng.next() % 3)]
