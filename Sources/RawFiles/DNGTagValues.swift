@@ -18,7 +18,8 @@ extension TIFFRawFacts {
     /// Crop, scale, black and white levels of the raw directory.
     private func applyFrameTags(_ raw: TIFFDirectory, to frame: inout RawFrameParts) {
         if let origin = raw.numbers(TIFFTag.defaultCropOrigin), let size = raw.numbers(TIFFTag.defaultCropSize),
-           origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.largestCoordinate }),
+           origin.count == 2, size.count == 2,
+           (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.largestCoordinate }),
            let crop = try? PixelRect(top: Int(origin[1].rounded()), left: Int(origin[0].rounded()),
                                      height: Int(size[1].rounded()), width: Int(size[0].rounded())),
            crop.top + crop.height <= frame.activeArea.height, crop.left + crop.width <= frame.activeArea.width {

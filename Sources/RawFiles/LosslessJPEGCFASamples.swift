@@ -46,7 +46,8 @@ struct LosslessJPEGCFASamples {
         else { return nil }
         let offsets: [Int], counts: [Int]
         if let tw = raw.integer(TIFFTag.tileWidth), let th = raw.integer(TIFFTag.tileLength) {
-            guard (1...(1 << 20)).contains(tw), (1...(1 << 20)).contains(th), let o = raw.integers(TIFFTag.tileOffsets), let c = raw.integers(TIFFTag.tileByteCounts)
+            guard (1...(1 << 20)).contains(tw), (1...(1 << 20)).contains(th),
+                  let o = raw.integers(TIFFTag.tileOffsets), let c = raw.integers(TIFFTag.tileByteCounts)
             else { return nil }
             blockWidth = tw
             blockHeight = th

@@ -46,6 +46,12 @@ import Testing
         tifffile.imwrite(os.path.join(d, 'rgb16.tif'), rgb16, photometric='rgb')
         tifffile.imwrite(os.path.join(d, 'grey16.tif'), rgb16[:, :, 1], photometric='minisblack')
         tifffile.imwrite(os.path.join(d, 'rgb8.tif'), rgb8, photometric='rgb')
+        with tifffile.TiffFile(os.path.join(d, 'rgb8.tif')) as t:
+            tags = [(t.pages[0].tags[name].valueoffset, t.pages[0].tags[name].dtype) for name in ('ImageWidth', 'ImageLength')]
+        huge = bytearray(open(os.path.join(d, 'rgb8.tif'), 'rb').read())
+        for offset, dtype in tags:
+            huge[offset:offset + (2 if int(dtype) == 3 else 4)] = struct.pack('<H' if int(dtype) == 3 else '<I', 16000)
+        open(os.path.join(d, 'huge-header.tif'), 'wb').write(bytes(huge))
         tifffile.imwrite(os.path.join(d, 'float.tif'), rgb16.astype(np.float32), photometric='rgb')
         print(json.dumps({}))
         """
@@ -260,6 +266,22 @@ import Testing
             #expect(error.kind == .corrupt, "\(error)")
             #expect(error.description == url.path + ": corrupt PNG: 16000x16000 pixels cannot be held in its \(size) bytes "
                     + "(at most 8256 pixels a byte)", "\(error)")
+        }
+    }
+
+    /// An uncompressed TIFF declaring 16000x16000 RGB pixels in a few hundred bytes is refused before libtiff's
+    /// raster is allocated (it used to allocate 1 GB first; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugeTIFFHeaderRefused() throws {
+        let tmp = try Self.images()
+        let url = tmp.file("huge-header.tif")
+        let size = try Data(contentsOf: url).count
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 16000x16000 TIFF header over \(size) bytes was decoded")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.description == url.path + ": corrupt TIFF: 16000x16000 pixels of 3 8-bit samples need 768000000 "
+                    + "bytes, more than its \(size) bytes can hold (compression 1)", "\(error)")
         }
     }
 
