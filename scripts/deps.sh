@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what rawburst needs to build and test, and nothing when it is all there already.
 #
-#   - Debian packages: the C libraries rawburst links and the external checkers its tests run;
+#   - Debian packages: the C libraries rawburst links and the external checkers its tests run (GNU time measures
+#     the peak memory of the CLI runs on hostile files);
 #   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK)
 #     and what the tests' Python checks import besides (Pillow, scipy). Every module a test or a benchmark
 #     script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
@@ -13,7 +14,7 @@
 set -euo pipefail
 
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config)
-CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable)
+CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
              PIL=Pillow scipy=scipy)

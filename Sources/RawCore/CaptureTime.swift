@@ -69,7 +69,8 @@ public struct CaptureTime: Sendable, Hashable, CustomStringConvertible {
     public init(exifDateTime text: String, subSeconds: String? = nil, offset: String? = nil) throws(InvalidValueError) {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
         try require(parts.count == 6, "capture time", "\"\(text)\" is not YYYY:MM:DD HH:MM:SS")
-        try require((1...12).contains(parts[1]) && (1...31).contains(parts[2]) && (0...23).contains(parts[3])
+        try require((0...9999).contains(parts[0]) && (1...12).contains(parts[1]) && (1...31).contains(parts[2])
+                    && (0...23).contains(parts[3])
                     && (0...59).contains(parts[4]) && (0...59).contains(parts[5]), "capture time",
                     "\"\(text)\" has a field out of range")
         let civil = CivilTime.components(secondsSince1970: CivilTime.secondsSince1970(

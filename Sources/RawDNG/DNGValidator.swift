@@ -19,11 +19,13 @@ public enum DNGValidator {
         return checker.problems
     }
 
-    /// Validates the file at `path`; a file that cannot be parsed gives one error for IFD0.
+    /// Validates the file at `path`; a file that cannot be parsed gives one error, for the directory where a
+    /// limit was hit or else IFD0.
     public static func validate(path: String) -> [DNGProblem] {
-        do {
+        do throws(TIFFStructureError) {
             return validate(try TIFFStructure.read(path: path))
         } catch {
+            if case .limitExceeded(let directory, _) = error { return [DNGProblem(.error, directory, error.description)] }
             return [DNGProblem(.error, "IFD0", error.description)]
         }
     }
@@ -122,7 +124,8 @@ struct DNGChecker {
         }
         checkRawImage(raw)
         let photometric = raw.integer(T.photometricInterpretation)
-        let planes = photometric == 32803 ? checkCFA(raw) : max(1, raw.integer(T.samplesPerPixel) ?? 1)
+        // SamplesPerPixel outside 1...65535 was reported by checkRawImage; bounded here so the shapes cannot overflow.
+        let planes = photometric == 32803 ? checkCFA(raw) : min(max(1, raw.integer(T.samplesPerPixel) ?? 1), 65535)
         checkAreas(raw)
         checkLevels(raw)
         checkColour(main: main, raw: raw, planes: planes)

@@ -18,7 +18,8 @@ extension TIFFRawFacts {
     /// Crop, scale, black and white levels of the raw directory.
     private func applyFrameTags(_ raw: TIFFDirectory, to frame: inout RawFrameParts) {
         if let origin = raw.numbers(TIFFTag.defaultCropOrigin), let size = raw.numbers(TIFFTag.defaultCropSize),
-           origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 }),
+           origin.count == 2, size.count == 2,
+           (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.largestCoordinate }),
            let crop = try? PixelRect(top: Int(origin[1].rounded()), left: Int(origin[0].rounded()),
                                      height: Int(size[1].rounded()), width: Int(size[0].rounded())),
            crop.top + crop.height <= frame.activeArea.height, crop.left + crop.width <= frame.activeArea.width {
@@ -34,13 +35,17 @@ extension TIFFRawFacts {
         // Exact (possibly fractional) black levels, when the DNG has no per-row or per-column deltas.
         if raw[TIFFTag.blackLevelDeltaH] == nil, raw[TIFFTag.blackLevelDeltaV] == nil,
            let values = raw.numbers(TIFFTag.blackLevel) {
+            // Each side at most 16 (as BlackLevels allows) before any arithmetic: a LONG8 holds up to 2^64 - 1.
             let dim = raw.integers(TIFFTag.blackLevelRepeatDim) ?? [1, 1]
-            if dim.count == 2, dim[0] > 0, dim[1] > 0, values.count == dim[0] * dim[1],
+            if dim.count == 2, (1...16).contains(dim[0]), (1...16).contains(dim[1]), values.count == dim[0] * dim[1],
                let exact = Self.blackLevels(rows: dim[0], columns: dim[1], values: values, cfa: frame.cfa) {
                 frame.blackLevels = exact
             }
         }
     }
+
+    /// Largest crop coordinate taken from a file (TIFF sizes are 32-bit), so that rounding to `Int` cannot trap.
+    static let largestCoordinate = Double(UInt32.max)
 
     /// The DNG's black level pattern widened to a whole number of CFA repeats, as `RawFrame` keeps it.
     private static func blackLevels(rows: Int, columns: Int, values: [Double], cfa: CFALayout) -> BlackLevels? {
@@ -133,7 +138,7 @@ extension TIFFRawFacts {
         var timestamp: Int64?
         if let date = gps.string(TIFFTag.gpsDateStamp), let time = gps.numbers(TIFFTag.gpsTimeStamp), time.count == 3 {
             let fields = date.split(separator: ":").compactMap { Int($0) }
-            if fields.count == 3 {
+            if fields.count == 3, (1...9999).contains(fields[0]), (1...12).contains(fields[1]), (1...31).contains(fields[2]) {
                 let seconds = CivilTime.secondsSince1970(year: fields[0], month: fields[1], day: fields[2],
                                                          hour: 0, minute: 0, second: 0)
                 let dayMilliseconds = ((time[0] * 60 + time[1]) * 60 + time[2]) * 1000

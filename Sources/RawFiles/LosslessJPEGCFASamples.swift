@@ -39,11 +39,15 @@ struct LosslessJPEGCFASamples {
               let bits = raw.integers(TIFFTag.bitsPerSample), bits.count == 1, (2...16).contains(bits[0]),
               !raw.contains(TIFFTag.linearizationTable), !raw.contains(UncompressedCFASamples.maskedAreas),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
-              width > 0, height > 0
+              width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
+              // Every sample costs at least one bit of a lossless-JPEG stream: a larger image than 8 samples per
+              // byte of the file needs blocks that overlap.
+              width * height <= 8 * tiff.bytes.count
         else { return nil }
         let offsets: [Int], counts: [Int]
         if let tw = raw.integer(TIFFTag.tileWidth), let th = raw.integer(TIFFTag.tileLength) {
-            guard tw > 0, th > 0, let o = raw.integers(TIFFTag.tileOffsets), let c = raw.integers(TIFFTag.tileByteCounts)
+            guard (1...(1 << 20)).contains(tw), (1...(1 << 20)).contains(th),
+                  let o = raw.integers(TIFFTag.tileOffsets), let c = raw.integers(TIFFTag.tileByteCounts)
             else { return nil }
             blockWidth = tw
             blockHeight = th
@@ -61,7 +65,8 @@ struct LosslessJPEGCFASamples {
         across = (width + blockWidth - 1) / blockWidth
         let down = (height + blockHeight - 1) / blockHeight
         let area = blockWidth.multipliedReportingOverflow(by: blockHeight)
-        guard offsets.count == across * down, counts.count == offsets.count, !area.overflow, area.partialValue <= 1 << 28
+        guard offsets.count == across * down, counts.count == offsets.count, !area.overflow, area.partialValue <= 1 << 28,
+              area.partialValue <= 8 * tiff.bytes.count
         else { return nil }
         var blocks: [(offset: Int, count: Int)] = []
         for (o, c) in zip(offsets, counts) {

@@ -41,7 +41,7 @@ public struct RawFileReader: Sendable {
         let fileSize = try RawFileAccess.readableFileSize(path)
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
         if let raf = RAFHeader(head) { try raf.checkComplete(path: path, fileSize: fileSize) }
-        let tiff = TIFFRawFacts.inspect(path: path, head: head)
+        let tiff = try TIFFRawFacts.inspect(path: path, head: head)
         try tiff?.checkDecodable(path: path)
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)

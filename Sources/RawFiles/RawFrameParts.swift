@@ -181,7 +181,8 @@ extension RawFrameParts {
         let common = Int(d.pointee.color.black)
         let perColour = (0..<4).map { handle.cblack($0) }
         var patternRows = handle.cblack(4), patternColumns = handle.cblack(5)
-        if patternRows <= 0 || patternColumns <= 0 || 6 + patternRows * patternColumns > handle.cblackCount {
+        let patternSize = patternRows.multipliedReportingOverflow(by: patternColumns)
+        if patternRows <= 0 || patternColumns <= 0 || patternSize.overflow || patternSize.partialValue > handle.cblackCount - 6 {
             patternRows = 0
             patternColumns = 0
         }

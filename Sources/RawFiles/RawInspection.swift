@@ -25,7 +25,9 @@ public struct RawInspection: Sendable {
     public static func inspect(path: String, validate: Bool) -> RawInspection {
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
-        let structure = try? TIFFStructure.read(path: path)
+        var structure: TIFFStructure?
+        var structureError: TIFFStructureError?
+        do throws(TIFFStructureError) { structure = try TIFFStructure.read(path: path) } catch { structureError = error }
         var image: RawImage?
         var readError: RawReadError?
         do { image = try RawFileReader().read(path: path) } catch { readError = error }
@@ -33,6 +35,8 @@ public struct RawInspection: Sendable {
         if validate {
             if let structure, structure.isDNG {
                 problems = DNGValidator.validate(structure)
+            } else if let structureError, case .limitExceeded(let directory, _) = structureError {
+                problems = [DNGProblem(.error, directory, structureError.message)]
             } else {
                 problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
             }

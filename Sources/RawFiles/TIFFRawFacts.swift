@@ -17,17 +17,22 @@ struct TIFFRawFacts {
 
     /// Reads the TIFF structure of a file whose first bytes are `head`; nil for files that are not TIFF-based
     /// or whose first directory cannot be read (LibRaw then decides what the file is).
-    static func inspect(path: String, head: [UInt8]) -> TIFFRawFacts? {
+    /// - Throws: `.corrupt` when the structure exceeds the reader's limits on untrusted input (overlapping
+    ///   directories or values): such a file is refused, not handed on to LibRaw.
+    static func inspect(path: String, head: [UInt8]) throws(RawReadError) -> TIFFRawFacts? {
         // TIFF (42), Panasonic RW2 ("IIU"), Olympus ORF ("IIRO", "IIRS", "MMOR"); a Canon CRW also starts
         // with "II" but is no TIFF, and is not read twice.
         guard head.count >= 8 else { return nil }
         let little = head[0] == 0x49 && head[1] == 0x49, big = head[0] == 0x4D && head[1] == 0x4D
         let magic = little ? Int(head[2]) | Int(head[3]) << 8 : Int(head[2]) << 8 | Int(head[3])
         guard little || big, [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
-        guard let bytes = try? TIFFStructure.contents(of: path), let structure = try? TIFFStructure(bytes: bytes) else {
+        guard let bytes = try? TIFFStructure.contents(of: path) else { return nil }
+        do throws(TIFFStructureError) {
+            return TIFFRawFacts(structure: try TIFFStructure(bytes: bytes), bytes: bytes)
+        } catch {
+            if case .limitExceeded = error { throw RawReadError(path: path, kind: .corrupt, detail: error.message) }
             return nil
         }
-        return TIFFRawFacts(structure: structure, bytes: bytes)
     }
 
     /// The compression of the raw image data, if known.
@@ -61,7 +66,7 @@ struct TIFFRawFacts {
     func checkComplete(path: String, fileSize: Int) throws(RawReadError) {
         try checkSegmentsInsideFile(path: path, fileSize: fileSize)
         if let raw = structure.rawDirectory {
-            try Self.checkRawData(raw, isDNG: isDNG, path: path)
+            try Self.checkRawData(raw, isDNG: isDNG, path: path, fileSize: fileSize)
         } else if isDNG {
             // A DNG keeps its raw image in a directory of its own; when the file ends before it, say so.
             if let first = structure.findings.first(where: { $0.kind == .pastEndOfFile }) {
@@ -81,15 +86,22 @@ struct TIFFRawFacts {
     ///
     /// Only DNG's tags are trusted to describe the raw data exactly (a Kodak KDC, for one, gives the size of
     /// the developed image); for other raws only Nikon's Huffman-coded NEF data is checked, by its size.
-    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String) throws(RawReadError) {
+    ///
+    /// Throws `.corrupt` when the strips or tiles list enough bytes but the image needs more than the whole file
+    /// has: they overlap (each inside the file), and a reader trusting them would allocate an image far larger
+    /// than the file.
+    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String, fileSize: Int) throws(RawReadError) {
+        // Every factor bounded before any arithmetic (a LONG8 holds up to 2^64 - 1); the products below stay
+        // under 2^62. Values outside the bounds are the validator's to report, and LibRaw's to refuse.
         guard let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20 else { return }
         let samples = max(1, raw.integer(TIFFTag.samplesPerPixel) ?? 1)
         let bits = raw.integer(TIFFTag.bitsPerSample) ?? 1
+        guard samples <= 65535, (1...64).contains(bits) else { return }
         let compression = raw.integer(TIFFTag.compression) ?? 1
         let kind: String, expected: Int, counts: [Int]
         if let tileWidth = raw.integer(TIFFTag.tileWidth), let tileLength = raw.integer(TIFFTag.tileLength),
-           tileWidth > 0, tileLength > 0 {
+           (1...(1 << 20)).contains(tileWidth), (1...(1 << 20)).contains(tileLength) {
             kind = "tiles"
             expected = ((width + tileWidth - 1) / tileWidth) * ((height + tileLength - 1) / tileLength)
             counts = listed(raw, offsets: TIFFTag.tileOffsets, byteCounts: TIFFTag.tileByteCounts)
@@ -117,6 +129,11 @@ struct TIFFRawFacts {
             throw RawReadError(path: path, kind: .truncated,
                                detail: "image data is \(total) bytes, too few for a \(width)x\(height) image "
                                    + "(at least \(needed)): the file was cut short")
+        }
+        if needed > fileSize {
+            throw RawReadError(path: path, kind: .corrupt,
+                               detail: "a \(width)x\(height) image needs at least \(needed) bytes of image data, more than "
+                                   + "the whole file (\(fileSize) bytes): its \(kind) overlap")
         }
     }
 

@@ -29,7 +29,9 @@ struct UncompressedCFASamples {
               !raw.contains(TIFFTag.linearizationTable), !raw.contains(Self.maskedAreas),
               !raw.contains(TIFFTag.tileWidth),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
-              width > 0, height > 0,
+              width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
+              // The samples must fit in the file: strips that overlap cannot make a small file a large frame.
+              width * height * 2 <= tiff.bytes.count,
               let offsets = raw.integers(TIFFTag.stripOffsets), let counts = raw.integers(TIFFTag.stripByteCounts)
         else { return nil }
         let rowsPerStrip = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)

@@ -1,5 +1,10 @@
 import CTIFF
 import CTIFFShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A picture read from a TIFF file: interleaved 16-bit RGB, top row first, on the full 0...65535 scale (an 8-bit
 /// code value `v` is `v * 257`), as the picture decoders of RawImageIO hand them on.
@@ -64,6 +69,10 @@ package enum TIFFPictureReader {
         if rb_tiff_get_uint16(tif, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 0 { photometric = UInt16.max }
         let width = Int(width32), height = Int(height32)
         if let problem = sizeProblem(width, height) { throw problem }
+        var compression: UInt16 = 1
+        _ = rb_tiff_get_uint16(tif, UInt32(TIFFTAG_COMPRESSION), &compression)
+        if let problem = dataProblem(path: path, width: width, height: height, samplesPerPixel: max(1, Int(spp)),
+                                     bits: max(1, Int(bits)), compression: Int(compression)) { throw problem }
 
         let isRGB = photometric == UInt16(PHOTOMETRIC_RGB) && spp >= 3
         let isGrey = photometric == UInt16(PHOTOMETRIC_MINISBLACK) && spp >= 1
@@ -98,6 +107,25 @@ package enum TIFFPictureReader {
             }
         }
         return TIFFPicture(width: width, height: height, channels: Int(spp), bitDepth: 8, samples: samples)
+    }
+
+    /// Most bytes of samples one byte of the file can decode to, by compression: none 1, PackBits 64 (2 bytes give
+    /// 128), Deflate 1032 (zlib's limit), LZW 1400 (12-bit codes of ever longer strings, reset every 4096). Other
+    /// compressions have no such bound and are held by the caller's pixel limit alone.
+    static let expansion: [Int: Int] = [1: 1, 32773: 64, 8: 1032, 32946: 1032, 5: 1400]
+
+    /// Why the image cannot be in the file, when its samples need more bytes than the file could decode to:
+    /// refused before the image is allocated.
+    private static func dataProblem(path: String, width: Int, height: Int, samplesPerPixel: Int, bits: Int,
+                                    compression: Int) -> TIFFPictureError? {
+        var info = stat()
+        guard let ratio = expansion[compression], stat(path, &info) == 0 else { return nil }
+        let fileBytes = Int(info.st_size)
+        let needed = (width * samplesPerPixel * bits + 7) / 8 * height
+        guard needed > fileBytes * ratio else { return nil }
+        return TIFFPictureError(kind: .corrupt,
+                                "corrupt TIFF: \(width)x\(height) pixels of \(samplesPerPixel) \(bits)-bit samples need "
+                                    + "\(needed) bytes, more than its \(fileBytes) bytes can hold (compression \(compression))")
     }
 
     /// Reads a stripped, contiguous 16-bit RGB or grey TIFF scanline by scanline (libtiff swaps to host order).

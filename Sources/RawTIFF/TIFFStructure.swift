@@ -11,7 +11,8 @@ import SystemPackage
 ///
 /// Reading follows the IFD chain (IFD0, IFD1, ...) and, from each directory, its SubIFDs (tag 330), EXIF
 /// (34665), GPS (34853) and Interoperability (40965) directories. Every offset and count is checked against
-/// the file size: a damaged file never crashes the reader. Only a missing header or an unusable IFD0 throws;
+/// the file size: a damaged file never crashes the reader. Only a missing header, an unusable IFD0 or a file
+/// whose directories and values would have to be copied beyond its own size (``copySlackBytes``) throws;
 /// anything wrong further in is recorded in ``problems`` and the rest is kept.
 ///
 /// ```swift
@@ -32,6 +33,16 @@ public struct TIFFStructure: Sendable {
     public static let maximumDepth = 8
     /// Most directories read from one file.
     public static let maximumDirectories = 1024
+    /// Most entries read from one file, all directories together (a camera file has a few hundred): each costs
+    /// several times its 12 bytes in memory, so a file made of directories is refused with
+    /// ``TIFFStructureError/limitExceeded(directory:limit:)`` past this many.
+    public static let maximumEntries = 1 << 18
+    /// How far the bytes the reader copies out of one file (every directory's entries, every value stored
+    /// out of line) may exceed the file's size. Directories and values of a sound file do not overlap, so their
+    /// total is at most the file size; a file whose directories or values overlap beyond this slack (an entry
+    /// count raised to 65535 turns image data into thousands of garbage entries) is refused with
+    /// ``TIFFStructureError/limitExceeded(directory:limit:)`` instead of being copied many times over.
+    public static let copySlackBytes = 64 << 10
 
     /// The byte order of every value in the file.
     public let byteOrder: ByteOrder
@@ -50,7 +61,9 @@ public struct TIFFStructure: Sendable {
 
     /// Parses the TIFF structure held in `bytes` (a whole file).
     /// - Throws: ``TIFFStructureError/notTIFF``, ``TIFFStructureError/truncated(_:)`` (shorter than the
-    ///   header) or ``TIFFStructureError/badDirectory(path:offset:reason:)`` (IFD0 unusable).
+    ///   header), ``TIFFStructureError/badDirectory(path:offset:reason:)`` (IFD0 unusable) or
+    ///   ``TIFFStructureError/limitExceeded(directory:limit:)`` (overlapping directories or values, see
+    ///   ``copySlackBytes``).
     public init(bytes: [UInt8]) throws(TIFFStructureError) {
         guard bytes.count >= 4 else {
             if bytes.count >= 2, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D {
@@ -69,7 +82,7 @@ public struct TIFFStructure: Sendable {
         guard bytes.count >= 8 else {
             throw .truncated("the file has only \(bytes.count) bytes, less than the 8-byte TIFF header")
         }
-        var parser = Parser(bytes: bytes, order: order)
+        var parser = TIFFStructureParser(bytes: bytes, order: order)
         try parser.parseChain(firstOffset: Int(order.uint32(bytes, at: 4)))
         byteOrder = order
         self.magic = magic
@@ -93,6 +106,7 @@ public struct TIFFStructure: Sendable {
     /// The bytes of the file at `path`, read with POSIX calls (through swift-system, which retries interrupted
     /// calls) so failures carry `strerror` text: straight into an array of the size `fstat` reports, then anything
     /// the file grew by meanwhile.
+    /// Only regular files are read: a device or FIFO is refused.
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
     public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
         let fd: FileDescriptor
@@ -103,6 +117,8 @@ public struct TIFFStructure: Sendable {
         var info = stat()
         guard fstat(fd.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: Errno.isDirectory.description) }
+        // A device or FIFO has no size to bound the read by (/dev/zero never ends).
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         let expected = max(0, Int(info.st_size))
         var failure: (any Error)?
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -227,160 +243,5 @@ public struct TIFFDataSegment: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let name = kind == .jpegThumbnail ? "JPEG thumbnail" : "\(kind.rawValue) \(index)"
         return "\(name) of \(directory) (bytes \(offset)..<\(end))"
-    }
-}
-
-/// The directory walker behind ``TIFFStructure/init(bytes:)``.
-private struct Parser {
-    let bytes: [UInt8]
-    let order: TIFFStructure.ByteOrder
-    var directories: [TIFFDirectory] = []
-    var problems: [TIFFProblem] = []
-    var visited: Set<Int> = []
-    /// Entry problems reported one by one per directory; the rest are counted.
-    static let issuesPerDirectory = 8
-
-    init(bytes: [UInt8], order: TIFFStructure.ByteOrder) {
-        self.bytes = bytes
-        self.order = order
-    }
-
-    var size: Int { bytes.count }
-
-    /// Records a problem of directory `path`.
-    mutating func note(_ kind: TIFFProblem.Kind, _ path: String, _ message: String) {
-        problems.append(TIFFProblem(kind, directory: path, message))
-    }
-
-    /// Reads IFD0, its sub-directories, then IFD1 and so on.
-    mutating func parseChain(firstOffset: Int) throws(TIFFStructureError) {
-        var offset = firstOffset
-        var index = 0
-        repeat { // IFD0 is always read: an offset of 0 there is an error, not an empty chain
-            let path = "IFD\(index)"
-            guard directories.count < TIFFStructure.maximumDirectories else {
-                note(.malformed, path, "not read, more than \(TIFFStructure.maximumDirectories) directories")
-                return
-            }
-            guard let dir = try walk(offset: offset, path: path, depth: 0, isFirst: index == 0) else { return }
-            offset = dir.nextOffset
-            index += 1
-        } while offset != 0
-    }
-
-    /// Reads the directory at `offset` and everything it points to; nil when it was skipped.
-    @discardableResult
-    mutating func walk(offset: Int, path: String, depth: Int, isFirst: Bool) throws(TIFFStructureError) -> TIFFDirectory? {
-        guard depth <= TIFFStructure.maximumDepth else {
-            note(.malformed, path, "not read, nested deeper than \(TIFFStructure.maximumDepth) levels")
-            return nil
-        }
-        guard directories.count < TIFFStructure.maximumDirectories else {
-            note(.malformed, path, "not read, more than \(TIFFStructure.maximumDirectories) directories")
-            return nil
-        }
-        guard !visited.contains(offset) else {
-            note(.malformed, path, "offset \(offset) points to a directory already read (a loop); not followed")
-            return nil
-        }
-        visited.insert(offset)
-        guard let dir = try readDirectory(offset: offset, path: path, isFirst: isFirst) else { return nil }
-        directories.append(dir)
-        let children: [(UInt16, String)] = [
-            (TIFFTag.subIFDs, "SubIFD"), (TIFFTag.exifIFD, "EXIF"), (TIFFTag.gpsIFD, "GPS"), (TIFFTag.interoperabilityIFD, "Interop"),
-        ]
-        for (tag, name) in children {
-            guard let entry = dir[tag] else { continue }
-            guard [.long, .ifd, .long8, .ifd8].contains(entry.type), let offsets = entry.integers else {
-                if entry.valueAvailable {
-                    note(.malformed, path, "\(entry.name) has type \(entry.type), not LONG or IFD; not followed")
-                }
-                continue
-            }
-            // SubIFDs may list several directories; EXIF, GPS and Interop point to one.
-            for (i, childOffset) in offsets.prefix(tag == TIFFTag.subIFDs ? offsets.count : 1).enumerated() where childOffset != 0 {
-                let childPath = tag == TIFFTag.subIFDs ? "\(path).\(name)\(i)" : "\(path).\(name)"
-                try walk(offset: childOffset, path: childPath, depth: depth + 1, isFirst: false)
-            }
-        }
-        return dir
-    }
-
-    /// Reads one directory's entries; throws for IFD0 problems, records and skips otherwise.
-    mutating func readDirectory(offset: Int, path: String, isFirst: Bool) throws(TIFFStructureError) -> TIFFDirectory? {
-        var failure: (kind: TIFFProblem.Kind, reason: String)?
-        if offset < 8 {
-            failure = (.malformed, "the offset is inside the 8-byte header")
-        } else if offset > size - 2 {
-            failure = (.pastEndOfFile, "the offset is past the end of the file (\(size) bytes)")
-        } else if order.uint16(bytes, at: offset) == 0 {
-            failure = (.malformed, "the directory has no entries")
-        }
-        if let failure {
-            if isFirst { throw .badDirectory(path: path, offset: offset, reason: failure.reason) }
-            note(failure.kind, path, "directory at offset \(offset) not read: \(failure.reason)")
-            return nil
-        }
-        let declared = Int(order.uint16(bytes, at: offset))
-        let fitting = (size - offset - 2) / 12
-        var count = declared
-        if declared > fitting {
-            let reason = "its \(declared) entries need \(2 + 12 * declared + 4) bytes but the file ends \(size - offset) bytes after it"
-            if isFirst { throw .badDirectory(path: path, offset: offset, reason: reason) }
-            note(.pastEndOfFile, path, "directory at offset \(offset) is cut: \(reason); \(fitting) entries read")
-            count = fitting
-        }
-        var entries: [TIFFEntry] = []
-        entries.reserveCapacity(count)
-        var issues: [(kind: TIFFProblem.Kind, message: String)] = []
-        for index in 0..<count {
-            if let entry = readEntry(at: offset + 2 + 12 * index, index: index, issues: &issues) { entries.append(entry) }
-        }
-        // A garbage directory can have thousands of bad entries: report a few and count the rest.
-        problems += issues.prefix(Self.issuesPerDirectory).map { TIFFProblem($0.kind, directory: path, $0.message) }
-        if issues.count > Self.issuesPerDirectory {
-            let rest = issues.dropFirst(Self.issuesPerDirectory)
-            note(rest.contains { $0.kind == .pastEndOfFile } ? .pastEndOfFile : .malformed, path,
-                 "\(rest.count) more entries with unknown types or values past the end of the file")
-        }
-        var next = 0
-        let nextPosition = offset + 2 + 12 * declared
-        if count == declared {
-            if nextPosition + 4 <= size {
-                next = Int(order.uint32(bytes, at: nextPosition))
-            } else {
-                note(.pastEndOfFile, path, "the next-directory offset after its entries is past the end of the file")
-            }
-        }
-        return TIFFDirectory(path: path, offset: offset, entries: entries, nextOffset: next)
-    }
-
-    /// Reads the 12-byte entry at `position` and copies its value (bounded); nil for an unknown field type.
-    func readEntry(at position: Int, index: Int, issues: inout [(kind: TIFFProblem.Kind, message: String)]) -> TIFFEntry? {
-        let tag = order.uint16(bytes, at: position)
-        let code = order.uint16(bytes, at: position + 2)
-        let count = Int(order.uint32(bytes, at: position + 4))
-        guard let type = TIFFFieldType(rawValue: code) else {
-            issues.append((.malformed, "entry \(index) (\(TIFFTag.name(for: tag))) has unknown field type \(code); skipped"))
-            return nil
-        }
-        let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.size)
-        if !overflow, byteCount <= 4 {
-            return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: nil,
-                             rawValue: Array(bytes[(position + 8)..<(position + 8 + byteCount)]),
-                             valueAvailable: true, byteOrder: order)
-        }
-        let valueOffset = Int(order.uint32(bytes, at: position + 8))
-        let (end, endOverflow) = valueOffset.addingReportingOverflow(byteCount)
-        guard !overflow, !endOverflow, end <= size else {
-            issues.append((.pastEndOfFile, "\(TIFFTag.name(for: tag)) value (\(count) \(type) at offset \(valueOffset)) "
-                           + "extends past the end of the file (\(size) bytes)"))
-            return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: valueOffset,
-                             rawValue: [], valueAvailable: false, byteOrder: order)
-        }
-        let cap = type.size == 1 ? TIFFEntry.maximumBlobBytes : TIFFEntry.maximumNumericBytes
-        let stored = min(byteCount, cap) / type.size * type.size
-        return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: valueOffset,
-                         rawValue: Array(bytes[valueOffset..<(valueOffset + stored)]), valueAvailable: true, byteOrder: order)
     }
 }

@@ -33,7 +33,8 @@ public struct TIFFProblem: Sendable, Hashable, CustomStringConvertible {
 /// Why a file's TIFF structure could not be read at all.
 ///
 /// Problems in directories after IFD0 (sub-directories, later IFDs, values past the end of the file) do not
-/// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``.
+/// throw: ``TIFFStructure`` keeps what it could read and lists them in ``TIFFStructure/problems``. Only the
+/// limits that keep reading proportional to the file (``limitExceeded(directory:limit:)``) stop it anywhere.
 public enum TIFFStructureError: RawBurstError, Hashable {
     /// The file could not be opened or read; `reason` is the system's message (`strerror`).
     case unreadable(path: String, reason: String)
@@ -43,6 +44,9 @@ public enum TIFFStructureError: RawBurstError, Hashable {
     case truncated(String)
     /// The first directory (IFD0) is unusable: its offset or entry count does not fit the file.
     case badDirectory(path: String, offset: Int, reason: String)
+    /// Reading the file would exceed one of the reader's limits on untrusted input (see
+    /// ``TIFFStructure/copySlackBytes``); `directory` is where it was hit, `limit` says which and why.
+    case limitExceeded(directory: String, limit: String)
 
     /// A one-line explanation.
     public var message: String {
@@ -55,6 +59,8 @@ public enum TIFFStructureError: RawBurstError, Hashable {
             "truncated TIFF file: \(detail)"
         case .badDirectory(let path, let offset, let reason):
             "bad TIFF directory \(path) at offset \(offset): \(reason)"
+        case .limitExceeded(let directory, let limit):
+            "TIFF structure refused at \(directory): \(limit)"
         }
     }
 }

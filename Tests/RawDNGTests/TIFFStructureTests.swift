@@ -199,6 +199,10 @@ struct TIFFStructureTests {
             try TIFFStructure.read(path: "/nonexistent/x.dng")
         }
         #expect(throws: TIFFStructureError.self) { try TIFFStructure.read(path: "/") }
+        // A device has no size to bound the read by: refused, not read until memory runs out (issue #17).
+        #expect(throws: TIFFStructureError.unreadable(path: "/dev/zero", reason: "not a regular file")) {
+            try TIFFStructure.read(path: "/dev/zero")
+        }
     }
 
     @Test("tag names follow the specifications")

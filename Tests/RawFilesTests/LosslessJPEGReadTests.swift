@@ -16,7 +16,7 @@ struct LosslessJPEGReadTests {
     private func compareWithLibRaw(_ path: String, expectDirect: Bool = true) throws {
         let name = (path as NSString).lastPathComponent
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let facts = try #require(TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
+        let facts = try #require(try TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
         #expect((LosslessJPEGCFASamples(facts) != nil) == expectDirect, "\(name)")
         if expectDirect, let layout = LosslessJPEGCFASamples(facts) {
             // Our decoder really decodes it (a mismatch would silently hand the file to LibRaw).

@@ -320,7 +320,7 @@ import Testing
         for (path, direct) in try Self.directReadCases(in: tmp) {
             let name = (path as NSString).lastPathComponent
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            let facts = try #require(TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
+            let facts = try #require(try TIFFRawFacts.inspect(path: path, head: [UInt8](bytes.prefix(16))))
             #expect((UncompressedCFASamples(facts) != nil) == direct, "\(name): direct read \(direct ? "not " : "")taken")
             let fast = try RawFileReader().read(path: path)
             let slow = try RawFileReader(readsUncompressedDNGDirectly: false).read(path: path)

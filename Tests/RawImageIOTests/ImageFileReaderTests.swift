@@ -35,6 +35,8 @@ import Testing
             png[:ihdr_end] + chunk(b'sRGB', b'\\x00') + chunk(b'gAMA', struct.pack('>I', 45455)) + png[ihdr_end:])
         open(os.path.join(d, 'ramp16-linear.png'), 'wb').write(
             png[:ihdr_end] + chunk(b'gAMA', struct.pack('>I', 100000)) + png[ihdr_end:])
+        open(os.path.join(d, 'huge-header.png'), 'wb').write(
+            png[:8] + chunk(b'IHDR', struct.pack('>IIBBBBB', 16000, 16000, 16, 2, 0, 0, 0)) + png[ihdr_end:])
         flat = np.full((16, 24, 3), 128, np.uint8)
         open(os.path.join(d, 'grey128.jpg'), 'wb').write(imagecodecs.jpeg8_encode(flat, level=95))
         open(os.path.join(d, 'greyscale.jpg'), 'wb').write(imagecodecs.jpeg8_encode(np.ascontiguousarray(flat[:, :, 0]), level=95))
@@ -44,6 +46,12 @@ import Testing
         tifffile.imwrite(os.path.join(d, 'rgb16.tif'), rgb16, photometric='rgb')
         tifffile.imwrite(os.path.join(d, 'grey16.tif'), rgb16[:, :, 1], photometric='minisblack')
         tifffile.imwrite(os.path.join(d, 'rgb8.tif'), rgb8, photometric='rgb')
+        with tifffile.TiffFile(os.path.join(d, 'rgb8.tif')) as t:
+            tags = [(t.pages[0].tags[name].valueoffset, t.pages[0].tags[name].dtype) for name in ('ImageWidth', 'ImageLength')]
+        huge = bytearray(open(os.path.join(d, 'rgb8.tif'), 'rb').read())
+        for offset, dtype in tags:
+            huge[offset:offset + (2 if int(dtype) == 3 else 4)] = struct.pack('<H' if int(dtype) == 3 else '<I', 16000)
+        open(os.path.join(d, 'huge-header.tif'), 'wb').write(bytes(huge))
         tifffile.imwrite(os.path.join(d, 'float.tif'), rgb16.astype(np.float32), photometric='rgb')
         print(json.dumps({}))
         """
@@ -224,6 +232,56 @@ import Testing
                 #expect(error.kind == .corrupt, "\(error)")
                 #expect(error.description.hasPrefix(url.path + ": corrupt or truncated JPEG: libjpeg: "), "\(error)")
             }
+        }
+    }
+
+    /// A JPEG header declaring 65500x65500 pixels is refused from the header, before libjpeg allocates the
+    /// image (it used to allocate 12 GB and then decode garbage into it; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugeJPEGRefusedBeforeDecoding() throws {
+        let tmp = try Self.images()
+        var bytes = [UInt8](try Data(contentsOf: tmp.file("big.jpg")))
+        let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        for at in [sof + 5, sof + 7] { (bytes[at], bytes[at + 1]) = (0xFF, 0xDC) } // height, width: 65500
+        let url = tmp.file("huge.jpg")
+        try Data(bytes).write(to: url)
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 65500x65500 JPEG was decoded")
+        } catch {
+            #expect(error.kind == .unsupported, "\(error)")
+            #expect(error.description == url.path + ": JPEG of 65500x65500 pixels is larger than 268435456 pixels", "\(error)")
+        }
+    }
+
+    /// A PNG header declaring 16000x16000 pixels over a few hundred bytes of data is refused before the image is
+    /// allocated (it used to allocate 1.5 GB first; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugePNGHeaderRefused() throws {
+        let tmp = try Self.images()
+        let url = tmp.file("huge-header.png")
+        let size = try Data(contentsOf: url).count
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 16000x16000 PNG header over \(size) bytes was decoded")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.description == url.path + ": corrupt PNG: 16000x16000 pixels cannot be held in its \(size) bytes "
+                    + "(at most 8256 pixels a byte)", "\(error)")
+        }
+    }
+
+    /// An uncompressed TIFF declaring 16000x16000 RGB pixels in a few hundred bytes is refused before libtiff's
+    /// raster is allocated (it used to allocate 1 GB first; issue #17).
+    @Test(.enabled(if: hasWriters)) func hugeTIFFHeaderRefused() throws {
+        let tmp = try Self.images()
+        let url = tmp.file("huge-header.tif")
+        let size = try Data(contentsOf: url).count
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a 16000x16000 TIFF header over \(size) bytes was decoded")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.description == url.path + ": corrupt TIFF: 16000x16000 pixels of 3 8-bit samples need 768000000 "
+                    + "bytes, more than its \(size) bytes can hold (compression 1)", "\(error)")
         }
     }
 

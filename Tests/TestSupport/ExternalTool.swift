@@ -115,16 +115,20 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public let standardError: Data
     /// Wall-clock seconds from launch to exit.
     public let duration: Double
+    /// The tool's peak resident set size in bytes, when the run measured it
+    /// (``ExternalTool/runMeasuringPeakMemory(_:timeout:currentDirectory:environment:)``), else nil.
+    public let maximumResidentBytes: Int?
 
     /// Creates a result (normally done by ``ExternalTool/run(_:timeout:currentDirectory:environment:input:standardOutputFile:)``).
     public init(command: [String], exitStatus: Int32, terminatedBySignal: Bool, standardOutput: Data,
-                standardError: Data, duration: Double) {
+                standardError: Data, duration: Double, maximumResidentBytes: Int? = nil) {
         self.command = command
         self.exitStatus = exitStatus
         self.terminatedBySignal = terminatedBySignal
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.duration = duration
+        self.maximumResidentBytes = maximumResidentBytes
     }
 
     /// stdout as UTF-8 text (invalid bytes replaced).

@@ -28,7 +28,7 @@ static void rb_jpeg_record_warning(j_common_ptr cinfo, int msg_level) {
     }
 }
 
-int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
+int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len, uint64_t max_pixels,
                         unsigned char **out, int *width, int *height, int *components,
                         char *errbuf, size_t errbuf_len) {
     struct jpeg_decompress_struct cinfo;
@@ -57,6 +57,14 @@ int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
     jpeg_mem_src(&cinfo, data, (unsigned long)data_len);
     jpeg_read_header(&cinfo, TRUE);
     if (components) *components = cinfo.num_components;
+    /* Before libjpeg allocates anything the size of the image (progressive coefficient buffers included). */
+    if ((uint64_t)cinfo.image_width * cinfo.image_height > max_pixels) {
+        if (errbuf && errbuf_len)
+            snprintf(errbuf, errbuf_len, "%ux%u pixels is larger than %llu pixels", cinfo.image_width,
+                     cinfo.image_height, (unsigned long long)max_pixels);
+        jpeg_destroy_decompress(&cinfo);
+        return -2;
+    }
     cinfo.out_color_space = JCS_RGB; /* greyscale and YCbCr come out as RGB; CMYK is refused by libjpeg */
     jpeg_start_decompress(&cinfo);
     if (cinfo.output_components != 3) {

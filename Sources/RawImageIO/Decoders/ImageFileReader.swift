@@ -170,6 +170,18 @@ public enum ImageFileReader {
         }
     }
 
+    /// Deflate expands data at most 1032 times and a PNG pixel takes at least one bit: more pixels than
+    /// 8 x 1032 per byte of the file cannot be in it, and are refused before the image is allocated.
+    static let maximumPNGPixelsPerByte = 8 * 1032
+
+    private static func checkPNGData(_ width: Int, _ height: Int, fileBytes: Int, path: String) throws(ImageReadError) {
+        guard width * height <= fileBytes * maximumPNGPixelsPerByte else {
+            throw ImageReadError(path: path, kind: .corrupt,
+                                 "corrupt PNG: \(width)x\(height) pixels cannot be held in its \(fileBytes) bytes "
+                                     + "(at most \(maximumPNGPixelsPerByte) pixels a byte)")
+        }
+    }
+
     /// 8-bit interleaved RGB → 16-bit samples (`v * 257`).
     private static func widen(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [UInt16] {
         [UInt16](unsafeUninitializedCapacity: count) { out, initialized in
@@ -246,6 +258,7 @@ public enum ImageFileReader {
         let channels = (color ? 3 : 1) + (alpha ? 1 : 0)
         do {
             try checkSize(width, height, path: path, format: "PNG")
+            try checkPNGData(width, height, fileBytes: bytes.count, path: path)
         } catch {
             png_image_free(&image)
             throw error
@@ -287,11 +300,12 @@ public enum ImageFileReader {
         var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let ok = data.withUnsafeBytes { raw in
-            rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &width, &height,
-                                &components, &message, message.count)
+            rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(maximumPixelCount),
+                                &out, &width, &height, &components, &message, message.count)
         }
         guard ok == 1, let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if ok == -2 { throw ImageReadError(path: path, kind: .unsupported, "JPEG of \(text)") }
             let unsupported = ok == -1 // a valid JPEG libjpeg cannot convert to RGB
             throw ImageReadError(path: path, kind: unsupported ? .unsupported : .corrupt,
                                  unsupported ? "unsupported JPEG: \(text)" : "corrupt or truncated JPEG: \(text)")

@@ -24,8 +24,10 @@ int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_by
    (width*height*3 bytes, free with free()), *width, *height and *components (the file's component count).
    On failure, or when libjpeg warned about corrupt or truncated data, returns 0 and writes a one-line
    message into errbuf; returns -1 (with a message) for a valid image it cannot convert to RGB (a colour
-   conversion libjpeg does not implement, not 3 output components). Never prints and never exits the process. */
-int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len,
+   conversion libjpeg does not implement, not 3 output components), and -2 (with a message) when the header
+   declares more than max_pixels pixels, before anything of the image's size is allocated. Never prints and
+   never exits the process. */
+int rb_jpeg_decode_rgb8(const uint8_t *data, size_t data_len, uint64_t max_pixels,
                         unsigned char **out, int *width, int *height, int *components,
                         char *errbuf, size_t errbuf_len);
 
