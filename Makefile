@@ -5,9 +5,11 @@
 #   SWIFT         the swift driver
 #   SCRATCH_PATH  SwiftPM build folder (default .build); name others .build-NAME (they are git-ignored)
 #   TEST_ARGS     extra arguments for `swift test`, e.g. TEST_ARGS="--filter RawCoreTests"
-#   FUZZ_SECONDS  how long `make fuzz` runs (default 600)
+#   FUZZ_SECONDS  how long `make fuzz` runs each target (default 600)
 #   FUZZ_CONFIG   debug (default: libFuzzer + AddressSanitizer) or release (libFuzzer only, faster, fewer checks)
 #   FUZZ_ARGS     extra libFuzzer flags, e.g. FUZZ_ARGS="-jobs=2 -workers=2" or FUZZ_ARGS=-seed=1
+#   FUZZ_TARGETS  which fuzz targets `make fuzz` runs, one after the other (default: LJ92 TIFF RawFile Picture Text)
+#   FUZZ_MALLOC_MB  the largest single allocation a fuzz input may cause, in MiB (default 256)
 
 SHELL        := /bin/bash
 .DEFAULT_GOAL := help
@@ -19,6 +21,8 @@ TEST_ARGS    ?=
 FUZZ_SECONDS ?= 600
 FUZZ_CONFIG  ?= debug
 FUZZ_ARGS    ?=
+FUZZ_TARGETS ?= LJ92 TIFF RawFile Picture Text
+FUZZ_MALLOC_MB ?= 256
 
 SWIFTPM_FLAGS := --scratch-path $(SCRATCH_PATH)
 # The fuzz package (Fuzz/) builds only with -sanitize=fuzzer; its scratch path stays inside Fuzz/.build.
@@ -28,7 +32,7 @@ FUZZ_BUILD    := $(SWIFT) build --package-path Fuzz --scratch-path Fuzz/.build -
                  -Xswiftc -sanitize=$(FUZZ_SANITIZE_$(FUZZ_CONFIG))
 export SHARED
 
-.PHONY: help deps build test demo bench fuzz clean
+.PHONY: help deps build test demo bench fuzz sanitize clean
 
 help: ## List the targets
 	@echo "rawburst — make targets:"
@@ -53,13 +57,27 @@ bench: ## Run the benchmarks in Benchmarks/ (ordo-one/benchmark)
 		echo "bench: Benchmarks/Package.swift does not exist yet; nothing to run"; exit 0; fi
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 
-fuzz: ## libFuzzer + ASan on the lossless-JPEG decoder for FUZZ_SECONDS (600); fails on a crash (Fuzz/README.md)
+fuzz: ## libFuzzer + ASan on each of FUZZ_TARGETS for FUZZ_SECONDS (600) each; fails on a finding (Fuzz/README.md)
 	$(FUZZ_BUILD)
-	@fuzzer="$$($(FUZZ_BUILD) --show-bin-path)/FuzzLJ92"; \
-	if [[ -z "$$(ls -A Fuzz/corpus 2>/dev/null)" ]]; then "$$fuzzer" --make-corpus Fuzz/corpus || exit 1; fi; \
-	mkdir -p Fuzz/artifacts; \
-	set -x; "$$fuzzer" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix=Fuzz/artifacts/ $(FUZZ_ARGS) Fuzz/corpus
+	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; mkdir -p Fuzz/artifacts; \
+	for target in $(FUZZ_TARGETS); do \
+		corpus=Fuzz/corpus/$$target; \
+		if [[ -z "$$(ls -A $$corpus 2>/dev/null)" ]]; then "$$bin/Fuzz$$target" --make-corpus $$corpus || exit 1; fi; \
+		( set -x; "$$bin/Fuzz$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-malloc_limit_mb=$(FUZZ_MALLOC_MB) -print_final_stats=1 -artifact_prefix=Fuzz/artifacts/$$target- \
+			$(FUZZ_ARGS) $$corpus ) || exit 1; \
+	done
+
+# AddressSanitizer: a report aborts the process (a signal every test sees, never a plain exit status 1), and leak
+# checking is off (Swift's globals live until exit). ThreadSanitizer: the engine's threads and the shared pieces.
+SANITIZE_ENV  := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1
+TSAN_FILTER   ?= RawCaptureTests|RawCoreTests|FramePool|DualSource|RawFileSourceTests
+
+sanitize: deps ## Every test under AddressSanitizer, then the engine's tests under ThreadSanitizer (.build-asan, .build-tsan)
+	@$(SANITIZE_ENV) SWIFT="$(SWIFT)" TEST_LOG=.build-logs/asan.log \
+		SWIFT_TEST_ARGS="--scratch-path .build-asan --sanitize=address $(TEST_ARGS)" scripts/test.sh
+	@$(SANITIZE_ENV) SWIFT="$(SWIFT)" TEST_LOG=.build-logs/tsan.log \
+		SWIFT_TEST_ARGS="--scratch-path .build-tsan --sanitize=thread --filter $(TSAN_FILTER) $(TEST_ARGS)" scripts/test.sh
 
 clean: ## Remove build products (of SCRATCH_PATH), test logs and demo output
 	$(SWIFT) package $(SWIFTPM_FLAGS) clean

@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "RawBurst", targets: ["RawBurst"]),
         .executable(name: "rawburst", targets: ["rawburst"]),
+        // For robustness tests and the fuzz package (Fuzz/), not for applications.
+        .library(name: "TIFFMutation", targets: ["TIFFMutation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,7 +59,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .target(name: "TestSupport", dependencies: ["RawCore"], path: "Tests/TestSupport"),
+        // A TIFF-aware mutator (damaged directories, types, counts, offsets, loops) shared by the mutation tests and
+        // the fuzz targets; it has its own small TIFF walker, so it does not depend on the reader it tests.
+        .target(name: "TIFFMutation", dependencies: ["RawCore"]),
+        .target(name: "TestSupport", dependencies: ["RawCore", "TIFFMutation"], path: "Tests/TestSupport"),
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDevelopTests", dependencies: ["RawDevelop", "RawCore", "RawFiles", "RawSimulator", "RawJobs",
                                                             "RawDNG", "TestSupport"]),

@@ -22,6 +22,16 @@ let package = Package(
             "CFuzzDriver",
             .product(name: "RawBurst", package: root),
         ]),
+        // The driver every other target shares: --make-corpus, the one-line error check, scratch files, DNG seeds.
+        .target(name: "FuzzSupport", dependencies: [
+            "CFuzzDriver",
+            .product(name: "RawBurst", package: root),
+            .product(name: "TIFFMutation", package: root),
+        ]),
+        .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzSupport", .product(name: "RawBurst", package: root)]),
+        .executableTarget(name: "FuzzRawFile", dependencies: ["FuzzSupport", .product(name: "RawBurst", package: root)]),
+        .executableTarget(name: "FuzzPicture", dependencies: ["FuzzSupport", .product(name: "RawBurst", package: root)]),
+        .executableTarget(name: "FuzzText", dependencies: ["FuzzSupport", .product(name: "RawBurst", package: root)]),
     ],
     swiftLanguageModes: [.v6]
 )

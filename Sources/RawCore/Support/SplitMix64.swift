@@ -3,17 +3,17 @@
 /// The state advances by the golden-ratio increment `0x9E37_79B9_7F4A_7C15` and each output is the state
 /// through the SplitMix64 finaliser (``mix(_:)``). The same seed always gives the same sequence, on every
 /// platform, so simulated noise and randomised tests are reproducible. Not for cryptography.
-package struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The golden-ratio increment added to the state before each output.
     package static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     private var state: UInt64
 
     /// A generator whose first output is `mix(seed &+ increment)`.
-    package init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
     /// The next value of the sequence.
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= Self.increment
         return Self.mix(state)
     }

@@ -10,4 +10,8 @@
 int LLVMFuzzerRunDriver(int *argc, char ***argv,
                         int (*UserCb)(const uint8_t *Data, size_t Size));
 
+/// libFuzzer's own mutation of `Data` (of `Size` bytes, in a buffer of `MaxSize`); returns the new size. For custom
+/// mutators that fall back to the built-in ones.
+size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
+
 #endif

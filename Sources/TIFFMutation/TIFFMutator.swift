@@ -99,12 +99,12 @@ public struct TIFFMutator: Sendable {
     }
 
     /// One mutant of the seed, of a kind chosen by `rng` (see ``mutate(_:using:)``).
-    package func mutate(using rng: inout SplitMix64) -> Mutant {
+    public func mutate(using rng: inout SplitMix64) -> Mutant {
         mutate(Kind.allCases[Int(rng.next() % UInt64(Kind.allCases.count))], using: &rng)
     }
 
     /// One mutant of the seed of the given kind; a kind the seed has nothing for (no directories) flips bytes.
-    package func mutate(_ kind: Kind, using rng: inout SplitMix64) -> Mutant {
+    public func mutate(_ kind: Kind, using rng: inout SplitMix64) -> Mutant {
         var bytes = seed
         func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
         let entry = entryPositions.isEmpty ? nil : pick(entryPositions)
