@@ -39,20 +39,43 @@ package enum FileSystemFaults {
         package var description: String { "\(kind.rawValue) \(path)" }
     }
 
-    /// What one armed directory counts: the calls so far and the 1-based call that fails (nil: none fails).
+    /// Which call of an armed directory fails.
+    package enum Rule: Sendable, Hashable {
+        /// None: the calls are only counted.
+        case none
+        /// The `n`th call (1-based).
+        case number(Int)
+        /// The first call of `kind` on a file whose name contains `text`.
+        case first(FileSystemCall, pathContaining: String)
+    }
+
+    /// What one armed directory counts: the calls so far, which one fails, and whether it has failed.
     private struct Armed {
-        var failing: Int?
+        var rule: Rule
         var calls: [Call] = []
+        var failed = false
+
+        /// Counts `call`; true when it is the one that fails.
+        mutating func count(_ call: Call) -> Bool {
+            calls.append(call)
+            guard !failed else { return false }
+            switch rule {
+            case .none: failed = false
+            case .number(let n): failed = calls.count == n
+            case .first(let kind, let text): failed = call.kind == kind && call.path.split(separator: "/").last?.contains(text) == true
+            }
+            return failed
+        }
     }
 
     /// Armed directories by path; shared by every thread that touches the file system.
     private static let armed = Mutex<[String: Armed]>([:])
 
-    /// Counts the calls on files in `directory` while `body` runs and fails the `failing`th (1-based; nil fails
-    /// none); returns `body`'s result and the calls made, in order.
-    package static func injecting<T>(directory: String, failing: Int?,
+    /// Counts the calls on files in `directory` while `body` runs and fails the one `rule` chooses; returns
+    /// `body`'s result and the calls made, in order.
+    package static func injecting<T>(directory: String, failing rule: Rule,
                                      _ body: () throws -> T) rethrows -> (result: T, calls: [Call]) {
-        armed.withLock { $0[directory] = Armed(failing: failing) }
+        armed.withLock { $0[directory] = Armed(rule: rule) }
         defer { armed.withLock { _ = $0.removeValue(forKey: directory) } }
         let result = try body()
         return (result, armed.withLock { $0[directory]?.calls ?? [] })
@@ -62,10 +85,8 @@ package enum FileSystemFaults {
     package static func check(_ kind: FileSystemCall, path: String) throws(Errno) {
         let directory = AtomicFile.directory(of: path)
         let fails = armed.withLock { all -> Bool in
-            guard var entry = all[directory] else { return false }
-            entry.calls.append(Call(kind: kind, path: path))
-            all[directory] = entry
-            return entry.calls.count == entry.failing
+            guard all[directory] != nil else { return false }
+            return all[directory]!.count(Call(kind: kind, path: path))
         }
         if fails { throw Errno.ioError }
     }
