@@ -61,8 +61,11 @@ public struct DNGWriter: Sendable {
         public let path: String
         /// Size of the file in bytes.
         public let bytes: Int
-        /// Things the user should know (e.g. a missing colour matrix replaced by a generic one).
+        /// Things the user should know (e.g. a missing colour matrix replaced by a generic one, a directory that
+        /// could not be flushed).
         public let warnings: [String]
+        /// Whether the file's name is on disk too (`.notDurable` when its directory could not be flushed).
+        public var publication: AtomicFile.Publication = .durable
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -98,9 +101,11 @@ public struct DNGWriter: Sendable {
         do { file = try AtomicFile(path: path, overwrite: options.overwrite) } catch {
             throw DNGWriteError(path: path, error.message)
         }
+        let publication: AtomicFile.Publication
         do {
+            try file.beforeWriting()
             try writeContents(image, calibration: calibration, options: options, to: file.temporaryPath, reportingAs: path)
-            try file.commit()
+            publication = try file.commit()
         } catch let error as DNGWriteError {
             file.discard()
             throw error
@@ -112,7 +117,10 @@ public struct DNGWriter: Sendable {
         }
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
-        return Report(path: path, bytes: size, warnings: warnings)
+        if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
+        var report = Report(path: path, bytes: size, warnings: warnings)
+        report.publication = publication
+        return report
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).

@@ -29,6 +29,10 @@ import Testing
             (.write(sequenceNumber: 3, sensor: nil, detail: "Input/output error"), "frame 3: Input/output error", false),
             (.write(sequenceNumber: 3, sensor: "front", detail: "Input/output error"), "frame 3 (front): Input/output error", false),
             (.develop(sequenceNumber: 7, sensor: "back", detail: "x"), "develop frame 7 (back): x", true),
+            (.sidecar(sequenceNumber: 2, sensor: nil, detail: "/b/p-0002.json: cannot flush to disk: Input/output error"),
+             "frame 2: written, but its sidecar is not: /b/p-0002.json: cannot flush to disk: Input/output error", false),
+            (.notDurable(sequenceNumber: 5, sensor: "front", detail: "/b: cannot flush the directory to disk: Input/output error"),
+             "frame 5 (front): written, but not durable: /b: cannot flush the directory to disk: Input/output error", false),
         ]
         for (failure, text, develop) in cases {
             #expect(failure.description == text)

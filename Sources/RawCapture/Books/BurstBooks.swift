@@ -40,6 +40,14 @@ struct BurstBooks: Sendable {
     }
 }
 
+/// What became of a frame's files once its DNG has its final name.
+struct WriteOutcome: Sendable {
+    /// Whether the DNG's directory entry is on disk.
+    var publication: AtomicFile.Publication
+    /// Why its sidecar could not be written, nil when it was (or none was asked for).
+    var sidecarFailure: String?
+}
+
 extension BurstRun {
     /// Records a drop in the ledger and the journal.
     func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
@@ -51,19 +59,40 @@ extension BurstRun {
         journalAppend(entry)
     }
 
-    /// Records a durable frame.
-    func recordWritten(_ record: BurstSession.FrameRecord, file: String) {
+    /// Records that the sensor made `frame` (a journal line that is not flushed on its own: the next flushed line
+    /// takes it to disk). After a crash, a frame produced but neither committed nor dropped was lost in flight.
+    func recordProduced(_ frame: CapturedFrame) {
+        books.withLock { $0[ledger: frame.sensorName].recordProduced(frame.sequenceNumber) }
+        var entry = BurstJournal.Entry(.produced)
+        entry.sequenceNumber = frame.sequenceNumber
+        entry.sensor = frame.sensorName
+        journalAppend(entry, flush: false)
+    }
+
+    /// Records a frame whose DNG is under its final name: committed in the journal (with its sidecar's and its
+    /// directory's outcome) and written in the ledger. A sidecar that could not be written and a directory that
+    /// could not be flushed are failures of the burst, but the frame is written: its DNG is whole.
+    func recordWritten(_ record: BurstSession.FrameRecord, file: String, outcome: WriteOutcome) {
         var committed = BurstJournal.Entry(.committed)
         committed.sequenceNumber = record.sequenceNumber
         committed.sensor = record.sensor
         committed.file = file
         committed.bytes = record.bytes
+        if outcome.sidecarFailure != nil { committed.sidecar = false }
+        if !outcome.publication.isDurable { committed.durable = false }
         journalAppend(committed)
+        let sensor = session.sensorNames.count > 1 ? record.sensor : nil
         books.withLock {
             $0[ledger: record.sensor].recordWritten(record.sequenceNumber)
             $0.records.append(record)
             $0.bytesWritten += record.bytes
             $0.consecutiveWriteFailures = 0
+            if case .notDurable(let reason) = outcome.publication {
+                $0.failures.append(.notDurable(sequenceNumber: record.sequenceNumber, sensor: sensor, detail: reason))
+            }
+            if let detail = outcome.sidecarFailure {
+                $0.failures.append(.sidecar(sequenceNumber: record.sequenceNumber, sensor: sensor, detail: detail))
+            }
         }
     }
 
@@ -95,10 +124,10 @@ extension BurstRun {
     /// The governor's level now (the writers read it per frame).
     var currentLevel: BurstGovernor.Level { books.withLock { $0.level } }
 
-    /// Appends to the journal, if there is one; a failure is reported as an error.
-    func journalAppend(_ entry: BurstJournal.Entry) {
+    /// Appends to the journal (flushed unless `flush` is false), if there is one; a failure is reported as an error.
+    func journalAppend(_ entry: BurstJournal.Entry, flush: Bool = true) {
         guard let journal else { return }
-        do { try journal.append(entry) } catch { recordFailure(.journal("\(error)")) }
+        do { try journal.append(entry, flush: flush) } catch { recordFailure(.journal("\(error)")) }
     }
 
     /// Starts the journal of `session`; a failure is added to `failures` and the burst goes on without one.
@@ -108,10 +137,12 @@ extension BurstRun {
         do {
             let opened = try BurstJournal(directory: configuration.outputDirectory)
             var start = BurstJournal.Entry(.start)
-            start.version = 1
+            start.version = 2
             start.sensor = session.sensorNames.joined(separator: ",")
             start.frames = configuration.frames
             start.overflow = configuration.overflow.rawValue
+            start.name = configuration.nameTemplate.text
+            start.sidecars = configuration.sidecars
             try opened.append(start)
             return opened
         } catch {

@@ -2,15 +2,18 @@ import Foundation
 import RawCore
 import SystemPackage
 
-/// The burst's append-only journal (`journal.jsonl` in the burst folder): one JSON object per line, each
-/// line flushed to disk (`fdatasync`) before the next frame is reported written.
+/// The burst's append-only journal (`journal.jsonl` in the burst folder): one JSON object per line. Every
+/// line but `produced` is flushed to disk (`fdatasync`) before the next frame is reported written.
 ///
-/// A frame is journaled as committed only after its DNG is durable under its final name (the DNG writer
-/// syncs the file and its directory before it returns), so after a crash every committed line names a
-/// complete file. Lines:
+/// A frame is journaled as committed only after its DNG (and its sidecar, or the sidecar's failure) is settled
+/// under its final name, so after a crash every committed line names a complete file. Lines:
 ///
-/// - `{"event":"start","version":1,"sensor":"phone-wide","frames":30,"overflow":"block"}`
-/// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704}`
+/// - `{"event":"start","version":2,"sensor":"phone-wide","frames":30,"overflow":"block","name":"%s-%4q","sidecars":true}`
+/// - `{"event":"produced","sequenceNumber":4,"sensor":"phone-wide"}` (not flushed on its own: the next flushed
+///   line takes it to disk; a frame produced but never committed or dropped was lost in flight)
+/// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704}`, with
+///   `"sidecar":false` when its sidecar could not be written and `"durable":false` when its directory could not be
+///   flushed (the file is whole under its name, but a power loss may lose the name)
 /// - `{"event":"dropped","sequenceNumber":5,"reason":"pool-full"}`
 /// - `{"event":"end","produced":30,"written":29,"dropped":1}`
 ///
@@ -23,8 +26,10 @@ public final class BurstJournal: Sendable {
     public struct Entry: Codable, Sendable, Hashable {
         /// The kinds of line, by the name written as `event`.
         public enum Event: String, Sendable, Hashable, CaseIterable {
-            /// The burst began (version, sensors, frames, overflow policy).
+            /// The burst began (version, sensors, frames, overflow policy, name template, sidecars).
             case start
+            /// The sensor made a frame (it will be committed or dropped).
+            case produced
             /// A frame's file is durable under its final name.
             case committed
             /// A frame was dropped, with the reason.
@@ -46,6 +51,13 @@ public final class BurstJournal: Sendable {
         public var produced: Int?
         public var written: Int?
         public var dropped: Int?
+        /// The start line's file name template (version 2 on).
+        public var name: String?
+        /// The start line: whether each frame has a sidecar; a committed line: false when its sidecar failed.
+        public var sidecars: Bool?
+        public var sidecar: Bool?
+        /// A committed line: false when the file's directory could not be flushed to disk.
+        public var durable: Bool?
 
         /// An entry of `event` with nothing else set.
         public init(event: String) { self.event = event }
@@ -60,7 +72,8 @@ public final class BurstJournal: Sendable {
     /// The journal's path.
     public let path: String
     private let descriptor: FileDescriptor
-    /// Serialises appends, so lines from several writers never interleave.
+    /// Serialises writes, so lines from several writers never interleave (the flush runs outside it, so the sensor
+    /// thread's unflushed lines never wait for a writer's flush).
     private let lock = NSLock()
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -72,6 +85,7 @@ public final class BurstJournal: Sendable {
     public init(directory: String) throws(FileError) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
+            try FileSystemFaults.check(.open, path: path)
             descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .append, .closeOnExec],
                                                  permissions: FilePermissions(rawValue: 0o644))
         } catch {
@@ -81,16 +95,26 @@ public final class BurstJournal: Sendable {
 
     deinit { try? descriptor.close() }
 
-    /// Appends `entry` as one line and flushes it to disk.
-    public func append(_ entry: Entry) throws(FileError) {
-        guard let data = try? encoder.encode(entry) else { throw FileError(path: path, "cannot encode a journal line") }
-        let line = Array(data) + [10]
-        lock.lock()
-        defer { lock.unlock() }
-        do { try descriptor.writeEvery(line) } catch {
+    /// Appends `entry` as one line and, when `flush` is true, flushes it (and every line before it) to disk.
+    public func append(_ entry: Entry, flush: Bool = true) throws(FileError) {
+        let line: [UInt8]
+        do { line = Array(try encoder.encode(entry)) + [10] } catch {
+            throw FileError(path: path, "cannot encode a journal line")
+        }
+        let written: Result<Void, any Error> = lock.withLock {
+            Result {
+                try FileSystemFaults.check(.write, path: path)
+                try descriptor.writeEvery(line)
+            }
+        }
+        if case .failure(let error) = written {
             throw FileError(path: path, "cannot write the journal: \(FileError.reason(error))")
         }
-        do { try descriptor.syncData() } catch {
+        guard flush else { return }
+        do {
+            try FileSystemFaults.check(.sync, path: path)
+            try descriptor.syncData()
+        } catch {
             throw FileError(path: path, "cannot flush the journal: \(error)")
         }
     }

@@ -45,6 +45,12 @@ extension BurstSession {
         case write(sequenceNumber: UInt64, sensor: String?, detail: String)
         /// A frame written during the burst could not be developed (an error of the burst, not of the frame).
         case develop(sequenceNumber: UInt64, sensor: String, detail: String)
+        /// A frame's DNG is written and committed, but its sidecar could not be written (the frame counts as
+        /// written; the sidecar is missing).
+        case sidecar(sequenceNumber: UInt64, sensor: String?, detail: String)
+        /// A frame's DNG is whole under its final name and committed, but its directory could not be flushed to disk,
+        /// so a power loss may lose the name; `detail` names the directory and the system's reason.
+        case notDurable(sequenceNumber: UInt64, sensor: String?, detail: String)
 
         /// True for a failed development.
         public var isDevelopment: Bool {
@@ -61,6 +67,10 @@ extension BurstSession {
                 "frame \(sequenceNumber)\(sensor.map { " (\($0))" } ?? ""): \(detail)"
             case .develop(let sequenceNumber, let sensor, let detail):
                 "develop frame \(sequenceNumber) (\(sensor)): \(detail)"
+            case .sidecar(let sequenceNumber, let sensor, let detail):
+                "frame \(sequenceNumber)\(sensor.map { " (\($0))" } ?? ""): written, but its sidecar is not: \(detail)"
+            case .notDurable(let sequenceNumber, let sensor, let detail):
+                "frame \(sequenceNumber)\(sensor.map { " (\($0))" } ?? ""): written, but not durable: \(detail)"
             }
         }
     }

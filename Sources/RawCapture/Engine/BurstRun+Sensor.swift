@@ -148,7 +148,7 @@ extension BurstRun {
         if s.triggered { s.taken += 1 }
         s.lastSequence = frames.first?.sequenceNumber
         for frame in frames {
-            books.withLock { $0[ledger: frame.sensorName].recordProduced(frame.sequenceNumber) }
+            recordProduced(frame)
             s.latencies.append(slotLatency)
         }
         return (frames, slotLatency)

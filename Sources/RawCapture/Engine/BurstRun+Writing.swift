@@ -8,51 +8,64 @@ extension BurstRun {
     /// sidecar) straight from its slot, commits it in the journal once durable, and gives the slot back.
     func writeLoop() {
         while let (slot, pending) = pool.nextFull() {
-            let frame = located(pending.frame)
-            let taken = Date()
-            var options = configuration.dngOptions
-            // The governor's first step: no optional preview.
-            if currentLevel >= .noPreviews { options.previewLongEdge = nil }
-            // Its second: no compression.
-            if currentLevel >= .cheaperCompression { options.compression = .none }
-            options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
-            let writer = DNGWriter(options: options)
-            let counter = nextCounter(frame.sensorName)
-            let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
-                                                       counter: counter, bracket: pending.bracketIndex,
-                                                       captureTime: frame.image.metadata.captureTime)
-            let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
-            do {
-                try beforeWrite?(frame.sequenceNumber)
-                try faults?.beforeWrite(bytes: frame.image.frame.width * frame.image.frame.height * 2)
-                let written = try writer.write(frame.image, to: path)
-                if configuration.sidecars {
-                    let sidecar = FrameSidecar(frame: frame, file: name, bracketIndex: pending.bracketIndex,
-                                               preset: configuration.presetName)
-                    try AtomicFile.write(sidecar.json(),
-                                         to: (configuration.outputDirectory as NSString)
-                                            .appendingPathComponent(FrameSidecar.fileName(forDNG: name)),
-                                         overwrite: configuration.dngOptions.overwrite)
-                }
-                var record = BurstSession.FrameRecord(
-                    sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
-                    monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: frame.latenessNanoseconds,
-                    slotLatencyNanoseconds: pending.slotLatency, queueDepth: pending.queueDepth, path: path,
-                    bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
-                    committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
-                    bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
-                record.compression = options.compression
-                record.timeCode = options.cinemaDNG?.timeCode.description
-                // The file (and its sidecar) is durable under its final name: now it is committed.
-                recordWritten(record, file: name)
-                analyse(frame)
-                develop(frame, dng: path)
-            } catch {
-                recordWriteFailure(frame, message: "\(error)")
-            }
+            write(pending)
             pool.release(slot)
             reportProgress()
         }
+    }
+
+    /// Writes one frame from its slot and records it: written (its DNG is under its final name; a sidecar or a
+    /// directory flush that failed after that is a failure of the burst, not a drop) or dropped as `write-failed`
+    /// (nothing under its final name).
+    private func write(_ pending: BurstSession.Pending) {
+        let frame = located(pending.frame)
+        let taken = Date()
+        var options = configuration.dngOptions
+        // The governor's first step: no optional preview.
+        if currentLevel >= .noPreviews { options.previewLongEdge = nil }
+        // Its second: no compression.
+        if currentLevel >= .cheaperCompression { options.compression = .none }
+        options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
+        let counter = nextCounter(frame.sensorName)
+        let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
+                                                   counter: counter, bracket: pending.bracketIndex,
+                                                   captureTime: frame.image.metadata.captureTime)
+        let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
+        let written: DNGWriter.Report
+        do {
+            try beforeWrite?(frame.sequenceNumber)
+            try faults?.beforeWrite(bytes: frame.image.frame.width * frame.image.frame.height * 2)
+            written = try DNGWriter(options: options).write(frame.image, to: path)
+        } catch {
+            recordWriteFailure(frame, message: "\(error)")
+            return
+        }
+        // The DNG is whole under its final name: from here on the frame is written, whatever else fails.
+        var outcome = WriteOutcome(publication: written.publication)
+        if configuration.sidecars {
+            let sidecar = FrameSidecar(frame: frame, file: name, bracketIndex: pending.bracketIndex, preset: configuration.presetName)
+            let sidecarPath = (configuration.outputDirectory as NSString).appendingPathComponent(FrameSidecar.fileName(forDNG: name))
+            do {
+                let publication = try AtomicFile.write(sidecar.json(), to: sidecarPath, overwrite: configuration.dngOptions.overwrite)
+                if case .notDurable(let reason) = publication, outcome.publication.isDurable {
+                    outcome.publication = .notDurable(reason: reason)
+                }
+            } catch {
+                outcome.sidecarFailure = "\(error)"
+            }
+        }
+        var record = BurstSession.FrameRecord(
+            sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName,
+            monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: frame.latenessNanoseconds,
+            slotLatencyNanoseconds: pending.slotLatency, queueDepth: pending.queueDepth, path: path,
+            bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
+            committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
+            bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
+        record.compression = options.compression
+        record.timeCode = options.cinemaDNG?.timeCode.description
+        recordWritten(record, file: name, outcome: outcome)
+        analyse(frame)
+        develop(frame, dng: path)
     }
 
     /// Develops a written frame from its slot when the plan has room for it and the governor allows, or leaves it

@@ -21,9 +21,9 @@ import RawCore
 public struct FilenameTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template as given.
     public let text: String
-    private let parts: [Part]
+    let parts: [Part]
 
-    private enum Part: Sendable, Hashable {
+    enum Part: Sendable, Hashable {
         case literal(String)
         case field(Character, width: Int)
     }

@@ -29,6 +29,9 @@ public final class AtomicFile {
     public init(path: String, overwrite: Bool) throws(FileError) {
         let directory = AtomicFile.directory(of: path)
         var st = stat()
+        do { try FileSystemFaults.check(.inspect, path: path) } catch {
+            throw FileError(path: path, "cannot look at \(directory): \(error)")
+        }
         guard stat(directory, &st) == 0 else {
             throw FileError(path: path, "output directory \(directory) does not exist")
         }
@@ -41,6 +44,9 @@ public final class AtomicFile {
         try AtomicFile.checkReplaceable(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory)/.\(base).XXXXXX.tmp".utf8CString)
+        do { try FileSystemFaults.check(.create, path: path) } catch {
+            throw FileError(path: path, "cannot create a file in \(directory): \(error)")
+        }
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else {
             throw FileError(path: path, "cannot create a file in \(directory): \(FileError.errnoText())")
@@ -84,18 +90,49 @@ public final class AtomicFile {
         if !finished { unlink(temporaryPath) }
     }
 
-    /// Makes the temporary file durable and gives it its final name.
-    public func commit() throws(FileError) {
+    /// What `commit()` achieved once the file has its final name.
+    public enum Publication: Sendable, Hashable {
+        /// The file is complete under its final name, and the name is on disk too.
+        case durable
+        /// The file is complete under its final name, but its directory could not be flushed to disk, so a
+        /// power loss may still lose the name; `reason` says why, in one line naming the directory.
+        case notDurable(reason: String)
+
+        /// True for `.durable`.
+        public var isDurable: Bool { self == .durable }
+    }
+
+    /// Makes the temporary file durable and gives it its final name. Throws, with nothing under the final name
+    /// and the temporary file removed, when the file cannot be flushed or renamed; once the file has its final
+    /// name, a directory that cannot be flushed is not an error but `.notDurable` (the file is there, whole).
+    @discardableResult
+    public func commit() throws(FileError) -> Publication {
         precondition(!finished, "AtomicFile committed or discarded twice")
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(temporaryPath, .readOnly) } catch {
+        do {
+            try FileSystemFaults.check(.open, path: temporaryPath)
+            fd = try FileDescriptor.open(temporaryPath, .readOnly)
+        } catch {
             throw fail("cannot reopen the temporary file: \(FileError.reason(error))")
         }
-        do { try fd.sync() } catch {
+        do {
+            try FileSystemFaults.check(.sync, path: temporaryPath)
+            try fd.sync()
+        } catch {
             try? fd.close()
             throw fail("cannot flush to disk: \(error)")
         }
         try? fd.close()
+        try publish()
+        finished = true
+        return syncDirectory()
+    }
+
+    /// Renames (with `overwrite`) or links the temporary file to its final name.
+    private func publish() throws(FileError) {
+        do { try FileSystemFaults.check(.publish, path: finalPath) } catch {
+            throw fail("cannot rename into place: \(error)")
+        }
         if overwrite {
             // Checked again: something else may have taken the name since init.
             do { try AtomicFile.checkReplaceable(finalPath) } catch { throw fail(error.message) }
@@ -109,26 +146,57 @@ public final class AtomicFile {
             }
             unlink(temporaryPath)
         }
-        finished = true
-        if let directory = try? FileDescriptor.open(AtomicFile.directory(of: finalPath), .readOnly, options: .directory) {
-            try? directory.sync()
-            try? directory.close()
-        }
     }
 
-    /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars).
-    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) {
+    /// Flushes the final name's directory entry to disk.
+    private func syncDirectory() -> Publication {
+        let directoryPath = AtomicFile.directory(of: finalPath)
+        let directory: FileDescriptor
+        do {
+            try FileSystemFaults.check(.openDirectory, path: finalPath)
+            directory = try FileDescriptor.open(directoryPath, .readOnly, options: .directory)
+        } catch {
+            return .notDurable(reason: "\(directoryPath): cannot open the directory to flush it: \(FileError.reason(error))")
+        }
+        defer { try? directory.close() }
+        do {
+            try FileSystemFaults.check(.syncDirectory, path: finalPath)
+            try directory.sync()
+        } catch {
+            return .notDurable(reason: "\(directoryPath): cannot flush the directory to disk: \(error)")
+        }
+        return .durable
+    }
+
+    /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars); see `commit()` for
+    /// what is thrown and what is returned.
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) -> Publication {
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(file.temporaryPath, .writeOnly, options: .truncate) } catch {
+        do {
+            try FileSystemFaults.check(.open, path: file.temporaryPath)
+            fd = try FileDescriptor.open(file.temporaryPath, .writeOnly, options: .truncate)
+        } catch {
             throw file.fail("cannot open the temporary file: \(FileError.reason(error))")
         }
-        do { try fd.writeEvery(bytes) } catch {
+        do {
+            try FileSystemFaults.check(.write, path: file.temporaryPath)
+            try fd.writeEvery(bytes)
+        } catch {
             try? fd.close()
             throw file.fail("cannot write: \(FileError.reason(error))")
         }
         try? fd.close()
-        try file.commit()
+        return try file.commit()
+    }
+
+    /// Called by a writer that fills `temporaryPath` itself (through a library) before it writes: the one point
+    /// where an injected fault (`FileSystemFaults`) fails such a write; throws with the temporary file removed.
+    package func beforeWriting() throws(FileError) {
+        do { try FileSystemFaults.check(.write, path: temporaryPath) } catch {
+            throw fail("cannot write: \(error)")
+        }
     }
 
     /// Removes the temporary file; nothing appears under the final name.

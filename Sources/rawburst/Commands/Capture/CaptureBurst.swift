@@ -144,9 +144,15 @@ extension CaptureCommand {
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         var manifestWritten = false
+        var manifestDurable = false
         do {
-            try AtomicFile.write(Array((Terminal.jsonText(summary) ?? "{}").utf8) + [10], to: manifest, overwrite: overwrite)
+            let publication = try AtomicFile.write(Array((Terminal.jsonText(summary) ?? "{}").utf8) + [10], to: manifest,
+                                                   overwrite: overwrite)
+            if case .notDurable(let reason) = publication {
+                Terminal.error("rawburst capture: \(manifest): written, but not durable: \(reason)")
+            }
             manifestWritten = true
+            manifestDurable = publication.isDurable
         } catch {
             Terminal.error("rawburst capture: \(error)")
         }
@@ -159,7 +165,7 @@ extension CaptureCommand {
         }
         let stoppedOnRequest = report.stopCause?.isRequested ?? false
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
-        if !problems.isEmpty || !report.failures.isEmpty || !manifestWritten || developFailed { throw ExitCode(1) }
+        if !problems.isEmpty || !report.failures.isEmpty || !manifestDurable || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
     }
 

@@ -3,8 +3,9 @@ import Foundation
 import RawBurst
 
 extension CaptureCommand {
-    /// Creates the output directory and refuses, before anything is captured, files that are already there.
-    /// Names with time fields cannot be known in advance; their files are still never replaced (the writer refuses).
+    /// Creates the output directory and refuses, before anything is captured, a folder it cannot create files in
+    /// and files that are already there. Names with time fields cannot be known in advance; their files are still
+    /// never replaced (the writer refuses).
     func prepareOutput(setup: CaptureSetup, configuration: BurstSession.Configuration) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
@@ -13,6 +14,10 @@ extension CaptureCommand {
             do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
                 throw BadValue("\(output): cannot create the directory: \(error.localizedDescription)")
             }
+        }
+        // A read-only or full folder: found by making (and removing) a temporary file as the writers will.
+        do { try AtomicFile(path: outputFile(Self.manifestName), overwrite: true).discard() } catch {
+            throw BadValue("\(error)")
         }
         let planned = plannedFiles(setup: setup, configuration: configuration)
         guard !overwrite else {

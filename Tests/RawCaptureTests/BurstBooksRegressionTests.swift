@@ -1,0 +1,100 @@
+import Foundation
+import RawCapture
+import RawCore
+import TestSupport
+import Testing
+
+/// Issue #17 items 2, 3 and 5, one test each: a failed sidecar or directory flush after a DNG is committed leaves
+/// the frame written (and says so), and `recover` reads sequence numbers with the burst's own name template and
+/// lists the frames lost in flight.
+@Suite struct BurstBooksRegressionTests {
+    typealias Faults = BurstBooksFaultTests
+
+    /// The committed line of frame `n` in the journal of `directory`.
+    static func committedLine(_ n: UInt64, in directory: String) throws -> BurstJournal.Entry? {
+        try BurstJournal.read(path: (directory as NSString).appendingPathComponent(BurstJournal.fileName)).entries
+            .first { $0.kind == .committed && $0.sequenceNumber == n }
+    }
+
+    @Test("item 2: a sidecar that fails after its DNG is committed leaves the frame written, its failure typed, recover agreeing")
+    func aFailedSidecarLeavesTheFrameWritten() throws {
+        let tmp = try TemporaryDirectory()
+        let (report, _) = try Faults.burst(in: tmp.url.path, frames: 3, failing: .first(.sync, pathContaining: "-0001.json"))
+        #expect(report.ledger.written.sorted() == [0, 1, 2] && report.ledger.drops.isEmpty && report.problems.isEmpty)
+        #expect(report.failures.count == 1)
+        guard case .sidecar(1, nil, let detail)? = report.failures.first else {
+            Issue.record("expected a sidecar failure of frame 1, got \(report.errors)")
+            return
+        }
+        #expect(detail.hasSuffix("phone-wide-0001.json: cannot flush to disk: Input/output error"), "\(detail)")
+        #expect(report.errors == ["frame 1: written, but its sidecar is not: \(detail)"])
+        let names = try BurstEngineTests.names(in: tmp.url.path)
+        #expect(names.contains("phone-wide-0001.dng") && !names.contains("phone-wide-0001.json") && names.contains("phone-wide-0002.json"))
+        #expect(try Self.committedLine(1, in: tmp.url.path)?.sidecar == false)
+        #expect(try Self.committedLine(2, in: tmp.url.path)?.sidecar == nil)
+        let recovered = try BurstRecovery.recover(directory: tmp.url.path)
+        #expect(recovered.frames.map(\.sequenceNumber) == [0, 1, 2] && recovered.frames.allSatisfy(\.journaled))
+        #expect(recovered.dropped.isEmpty && recovered.problems.isEmpty && recovered.missingSidecars == ["phone-wide-0001.json"])
+    }
+
+    @Test("item 3: a directory that cannot be flushed after the rename is a typed failure, journaled, not ignored",
+          arguments: [FileSystemCall.openDirectory, .syncDirectory])
+    func aDirectoryFlushFailureIsNotIgnored(call: FileSystemCall) throws {
+        let tmp = try TemporaryDirectory()
+        let (report, _) = try Faults.burst(in: tmp.url.path, frames: 3, failing: .first(call, pathContaining: "-0002.dng"))
+        #expect(report.ledger.written.sorted() == [0, 1, 2] && report.ledger.drops.isEmpty && report.problems.isEmpty)
+        guard report.failures.count == 1, case .notDurable(2, nil, let detail) = report.failures[0] else {
+            Issue.record("expected frame 2 not durable, got \(report.errors)")
+            return
+        }
+        let reason = call == .openDirectory ? "cannot open the directory to flush it" : "cannot flush the directory to disk"
+        #expect(detail == "\(tmp.url.path): \(reason): Input/output error", "\(detail)")
+        #expect(try Self.committedLine(2, in: tmp.url.path)?.durable == false)
+        #expect(try Self.committedLine(1, in: tmp.url.path)?.durable == nil)
+        #expect(try BurstRecovery.recover(directory: tmp.url.path).frames.map(\.sequenceNumber) == [0, 1, 2])
+    }
+
+    @Test("item 5: recover reads an unjournaled frame's number with the burst's template and lists frames lost in flight")
+    func recoverReadsNamesWithTheTemplate() throws {
+        let tmp = try TemporaryDirectory()
+        let template = try FilenameTemplate("%4q-%H%M%S")
+        let (report, _) = try Faults.burst(in: tmp.url.path, frames: 4, failing: .none, template: template)
+        #expect(report.ledger.written.count == 4 && report.failures.isEmpty)
+        // A crash after frames 0-2 were renamed but before their committed lines, with frame 3 still being written:
+        // the journal has the start line and four produced lines; frame 3's DNG never got its name.
+        let journal = tmp.url.appendingPathComponent(BurstJournal.fileName)
+        let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        let kept = lines.filter { $0.contains(#""event":"start""#) || $0.contains(#""event":"produced""#) }
+        #expect(kept.count == 5 && kept[0].contains(#""name":"%4q-%H%M%S""#))
+        try Data((kept.joined(separator: "\n") + "\n").utf8).write(to: journal)
+        let frame3 = try #require(report.frames.first { $0.sequenceNumber == 3 })
+        try FileManager.default.removeItem(atPath: frame3.path)
+        let recovered = try BurstRecovery.recover(directory: tmp.url.path)
+        #expect(recovered.frames.map(\.sequenceNumber) == [0, 1, 2], "\(recovered.frames)")
+        #expect(recovered.frames.allSatisfy { !$0.journaled && $0.sensor == "phone-wide" })
+        #expect(recovered.lostInFlight.map(\.sequenceNumber) == [3] && recovered.lostInFlight.map(\.sensor) == ["phone-wide"])
+        #expect(!recovered.finished)
+        #expect(recovered.missingSidecars.isEmpty && recovered.problems.isEmpty)
+    }
+
+    @Test("file name templates read their own names back, and refuse names they cannot have made or that are ambiguous")
+    func templatesReadNamesBack() throws {
+        let time = try CaptureTime(millisecondsSince1970: 1_790_000_000_123, utcOffsetSeconds: 3600)
+        for text in ["%s-%4q", "%4q-%H%M%S", "IMG_%n_%q", "%q", "%Y%m%d-%s-%2q.DNG", "%s_%L_%12q", "a%%b-%q"] {
+            let template = try FilenameTemplate(text)
+            for (sensor, n) in [("phone-wide", UInt64(0)), ("phone/front", 7), ("x", 123_456)] {
+                let name = template.name(sensor: sensor, sequenceNumber: n, counter: 5, captureTime: time)
+                let fields = template.fields(of: name, sensors: ["phone-wide", "phone/front", "x"])
+                #expect(fields?.sequenceNumber == n, "\(text): \(name)")
+                #expect(fields?.sensor == (template.namesSensor ? sensor.replacingOccurrences(of: "/", with: "_") : nil), "\(text): \(name)")
+            }
+        }
+        let standard = FilenameTemplate.standard
+        #expect(standard.fields(of: "vacation-0001.jpg", sensors: ["phone-wide"]) == nil)
+        #expect(standard.fields(of: "phone-wide-01.dng", sensors: ["phone-wide"]) == nil) // %4q writes at least 4 digits
+        #expect(standard.fields(of: "phone-wide-00012.dng", sensors: ["phone-wide"]) == nil) // longer only without a leading 0
+        #expect(standard.fields(of: "phone-wide-12345.dng", sensors: ["phone-wide"])?.sequenceNumber == 12345)
+        // `%q%n` cannot tell where the sequence number ends: nothing is guessed.
+        #expect(try FilenameTemplate("%q%n").fields(of: "123.dng") == nil)
+    }
+}
