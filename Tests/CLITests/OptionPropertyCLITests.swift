@@ -49,7 +49,7 @@ struct OptionPropertyCLITests {
                     "--spot": .number, "--scale": .words, "--png": .words, "--overwrite": .flag, "--json": .flag,
                     "--quiet": .flag],
         "inspect": ["--validate": .flag, "--json": .flag, "--tags": .flag],
-        "recover": ["--json": .flag],
+        "recover": ["--json": .flag, "--force": .flag],
         "stress": ["--scenario": .words, "--quick": .flag, "--sensor": .words, "--profile": .words, "--writers": .number,
                    "--keep": nil, "--json": .flag],
         "sensors": ["--json": .flag],

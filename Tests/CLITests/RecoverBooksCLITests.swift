@@ -106,7 +106,7 @@ struct RecoverBooksCLITests {
         try FileManager.default.createDirectory(at: manifest, withIntermediateDirectories: false)
         let result = try CLI.run(["recover", folder.path])
         #expect(result.exitStatus == 1, "\(result)")
-        #expect(result.stderr.split(separator: "\n") == ["rawburst recover: \(manifest.path): is a directory"], "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n") == ["rawburst recover: \(manifest.path): is a directory; only regular files are replaced"], "\(result.stderr)")
         #expect(result.stdout.hasPrefix("2 frames exist: 0-1 (the burst did not finish)"), "\(result.stdout)")
     }
 
