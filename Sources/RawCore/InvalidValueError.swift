@@ -18,8 +18,8 @@ public struct InvalidValueError: RawBurstError, Hashable {
     public var message: String { reason }
     /// The field.
     public var subject: String? { field }
-    /// `"invalid FIELD: REASON"`.
-    public var description: String { "invalid \(field): \(reason)" }
+    /// `"invalid FIELD: REASON"`, on one line (control characters escaped).
+    public var description: String { "invalid \(field): \(reason)".oneLine }
 }
 
 /// Throws `InvalidValueError(field, reason)` unless `condition` holds.

@@ -38,7 +38,7 @@ struct RawburstCommand: ParsableCommand {
 
     private static func refuse(_ message: String, command: String?) -> Never {
         let name = command == configuration.commandName ? nil : command
-        Terminal.error("rawburst" + (name.map { " \($0)" } ?? "") + ": \(message)")
+        Terminal.error("rawburst" + (name.map { " \($0)" } ?? "") + ": \(message.oneLine)")
         Foundation.exit(2)
     }
 }

@@ -115,4 +115,25 @@ struct HostileFilesCLITests {
         // Both outcomes occur: the mutants are neither all harmless nor all fatal.
         #expect(exits[0, default: 0] > 0 && exits.count > 1, "\(exits)")
     }
+
+    @Test("a captured frame carries its raw digest: damage to its samples fails convert and inspect --validate (item 9)")
+    func capturedFramesCarryTheirDigest() throws {
+        let tmp = try TemporaryDirectory()
+        let dng = try TinyCamera.dng(in: tmp.url)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dng)))
+        let structure = try TIFFStructure(bytes: bytes)
+        #expect(structure.mainDirectory[TIFFTag.newRawImageDigest]?.count == 16)
+        // One sample changed in the middle of the raw strip: structurally the same file.
+        let offsets = try #require(structure.rawDirectory?[TIFFTag.stripOffsets]?.integers?.first)
+        bytes[offsets + 1001] ^= 0x10
+        let damaged = tmp.url.appendingPathComponent("damaged.dng")
+        try Data(bytes).write(to: damaged)
+        let out = tmp.url.appendingPathComponent("converted")
+        let convert = try CLI.run(["convert", damaged.path, "-o", out.path])
+        #expect(convert.exitStatus == 1, "\(convert)")
+        #expect(convert.stderr.split(separator: "\n").count == 1 && convert.stderr.contains("NewRawImageDigest"), "\(convert.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("damaged.dng").path))
+        let inspect = try CLI.run(["inspect", "--validate", damaged.path])
+        #expect(inspect.exitStatus != 0, "\(inspect)")
+    }
 }

@@ -22,8 +22,9 @@ enum PictureFuzz {
             return 0
         }
         precondition(image.width > 0 && image.height > 0, "an empty picture decoded")
-        precondition(image.samples.count == image.width * image.height * image.channels,
-                     "\(image.samples.count) samples for \(image.width)x\(image.height)x\(image.channels)")
+        // Samples are RGB whatever the file's channels (grey and alpha are converted).
+        precondition(image.samples.count == image.width * image.height * 3 && (1...4).contains(image.channels),
+                     "\(image.samples.count) samples for \(image.width)x\(image.height), \(image.channels) channels")
         return 0
     }
 
@@ -35,10 +36,10 @@ enum PictureFuzz {
         let (width, height) = (24, 16)
         let samples = (0..<(width * height * 3)).map { i in UInt16((i * 2731) % 65536) }
         var seeds: [(String, [UInt8])] = []
-        for (format, bits) in [(OutputFormat.png, 8), (.png, 16), (.jpeg, 8), (.tiff, 8), (.tiff, 16)] {
+        for (format, bits) in [(OutputFormat.png, 8), (.png, 16), (.jpeg, 8), (.tiff, 16)] {
             let picture = try DevelopedImage(width: width, height: height, samples: bits == 8 ? .uint8(samples.map { UInt8($0 >> 8) })
                                                  : .uint16(samples), colorSpace: .sRGB, metadata: FrameMetadata())
-            let options = EncodeOptions(quality: 80, tiffBitDepth: bits, pngBitDepth: bits)
+            let options = EncodeOptions(quality: 80, tiffBitDepth: 16, pngBitDepth: bits)
             let path = folder + "/seed-\(bits).\(format.fileExtension)"
             _ = try ImageFileWriter(format: format, options: options).write(picture, to: path)
             seeds.append(("picture-\(bits)bit.\(format.fileExtension)", [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))

@@ -15,9 +15,10 @@ public enum DNGSeeds {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let shapes: [(sensor: String, width: Int, compression: DNGCompression, preview: Int?, cinema: Bool)] = [
-            ("phone-wide", 64, .none, nil, false), ("phone-wide", 96, .lj92, nil, false),
-            ("phone-front", 48, .none, 64, false), ("phone-tele", 64, .lj92, nil, true),
-            ("mirrorless-24", 80, .none, nil, true), ("phone-ultrawide", 300, .lj92, nil, false),
+            // Widths the profiles allow (the pixel pitch grows as a frame shrinks) that keep a seed small.
+            ("phone-wide", 320, .none, nil, false), ("phone-wide", 320, .lj92, nil, false),
+            ("phone-front", 256, .none, 64, false), ("phone-tele", 320, .lj92, nil, true),
+            ("phone-ultrawide", 256, .none, nil, true), ("phone-ultrawide", 288, .lj92, 96, false),
         ]
         for (index, shape) in shapes.enumerated() {
             guard let profile = SensorProfile.builtIn(named: shape.sensor)?.resized(toWidth: shape.width) else { continue }

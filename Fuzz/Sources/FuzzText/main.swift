@@ -15,7 +15,7 @@ enum TextFuzz {
     static let scratch = ScratchFile(suffix: ".json")
 
     /// The parsers, in selector order, with a valid example each (the seeds).
-    static let parsers: [(name: String, example: String, parse: (String) throws -> Void)] = [
+    static let parsers: [(name: String, example: String, parse: @Sendable (String) throws -> Void)] = [
         ("bracket-plan", "ev:-2,0,+2;focus:0.5m,inf", { text in
             let plan = try BracketPlan(parsing: text)
             precondition(plan.frameCount >= 1, "a plan of no frames: \(text.debugDescription)")
