@@ -67,7 +67,8 @@ fuzz: ## libFuzzer + ASan on each of FUZZ_TARGETS for FUZZ_SECONDS (600) each; f
 		corpus=Fuzz/corpus/$$target; \
 		if [[ -z "$$(ls -A $$corpus 2>/dev/null)" ]]; then "$$bin/Fuzz$$target" --make-corpus $$corpus || exit 1; fi; \
 		leaks=1; [[ $$target == RawFile ]] && leaks=0; \
-		( set -x; SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp "$$bin/Fuzz$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		( set -x; SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp ASAN_OPTIONS=detect_leaks=$$leaks \
+			"$$bin/Fuzz$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 			-rss_limit_mb=2048 -malloc_limit_mb=$(FUZZ_MALLOC_MB) -detect_leaks=$$leaks -print_final_stats=1 \
 			-artifact_prefix=Fuzz/artifacts/$$target- $(FUZZ_ARGS) $$corpus ) || exit 1; \
 	done

@@ -269,6 +269,25 @@ import Testing
         }
     }
 
+    /// A chunk declaring more bytes than the file holds is refused before libpng allocates its declared length (a
+    /// 1.4 KB fuzz input declaring a 1.9 GB iCCP chunk made libpng ask for 1.9 GB; issue #17, FuzzPicture).
+    @Test(.enabled(if: hasWriters)) func aChunkLongerThanTheFileIsRefusedFirst() throws {
+        let tmp = try Self.images()
+        var bytes = [UInt8](try Data(contentsOf: tmp.file("rgb8.png")))
+        // After the signature (8 bytes) and IHDR (25): an iCCP chunk declaring 1 900 000 000 bytes, then a few.
+        bytes.insert(contentsOf: [0x71, 0x3F, 0xB3, 0x00] + Array("iCCP".utf8) + Array("sRGB\0\0".utf8), at: 33)
+        let url = tmp.file("long-chunk.png")
+        try Data(bytes).write(to: url)
+        do {
+            _ = try ImageFileReader.read(path: url.path)
+            Issue.record("a PNG with a 1.9 GB chunk in \(bytes.count) bytes was decoded")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.description == url.path + ": corrupt or truncated PNG: chunk iCCP at byte 33 declares 1900000000 "
+                    + "bytes, more than the \(bytes.count)-byte file holds", "\(error)")
+        }
+    }
+
     /// An uncompressed TIFF declaring 16000x16000 RGB pixels in a few hundred bytes is refused before libtiff's
     /// raster is allocated (it used to allocate 1 GB first; issue #17).
     @Test(.enabled(if: hasWriters)) func hugeTIFFHeaderRefused() throws {

@@ -199,6 +199,24 @@ public enum ImageFileReader {
         }
     }
 
+    /// The first chunk whose declared length runs past the end of the file, described, or nil. libpng allocates a
+    /// chunk's declared length before reading it (a 1.4 KB file declaring a 1.9 GB iCCP chunk made it ask for 1.9 GB):
+    /// checked first, what libpng allocates for chunks is bounded by the file.
+    static func pngChunkPastEnd(_ data: Data) -> String? {
+        var offset = 8
+        while offset + 8 <= data.count {
+            let at = data.startIndex + offset
+            let length = Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3])
+            let type = String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self).oneLine
+            guard offset + 12 + length <= data.count else {
+                return "chunk \(type) at byte \(offset) declares \(length) bytes, more than the \(data.count)-byte file holds"
+            }
+            if type == "IEND" { return nil }
+            offset += 12 + length
+        }
+        return offset + 8 > data.count && offset < data.count ? "the file ends inside a chunk header at byte \(offset)" : nil
+    }
+
     /// The PNG's bytes without the chunks that would make libpng convert the samples (gAMA, sRGB, iCCP, cHRM,
     /// cICP), and whether a gAMA chunk declared linear data (gamma 1.0).
     ///
@@ -236,6 +254,9 @@ public enum ImageFileReader {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ImageReadError(path: path, kind: .unreadable, "cannot read: \(error.localizedDescription)")
+        }
+        if let overrun = pngChunkPastEnd(data) {
+            throw ImageReadError(path: path, kind: .corrupt, "corrupt or truncated PNG: \(overrun)")
         }
         let (bytes, linear) = pngWithoutColourChunks(data)
         // libpng reads from this memory between begin and finish: keep it at one address for the whole read.
