@@ -100,7 +100,7 @@ struct CaptureCLITests {
             (["--scene", "image:/nonexistent.png"], "/nonexistent.png"),
             (["--lens", "fisheye"], "fisheye"),
             (["--preset", "dusk"], "unknown lighting preset 'dusk'"),
-            (["--frames", "0"], "--frames must be within 1...100000"),
+            (["--frames", "0"], "--frames must be within 1...1000000"),
           ])
     func impossibleSettings(_ arguments: [String], _ message: String) throws {
         let tmp = try TemporaryDirectory()

@@ -34,7 +34,11 @@ struct HostileFilesCLITests {
         #expect(!result.terminatedBySignal, "\(label): \(result)")
         let rss = try #require(result.maximumResidentBytes)
         peakRSS.withLock { $0 = max($0, rss) }
-        #expect(rss <= memoryLimit(fileSize: size), "\(label): peak RSS \(rss >> 20) MiB for a file of \(size) bytes")
+        // Under AddressSanitizer (make sanitize) shadow memory and quarantine add hundreds of MiB: the bound is for
+        // the ordinary build; ASan's own checks stand in for it there.
+        if !Sanitizers.address {
+            #expect(rss <= memoryLimit(fileSize: size), "\(label): peak RSS \(rss >> 20) MiB for a file of \(size) bytes")
+        }
         if arguments.contains("--validate"), result.exitStatus == 3 {
             // Validation errors: listed in the report on stdout, nothing on stderr.
             #expect(result.stderr.isEmpty && result.stdout.contains("\n  error "), "\(label): \(result)")
@@ -132,7 +136,7 @@ struct HostileFilesCLITests {
         let convert = try CLI.run(["convert", damaged.path, "-o", out.path])
         #expect(convert.exitStatus == 1, "\(convert)")
         #expect(convert.stderr.split(separator: "\n").count == 1 && convert.stderr.contains("NewRawImageDigest"), "\(convert.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("damaged.dng").path))
+        #expect(!FileManager.default.fileExists(atPath: out.path) && !FileManager.default.fileExists(atPath: out.path + ".dng"))
         let inspect = try CLI.run(["inspect", "--validate", damaged.path])
         #expect(inspect.exitStatus != 0, "\(inspect)")
     }

@@ -40,7 +40,9 @@ struct HostileValuesCLITests {
     @Test("a profile name that would escape -o, hide the files or break the line is refused; nothing is created",
           arguments: [("../escaped", "may not contain '/'"), (".hidden", "may not start with '.'"),
                       ("two\nlines", "may not contain control characters"), ("", "must not be empty"),
-                      (String(repeating: "n", count: 65), "is longer than 64 bytes")])
+                      (String(repeating: "n", count: 65), "is longer than 64 bytes"),
+                      // The journal lists sensors joined by commas: a comma would split one into two for recover.
+                      ("wide,front", "may not contain ','")])
     func profileNames(_ name: String, _ message: String) throws {
         let tmp = try TemporaryDirectory()
         let json = try TinyCamera.profileJSON().replacingOccurrences(of: #""name" : "phone-front""#,
@@ -63,6 +65,9 @@ struct HostileValuesCLITests {
             (["--name", String(repeating: "a", count: 240) + "-%q"], "at most 243 fit (255 less the temporary name's 12)"),
             // The DNG's name fits (243 bytes), its sidecar's (244) does not.
             (["--name", "%q-" + String(repeating: "b", count: 237), "--sidecar"], "file names of up to 244 bytes"),
+            // A pre-record's sequence numbers run on until the trigger: counted at 19 digits (225 + 1 + 19 + 4 bytes).
+            (["--name", String(repeating: "c", count: 225) + "-%q", "--fps", "10", "--pre-record", "1s"],
+             "file names of up to 249 bytes"),
             (["--sensor", "mirrorless-24", "--fps", "100"], "--fps 100 is above mirrorless-24's maximum frame rate, 15 fps"),
             (["--sensor", "mirrorless-24", "--interval", "10ms"], "--interval 10ms is above mirrorless-24's maximum frame rate"),
             (["--fps", "1e-9"], "--fps must be within 1/86400 (a frame a day)...1000"),

@@ -86,6 +86,8 @@ struct OptionPropertyCLITests {
         let problems = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for run in runs.enumerated().filter({ $0.offset % 4 == worker }).map(\.element) {
+                // A folder that did not exist must not exist after a refusal (an empty new folder lists like a missing one).
+                let existed = FileManager.default.fileExists(atPath: run.output.path)
                 let before = (try? FileManager.default.contentsOfDirectory(atPath: run.output.path)) ?? []
                 let result: ProcessResult
                 do { result = try CLI.run(run.arguments, in: scratch, timeout: 60) } catch {
@@ -100,6 +102,7 @@ struct OptionPropertyCLITests {
                     let after = (try? FileManager.default.contentsOfDirectory(atPath: run.output.path)) ?? []
                     if lines.count != 2 || !lines[1].isEmpty { problem = "not one line: \(result.stderr)" }
                     if after.sorted() != before.sorted() { problem = "created \(Set(after).subtracting(before).sorted())" }
+                    if !existed && FileManager.default.fileExists(atPath: run.output.path) { problem = "created \(run.output.path)" }
                 } else if result.exitStatus != 0 {
                     problem = "exit status \(result.exitStatus): \(result.stderr.prefix(300))"
                 }

@@ -68,6 +68,8 @@ public struct SensorProfile: Sendable, Hashable, Codable {
         // The name becomes part of file names (NAME-0000.dng, NAME-colorchart.json): checked first, as `--name` is,
         // so that no message below quotes a name that could break its line.
         try FileNameComponent.check(name, field: "profile name")
+        // The burst journal lists a burst's sensors joined by commas (recover reads them back).
+        try require(!name.contains(","), "profile name", "\(String(reflecting: name)) may not contain ','")
         try check(width >= 16 && height >= 16 && width <= 16384 && height <= 16384 && width % 2 == 0 && height % 2 == 0,
                   "size", "\(width)x\(height) must be even and within 16...16384")
         try check((8...16).contains(bitsPerSample), "bitsPerSample", "\(bitsPerSample) is outside 8...16")

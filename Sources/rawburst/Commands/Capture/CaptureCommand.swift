@@ -205,7 +205,9 @@ struct CaptureCommand: ParsableCommand {
     /// The checks that need no sensor: counts, rates, the burst options and the combinations of options.
     func validate() throws {
         let frames = try frameCount()
-        guard (1...100_000).contains(frames) else { throw BadValue("--frames must be within 1...100000, not \(frames)") }
+        guard (1...BurstSession.maximumFrames).contains(frames) else {
+            throw BadValue("--frames must be within 1...\(BurstSession.maximumFrames), not \(frames)")
+        }
         if let fps, !(fps >= SensorProfile.minimumFrameRate && fps <= 1000) {
             throw BadValue("--fps must be within 1/86400 (a frame a day)...1000 frames per second, not \(fps)")
         }

@@ -39,7 +39,9 @@ extension CaptureCommand {
     func checkNameLengths(configuration: BurstSession.Configuration, cameras: [CaptureSetup.Camera]) throws {
         let limit = FileNameComponent.maximumFileNameBytes - Self.temporaryNameOverhead
         for camera in cameras {
-            let frames = configuration.frames + configuration.preRecordFrames
+            // With a pre-record, sequence numbers run on for as long as the burst waits for its trigger: no count
+            // bounds them, so they are sized as the largest Int (19 digits).
+            let frames = configuration.preRecordFrames > 0 ? Int.max : configuration.frames
             let bytes = configuration.nameTemplate.longestNameBytes(sensor: camera.name, frames: frames)
             let dng = String(repeating: "x", count: max(0, bytes - 4)) + ".dng"
             var names = [dng]
@@ -74,7 +76,7 @@ extension CaptureCommand {
     private func plannedFiles(setup: CaptureSetup, configuration: BurstSession.Configuration) -> [String] {
         var planned = [outputFile(Self.manifestName), outputFile(BurstJournal.fileName)]
         for camera in setup.cameras {
-            for n in 0..<min(configuration.frames + configuration.preRecordFrames, 100_000) {
+            for n in 0..<min(configuration.frames + configuration.preRecordFrames, BurstSession.maximumFrames) {
                 let name = configuration.nameTemplate.name(sensor: camera.name, sequenceNumber: UInt64(n), counter: n + 1,
                                                            captureTime: nil)
                 planned.append(outputFile(name))
