@@ -397,10 +397,12 @@ import Glibc
         #expect(report.ledger.written.sorted() == Self.numbers(0..<40))
         let governor = BurstGovernor(slots: 4, writers: 1)
         #expect(governor.pressureDepth == 2 && governor.settleFrames == 10)
-        // The first step as soon as the queue is 2 deep (at the 4th trigger), then one per 10 frames, in order;
-        // never back down.
+        // The first step as soon as the queue is 2 deep (within the first few triggers: when depends on how soon the
+        // writer takes frame 0), then one per 10 frames, in order; never back down.
         #expect(report.degradations.map(\.level) == ["no-previews", "cheaper-compression", "lower-rate"])
-        #expect(report.degradations.map(\.afterSequenceNumber) == [2, 12, 22])
+        let after = report.degradations.compactMap(\.afterSequenceNumber)
+        #expect(after.count == 3 && after[0] <= 3, "\(after)")
+        #expect(after.count == 3 && after[1] == after[0] + 10 && after[2] == after[1] + 10, "\(after)")
         for step in report.degradations {
             #expect(step.reason.hasPrefix("queue ") && step.reason.hasSuffix(" of 4 slots (writers behind)"), "\(step.reason)")
         }

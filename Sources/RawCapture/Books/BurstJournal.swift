@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import Synchronization
 import SystemPackage
 
 /// The burst's append-only journal (`journal.jsonl` in the burst folder): one JSON object per line. Every
@@ -9,8 +10,8 @@ import SystemPackage
 /// under its final name, so after a crash every committed line names a complete file. Lines:
 ///
 /// - `{"event":"start","version":2,"sensor":"phone-wide","frames":30,"overflow":"block","name":"%s-%4q","sidecars":true}`
-/// - `{"event":"produced","sequenceNumber":4,"sensor":"phone-wide"}` (not flushed on its own: the next flushed
-///   line takes it to disk; a frame produced but never committed or dropped was lost in flight)
+/// - `{"event":"produced","sequenceNumber":4,"sensor":"phone-wide"}` (kept in memory until the next flushed line,
+///   which writes and flushes it too; a frame produced but never committed or dropped was lost in flight)
 /// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704}`, with
 ///   `"sidecar":false` when its sidecar could not be written and `"durable":false` when its directory could not be
 ///   flushed (the file is whole under its name, but a power loss may lose the name)
@@ -72,9 +73,14 @@ public final class BurstJournal: Sendable {
     /// The journal's path.
     public let path: String
     private let descriptor: FileDescriptor
-    /// Serialises writes, so lines from several writers never interleave (the flush runs outside it, so the sensor
-    /// thread's unflushed lines never wait for a writer's flush).
+    /// Serialises writes, so lines from several writers never interleave; held by a writer for its `write` alone
+    /// (the flush runs outside it). The sensor thread never takes it.
     private let lock = NSLock()
+    /// Lines appended without a flush (`produced`), waiting for the next flushed line to write them in the same
+    /// system call: the sensor thread only copies its line in here, so it never makes a system call for the journal
+    /// and never waits for a writer's write (which the kernel may throttle while the DNGs' pages are written back).
+    /// Held only to append or take the bytes.
+    private let unwritten = Mutex<[UInt8]>([])
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -93,18 +99,34 @@ public final class BurstJournal: Sendable {
         }
     }
 
-    deinit { try? descriptor.close() }
+    deinit {
+        // Lines no flushed line took along (a burst that ended without its end line): written as they are.
+        let left = unwritten.withLock { $0 }
+        if !left.isEmpty { _ = try? descriptor.writeEvery(left) }
+        try? descriptor.close()
+    }
 
-    /// Appends `entry` as one line and, when `flush` is true, flushes it (and every line before it) to disk.
+    /// Appends `entry` as one line. With `flush` (every line but `produced`), the line and every unflushed line before
+    /// it are written and flushed to disk; without, the line waits in memory for the next flushed line (a crash before
+    /// that loses it: lines are durable only once flushed).
     public func append(_ entry: Entry, flush: Bool = true) throws(FileError) {
         let line: [UInt8]
         do { line = Array(try encoder.encode(entry)) + [10] } catch {
             throw FileError(path: path, "cannot encode a journal line")
         }
+        guard flush else {
+            unwritten.withLock { $0.append(contentsOf: line) }
+            return
+        }
         let written: Result<Void, any Error> = lock.withLock {
-            Result {
+            // Taken inside the write lock, so lines reach the file in the order they were appended.
+            let earlier = unwritten.withLock { buffer in
+                defer { buffer.removeAll(keepingCapacity: true) }
+                return buffer
+            }
+            return Result {
                 try FileSystemFaults.check(.write, path: path)
-                try descriptor.writeEvery(line)
+                try descriptor.writeEvery(earlier + line)
             }
         }
         if case .failure(let error) = written {
