@@ -110,7 +110,8 @@ public struct TIFFStructure: Sendable {
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
     public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly) } catch {
+        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever (it is refused below).
+        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
             throw .unreadable(path: path, reason: FileError.reason(error))
         }
         defer { try? fd.close() }

@@ -77,6 +77,38 @@ import Testing
         #expect(recovered.missingSidecars.isEmpty && recovered.problems.isEmpty)
     }
 
+    @Test("a frame journaled as committed whose DNG is missing or cut short is a problem, not lost in flight")
+    func aCommittedFrameIsNeverLostInFlight() throws {
+        let tmp = try TemporaryDirectory()
+        let (report, _) = try Faults.burst(in: tmp.url.path, frames: 3, failing: .none)
+        #expect(report.ledger.written.sorted() == [0, 1, 2] && report.failures.isEmpty)
+        let frame1 = try #require(report.frames.first { $0.sequenceNumber == 1 })
+        let frame2 = try #require(report.frames.first { $0.sequenceNumber == 2 })
+        try FileManager.default.removeItem(atPath: frame1.path)
+        let cut = try FileHandle(forWritingTo: URL(fileURLWithPath: frame2.path))
+        try cut.truncate(atOffset: 1000)
+        try cut.close()
+        let recovered = try BurstRecovery.recover(directory: tmp.url.path)
+        #expect(recovered.frames.map(\.sequenceNumber) == [0])
+        #expect(recovered.problems == ["frame 1: phone-wide-0001.dng is journaled but missing",
+                                       "frame 2: phone-wide-0002.dng has 1000 bytes, the journal says \(frame2.bytes)"],
+                "\(recovered.problems)")
+        #expect(recovered.lostInFlight.isEmpty, "committed frames listed as lost in flight: \(recovered.lostInFlight)")
+    }
+
+    @Test("a hostile template (adjacent %q fields) gives up on a long name quickly instead of backtracking for ages")
+    func aHostileTemplateIsBounded() throws {
+        let template = try FilenameTemplate("%q%q%q%q%q%q%qx")
+        let name = String(repeating: "1", count: 200) + ".dng"
+        let clock = ContinuousClock()
+        var fields: FilenameTemplate.NameFields?
+        let elapsed = clock.measure { fields = template.fields(of: name, sensors: ["phone-wide"]) }
+        #expect(fields == nil)
+        #expect(elapsed < .milliseconds(500), "\(elapsed)")
+        // The cap leaves ordinary names alone: a name of this template is still read back.
+        #expect(try FilenameTemplate("%q-%q").fields(of: "7-7.dng")?.sequenceNumber == 7)
+    }
+
     @Test("file name templates read their own names back, and refuse names they cannot have made or that are ambiguous")
     func templatesReadNamesBack() throws {
         let time = try CaptureTime(millisecondsSince1970: 1_790_000_000_123, utcOffsetSeconds: 3600)

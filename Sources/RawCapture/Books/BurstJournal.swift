@@ -141,11 +141,16 @@ public final class BurstJournal: Sendable {
         }
     }
 
-    /// The entries of the journal at `path`, and how many lines did not parse (a line cut short by a crash).
+    /// The most bytes a journal may hold (about a million frames' lines); a larger one is refused, not read.
+    public static let maximumBytes = 256 << 20
+
+    /// The entries of the journal at `path`, and how many lines did not parse (a line cut short by a crash). Throws
+    /// when it is missing, not a regular file (a FIFO, a symbolic link ...) or larger than ``maximumBytes``.
     public static func read(path: String) throws(FileError) -> (entries: [Entry], unreadableLines: Int) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileError(path: path, FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        guard let bytes = try RegularFile.contents(atPath: path, maximumBytes: maximumBytes) else {
+            throw FileError(path: path, "does not exist")
         }
+        let data = Data(bytes)
         var entries: [Entry] = []
         var unreadable = 0
         let decoder = JSONDecoder()

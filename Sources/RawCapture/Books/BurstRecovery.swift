@@ -114,9 +114,13 @@ public enum BurstRecovery {
                       unreadableJournalLines: unreadable)
     }
 
-    /// Frames journaled as produced that were neither committed nor dropped and are not on disk either.
+    /// Frames journaled as produced that were neither committed nor dropped and are not on disk either. A frame
+    /// journaled as committed is settled even when its file is missing or damaged: that is a problem, not a loss in flight.
     private static func lost(_ entries: [BurstJournal.Entry], frames: [Frame], dropped: [DroppedFrame]) -> [LostFrame] {
         var settled = Set(dropped.map { LostFrame(sensor: $0.sensor, sequenceNumber: $0.sequenceNumber) })
+        for entry in entries where entry.kind == .committed {
+            if let n = entry.sequenceNumber { settled.insert(LostFrame(sensor: entry.sensor, sequenceNumber: n)) }
+        }
         var settledNumbers = Set<UInt64>()
         for frame in frames {
             guard let n = frame.sequenceNumber else { continue }

@@ -12,38 +12,56 @@ extension FilenameTemplate {
     /// Reads `name` (a DNG's file name, or its stem without `.dng`) back with this template: nil when the template
     /// cannot have made it, or when it could have made it from different sequence numbers or sensors (the name is
     /// ambiguous, so nothing is guessed). `sensors` are the burst's sensors: `%s` matches one of them (as names
-    /// write them, `/` as `_`); with none given, any text.
+    /// write them, `/` as `_`); with none given, any text. Also nil when reading the name would take more than
+    /// ``maximumMatchSteps`` steps (a hostile template, read from a journal, could otherwise take exponential time).
     public func fields(of name: String, sensors: [String] = []) -> NameFields? {
         var candidates = [Array(name)]
         if name.lowercased().hasSuffix(".dng") { candidates.append(Array(name.dropLast(4))) }
         let written = sensors.map { Array($0.replacingOccurrences(of: "/", with: "_")) }
         var found = Set<NameFields>()
+        var steps = Self.maximumMatchSteps
         for characters in candidates {
-            var matcher = NameMatcher(parts: parts, name: characters, sensors: written)
+            var matcher = NameMatcher(parts: parts, name: characters, sensors: written, steps: steps)
             matcher.match(part: 0, at: 0, NameFields())
+            guard !matcher.exhausted else { return nil }
+            steps = matcher.steps
             found.formUnion(matcher.found)
             if found.count > 1 { return nil }
         }
         return found.count == 1 ? found.first : nil
     }
+
+    /// The most steps (partial matches tried) ``fields(of:sensors:)`` spends on one name before giving up on it.
+    /// The names templates make take a few dozen; the cap bounds the time a template with many adjacent fields takes.
+    public static let maximumMatchSteps = 10_000
 }
 
 /// A backtracking match of a file name against a template's parts, collecting every distinct reading (it stops
-/// at two: then the name is ambiguous).
+/// at two: then the name is ambiguous), in at most `steps` steps (then it is `exhausted`).
 private struct NameMatcher {
     let parts: [FilenameTemplate.Part]
     let name: [Character]
     let sensors: [[Character]]
     var found = Set<FilenameTemplate.NameFields>()
+    /// Steps left; each call of `match` takes one.
+    var steps: Int
+    /// True when the steps ran out before the match was decided: what was found is incomplete.
+    var exhausted = false
 
-    init(parts: [FilenameTemplate.Part], name: [Character], sensors: [[Character]]) {
+    init(parts: [FilenameTemplate.Part], name: [Character], sensors: [[Character]], steps: Int) {
         self.parts = parts
         self.name = name
         self.sensors = sensors
+        self.steps = steps
     }
 
     mutating func match(part: Int, at position: Int, _ fields: FilenameTemplate.NameFields) {
-        guard found.count < 2 else { return }
+        guard found.count < 2, !exhausted else { return }
+        guard steps > 0 else {
+            exhausted = true
+            return
+        }
+        steps -= 1
         guard part < parts.count else {
             if position == name.count { found.insert(fields) }
             return
@@ -80,7 +98,7 @@ private struct NameMatcher {
 
     /// Lengths a numeric field may take at `position`: the run of digits there, cut to the lengths the template
     /// writes (exactly two for month to second, three for milliseconds; at least `width`, and longer only without a
-    /// leading zero, for the others).
+    /// leading zero, for the others, whose values are never longer than the 20 digits of `UInt64.max`).
     private func digitLengths(letter: Character, width: Int, at position: Int) -> [Int] {
         let run = name[position...].prefix { $0.isASCII && $0.isNumber }.count
         switch letter {
@@ -89,7 +107,7 @@ private struct NameMatcher {
         default:
             let least = max(1, width)
             guard run >= least else { return [] }
-            return (least...run).filter { $0 == least || name[position] != "0" }
+            return (least...run).filter { $0 == least || (name[position] != "0" && $0 <= 20) }
         }
     }
 }

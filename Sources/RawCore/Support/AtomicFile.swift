@@ -63,17 +63,7 @@ public final class AtomicFile {
     /// device, socket or symbolic link that has the output's name (renaming over it would replace it with a file).
     public static func checkReplaceable(_ path: String) throws(FileError) {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return }
-        let kind: String
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "a directory"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFSOCK: kind = "a socket"
-        case S_IFLNK: kind = "a symbolic link"
-        default: kind = "not a regular file"
-        }
+        guard lstat(path, &st) == 0, let kind = RegularFile.kind(mode: st.st_mode) else { return }
         throw FileError(path: path, "is \(kind); only regular files are replaced")
     }
 
@@ -104,8 +94,8 @@ public final class AtomicFile {
 
     /// Makes the temporary file durable and gives it its final name. Throws, with nothing under the final name
     /// and the temporary file removed, when the file cannot be flushed or renamed; once the file has its final
-    /// name, a directory that cannot be flushed is not an error but `.notDurable` (the file is there, whole).
-    @discardableResult
+    /// name, a directory that cannot be flushed is not an error but `.notDurable` (the file is there, whole), which
+    /// every caller must decide about.
     public func commit() throws(FileError) -> Publication {
         precondition(!finished, "AtomicFile committed or discarded twice")
         let fd: FileDescriptor
@@ -170,7 +160,6 @@ public final class AtomicFile {
 
     /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars); see `commit()` for
     /// what is thrown and what is returned.
-    @discardableResult
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) -> Publication {
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let fd: FileDescriptor

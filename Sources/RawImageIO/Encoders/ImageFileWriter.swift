@@ -44,7 +44,8 @@ public struct ImageFileWriter: Sendable, Hashable {
         self.options = options
     }
 
-    /// Encodes `image` and writes it to `path` atomically; returns what was written.
+    /// Encodes `image` and writes it to `path` atomically; returns what was written. Throws a `.notDurable`
+    /// ``DevelopError`` when the file is whole under its name but its directory could not be flushed to disk.
     @discardableResult
     public func write(_ image: DevelopedImage, to path: String) throws(DevelopError) -> Report {
         let options: EncodeOptions
@@ -66,7 +67,11 @@ public struct ImageFileWriter: Sendable, Hashable {
         }
         var st = stat()
         let size = stat(file.temporaryPath, &st) == 0 ? Int(st.st_size) : 0
-        do { try file.commit() } catch { throw DevelopError(path: path, error.message) } // commit discards on failure
+        let publication: AtomicFile.Publication
+        do { publication = try file.commit() } catch { throw DevelopError(path: path, error.message) } // commit discards on failure
+        if case .notDurable(let reason) = publication {
+            throw DevelopError(path: path, "written, but not durable: \(reason)", kind: .notDurable)
+        }
         return Report(path: path, bytes: size, format: format, width: image.width, height: image.height,
                       bitsPerSample: options.bitDepth(for: format))
     }
@@ -92,6 +97,6 @@ public struct ImageFileWriter: Sendable, Hashable {
 extension DevelopError {
     /// This error, naming `path` when it names no file yet.
     func naming(_ path: String?) -> DevelopError {
-        self.path == nil && path != nil ? DevelopError(path: path, message) : self
+        self.path == nil && path != nil ? DevelopError(path: path, message, kind: kind) : self
     }
 }

@@ -93,20 +93,26 @@ extension CaptureCommand {
         return planned
     }
 
-    /// Writes each colour chart's reference file (exit status 1 when one cannot be written).
+    /// Writes each colour chart's reference file (exit status 1, before anything is captured, when one cannot be
+    /// written or its folder cannot be flushed to disk: the frames' names would not be durable either).
     func writeCharts(setup: CaptureSetup) throws -> [String] {
         var chartFiles: [String] = []
         for camera in setup.cameras {
             guard let chart = camera.chart else { continue }
             let path = outputFile("\(camera.name)-colorchart.json")
+            let publication: AtomicFile.Publication
             do {
-                try AtomicFile.write(Array(chart.scene.chartJSON(profile: chart.profile, lens: chart.lens).utf8), to: path,
-                                     overwrite: overwrite)
-                chartFiles.append(path)
+                publication = try AtomicFile.write(Array(chart.scene.chartJSON(profile: chart.profile, lens: chart.lens).utf8),
+                                                   to: path, overwrite: overwrite)
             } catch {
                 Terminal.error("rawburst capture: \(error)")
                 throw ExitCode(1)
             }
+            if case .notDurable(let reason) = publication {
+                Terminal.error("rawburst capture: \(path): written, but not durable: \(reason)")
+                throw ExitCode(1)
+            }
+            chartFiles.append(path)
         }
         return chartFiles
     }

@@ -64,10 +64,26 @@ struct RecoverCommand: ParsableCommand {
         if !result.problems.isEmpty || !result.invalidFiles.isEmpty || manifestFailed { throw ExitCode(1) }
     }
 
+    /// The most bytes a manifest.json may hold for recover to read it; a larger one is refused, not read.
+    static let maximumManifestBytes = 64 << 20
+
     /// Refuses (before anything is changed) to replace a manifest.json that recover did not write, unless forced:
     /// recover writes one only when the burst did not finish, so a finished burst's manifest is never in the way.
+    /// Anything else under the name (a FIFO, a device, a symbolic link ...) is refused even when forced, but for a
+    /// directory: it is never read, and writing the manifest over it fails after the report (exit status 1).
     private func checkManifest(_ manifest: String) throws {
-        guard !force, let data = FileManager.default.contents(atPath: manifest) else { return }
+        var st = stat()
+        if lstat(manifest, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return }
+        if force {
+            do { try AtomicFile.checkReplaceable(manifest) } catch { throw BadValue("\(error)") }
+            return
+        }
+        let contents: [UInt8]?
+        do { contents = try RegularFile.contents(atPath: manifest, maximumBytes: Self.maximumManifestBytes) } catch {
+            throw BadValue("\(error)")
+        }
+        guard let contents else { return }
+        let data = Data(contents)
         let journal = (directory as NSString).appendingPathComponent(BurstJournal.fileName)
         guard let entries = try? BurstJournal.read(path: journal).entries, !entries.contains(where: { $0.kind == .end }) else { return }
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
