@@ -104,7 +104,9 @@ import Testing
         var fields: FilenameTemplate.NameFields?
         let elapsed = clock.measure { fields = template.fields(of: name, sensors: ["phone-wide"]) }
         #expect(fields == nil)
-        #expect(elapsed < .milliseconds(500), "\(elapsed)")
+        // Without the step cap the backtracking runs for longer than anyone waits; with it, milliseconds. The bound is
+        // loose so a sanitizer build on a busy machine stays far inside it (under TSan it took 0.6 s).
+        #expect(elapsed < .seconds(10), "\(elapsed)")
         // The cap leaves ordinary names alone: a name of this template is still read back.
         #expect(try FilenameTemplate("%q-%q").fields(of: "7-7.dng")?.sequenceNumber == 7)
     }
