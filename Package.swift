@@ -75,7 +75,7 @@ let package = Package(
                                                           "TestSupport"]),
         .testTarget(name: "RawSimulatorTests", dependencies: ["RawSimulator", "RawSources", "RawAnalysis", "RawDevelop", "RawDNG",
                                                               "RawFiles", "RawJobs", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawCore",
+        .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],

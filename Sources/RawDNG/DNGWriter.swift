@@ -31,7 +31,8 @@ public struct DNGWriter: Sendable {
         /// Write `NewRawImageDigest` (an MD5 of the raw samples, which Adobe's DNG SDK and rawburst's reader check on
         /// reading, so damaged data — a flipped bit, a strip offset pointing elsewhere — is an error, never a silently
         /// different picture). On by default, bursts included: it costs an MD5 over the whole buffer, hashed in
-        /// parallel cells (docs/benchmarks.md, "DNG write": a fraction of the write itself).
+        /// parallel cells — about 40 ms of CPU for 12 MP, as much as the rest of an uncompressed write
+        /// (docs/benchmarks.md, issue #17) — so a burst's governor gives it up in its first step.
         public var rawImageDigest: Bool = true
         /// Threads that encode lossless-JPEG tiles (and hash the digest) (1...64; default: the machine's cores).
         public var encodingThreads: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)

@@ -5,6 +5,7 @@ import RawDNG
 import RawFiles
 import RawSimulator
 import RawSources
+import RawTIFF
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -407,6 +408,11 @@ import Glibc
             #expect(step.reason.hasPrefix("queue ") && step.reason.hasSuffix(" of 4 slots (writers behind)"), "\(step.reason)")
         }
         #expect(report.degradations.last?.effect == "no rate to lower (free-running)")
+        // The first step gives up the raw digest: frames written after it carry none, and their records say so.
+        #expect(report.degradations.first?.effect.contains("without NewRawImageDigest") == true)
+        let last = try #require(report.frames.max { $0.sequenceNumber < $1.sequenceNumber })
+        #expect(!last.rawImageDigest)
+        #expect(try TIFFStructure.read(path: last.path).mainDirectory[TIFFTag.newRawImageDigest] == nil)
         let levels = report.degradations.map { step in BurstGovernor.Level.allCases.first { $0.name == step.level } }
         #expect(levels.allSatisfy { $0 != nil } && levels == levels.sorted { ($0?.rawValue ?? 0) < ($1?.rawValue ?? 0) })
     }
@@ -417,6 +423,11 @@ import Glibc
         #expect(report.problems == [])
         #expect(report.ledger.written.sorted() == Self.numbers(0..<25))
         #expect(report.degradations.isEmpty)
+        // Every frame keeps its raw digest.
+        #expect(report.frames.count == 25 && report.frames.allSatisfy(\.rawImageDigest))
+        for record in report.frames.prefix(3) {
+            #expect(try TIFFStructure.read(path: record.path).mainDirectory[TIFFTag.newRawImageDigest]?.count == 16)
+        }
     }
 }
 

@@ -43,6 +43,8 @@ extension BurstSession {
         public let captureTime: CaptureTime?
         /// How its raw data was stored.
         public var compression: DNGCompression = .none
+        /// Whether its DNG carries NewRawImageDigest (the governor's first step gives it up).
+        public var rawImageDigest = true
         /// Its CinemaDNG time code, when the burst is a CinemaDNG clip.
         public var timeCode: String? = nil
     }

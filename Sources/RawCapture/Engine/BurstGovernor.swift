@@ -5,7 +5,8 @@ import RawSources
 /// gets hot, it gives up work in a declared order before the overflow policy has to drop a frame.
 ///
 /// The order (docs/capture.md, "The governor"):
-/// 1. `no-previews`: DNGs are written without the optional JPEG preview, and frames are no longer analysed;
+/// 1. `no-previews`: DNGs are written without the optional JPEG preview and the raw digest, and frames are no
+///    longer analysed;
 /// 2. `cheaper-compression`: lossless-JPEG DNGs give way to uncompressed ones (a burst already uncompressed has
 ///    nothing to give up here and says so);
 /// 3. `lower-rate`: the frame rate is halved (with a real-time clock; a free-running burst has no rate to lower);
@@ -137,9 +138,10 @@ extension BurstGovernor.Level {
         case .normal: return "full work for every frame"
         case .noPreviews:
             let analysis = configuration.analysis == nil ? "" : "; frames are no longer analysed"
+            let digest = configuration.dngOptions.rawImageDigest ? "; DNGs are written without NewRawImageDigest" : ""
             return (configuration.dngOptions.previewLongEdge == nil
                 ? "no previews to skip (DNGs carry only their thumbnail)"
-                : "DNGs are written without their JPEG preview") + analysis
+                : "DNGs are written without their JPEG preview") + digest + analysis
         case .cheaperCompression:
             let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
             if configuration.dngOptions.compression == .lj92 {

@@ -21,8 +21,12 @@ extension BurstRun {
         let frame = located(pending.frame)
         let taken = Date()
         var options = configuration.dngOptions
-        // The governor's first step: no optional preview.
-        if currentLevel >= .noPreviews { options.previewLongEdge = nil }
+        // The governor's first step: no optional preview, and no raw digest (an MD5 of the samples: about as much CPU
+        // as the rest of an uncompressed write; docs/benchmarks.md). Each frame's record says whether it has one.
+        if currentLevel >= .noPreviews {
+            options.previewLongEdge = nil
+            options.rawImageDigest = false
+        }
         // Its second: no compression.
         if currentLevel >= .cheaperCompression { options.compression = .none }
         options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
@@ -62,6 +66,7 @@ extension BurstRun {
             committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
             bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
         record.compression = options.compression
+        record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)
         analyse(frame)

@@ -23,6 +23,9 @@ struct CaptureReport: Encodable {
         let compression: String
         /// Its CinemaDNG time code (`--cinemadng`).
         let timeCode: String?
+        /// Whether its DNG carries NewRawImageDigest, so damage to its samples is found on reading (the governor's
+        /// first step gives the digest up).
+        let rawImageDigest: Bool
         /// The frame's analysis (`--analyze`), nil when not asked for or skipped by the governor.
         let analysis: FrameAnalysis?
 
@@ -30,6 +33,7 @@ struct CaptureReport: Encodable {
             self.analysis = analysis
             compression = record.compression.rawValue
             timeCode = record.timeCode
+            rawImageDigest = record.rawImageDigest
             sensor = record.sensor
             sequenceNumber = record.sequenceNumber
             path = record.path
