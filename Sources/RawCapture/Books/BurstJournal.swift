@@ -132,7 +132,6 @@ public final class BurstJournal: Sendable {
         if case .failure(let error) = written {
             throw FileError(path: path, "cannot write the journal: \(FileError.reason(error))")
         }
-        guard flush else { return }
         do {
             try FileSystemFaults.check(.sync, path: path)
             try descriptor.syncData()
