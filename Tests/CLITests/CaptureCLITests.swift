@@ -103,6 +103,11 @@ struct CaptureCLITests {
             (["--frames", "0"], "--frames must be within 1...1000000"),
           ])
     func impossibleSettings(_ arguments: [String], _ message: String) throws {
+        try Self.expectRefusedBeforeCapture(arguments, message)
+    }
+
+    /// `capture ARGUMENTS` is refused up front: exit status 2, one stderr line holding `message`, no output folder.
+    static func expectRefusedBeforeCapture(_ arguments: [String], _ message: String) throws {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("never").path
         let result = try CLI.run(["capture"] + arguments + ["-o", out])

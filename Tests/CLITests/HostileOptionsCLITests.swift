@@ -18,13 +18,7 @@ struct HostileOptionsCLITests {
             (["--frames", "2", "--bracket", "focus:1m,1e308m"], "m is farther than 1000000 m"),
           ])
     func refusedUpFront(_ arguments: [String], _ message: String) throws {
-        let tmp = try TemporaryDirectory()
-        let out = tmp.url.appendingPathComponent("never").path
-        let result = try CLI.run(["capture"] + arguments + ["-o", out])
-        #expect(result.exitStatus == 2, "\(arguments): \(result)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out))
+        try CaptureCLITests.expectRefusedBeforeCapture(arguments, message)
     }
 
     @Test("two sensors with %s in the name still capture both frames of every pair")
