@@ -208,7 +208,7 @@ public struct DNGWriter: Sendable {
     private func writeRaw(_ frame: RawFrame, options: Options, tiff: TIFFWriteHandle,
                           tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws {
         switch options.compression {
-        case .none:
+        case .none, .packed:
             let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
             try tiff.set(tags(.strips(rowsPerStrip: rowsPerStrip)))
             try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)

@@ -21,14 +21,16 @@ extension BurstRun {
         let frame = located(pending.frame)
         let taken = Date()
         var options = configuration.dngOptions
-        // The governor's first step: no optional preview, and no raw digest (an MD5 of the samples: about as much CPU
-        // as the rest of an uncompressed write; docs/benchmarks.md). Each frame's record says whether it has one.
-        if currentLevel >= .noPreviews {
+        let work = currentWork
+        // Shed optional work (the plan's choice or the governor's `no-previews`): no optional preview, and no raw
+        // digest (an MD5 of the samples: about as much CPU as the rest of an uncompressed write; docs/benchmarks.md).
+        // Each frame's record says whether it has one.
+        if work.shedsOptionalWork {
             options.previewLongEdge = nil
             options.rawImageDigest = false
         }
-        // Its second: no compression.
-        if currentLevel >= .cheaperCompression { options.compression = .none }
+        // The compression the plan and the governor set now.
+        options.compression = work.compression
         options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
         let counter = nextCounter(frame.sensorName)
         let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
@@ -38,8 +40,10 @@ extension BurstRun {
         let written: DNGWriter.Report
         do {
             try beforeWrite?(frame.sequenceNumber)
-            try faults?.beforeWrite(bytes: frame.image.frame.width * frame.image.frame.height * 2)
+            try faults?.beforeWrite()
             written = try DNGWriter(options: options).write(frame.image, to: path)
+            // A simulated disk takes the file's bytes at its bandwidth before the write counts as done.
+            faults?.afterWrite(bytes: written.bytes)
         } catch {
             recordWriteFailure(frame, message: "\(error)")
             return
@@ -81,7 +85,9 @@ extension BurstRun {
         let cause: DevelopDeferral.Cause?
         if !session.memory.developsDuringBurst {
             cause = .noRoomInBudget
-        } else if level >= .noPreviews {
+        } else if configuration.timePlan.map({ !$0.developsDuringBurst }) ?? false {
+            cause = .noTimeInPlan
+        } else if currentWork.shedsOptionalWork {
             cause = .governor(level)
         } else {
             cause = nil
@@ -109,7 +115,7 @@ extension BurstRun {
     /// capture), unless the governor has degraded the burst; then it only counts the skip.
     private func analyse(_ frame: CapturedFrame) {
         guard let analyzer = configuration.analysis else { return }
-        guard currentLevel == .normal else {
+        guard !currentWork.shedsOptionalWork else {
             books.withLock { $0.skippedAnalyses += 1 }
             return
         }
