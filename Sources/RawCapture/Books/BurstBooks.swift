@@ -22,17 +22,15 @@ struct BurstBooks: Sendable {
     /// The last file counter per sensor.
     var counters: [String: Int] = [:]
     var bytesWritten = 0
-    /// The governor's level and the work it allows (set by the sensor thread, read by the writers per frame).
+    /// The governor's level (set by the sensor thread, for the progress line).
     var level = BurstGovernor.Level.normal
-    var work: BurstGovernor.Work
     /// Frames the writers have finished with, written or failed (the governor's measure of their pace).
     var finished = 0
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
 
     /// Books with an empty ledger for each sensor.
-    init(sensorNames: [String], work: BurstGovernor.Work) {
-        self.work = work
+    init(sensorNames: [String]) {
         ledgers = [:]
         for name in sensorNames { ledgers[name] = BurstLedger() }
     }
@@ -137,9 +135,8 @@ extension BurstRun {
         }
     }
 
-    /// The governor's level and the work it allows now (the writers read them per frame).
+    /// The governor's level now.
     var currentLevel: BurstGovernor.Level { books.withLock { $0.level } }
-    var currentWork: BurstGovernor.Work { books.withLock { $0.work } }
 
     /// Appends to the journal (flushed unless `flush` is false), if there is one; a failure is reported as an error.
     func journalAppend(_ entry: BurstJournal.Entry, flush: Bool = true) {

@@ -42,11 +42,14 @@ public struct BurstGovernor: Sendable {
         public var thermal: ThermalState
         /// The last sequence number produced.
         public var lastSequenceNumber: UInt64?
+        /// How long the source took to make the last trigger's frames (s), when measured.
+        public var sensorSeconds: Double?
 
         /// An observation.
         public init(seconds: Double, occupied: Int, free: Int, queued: Int? = nil, finished: Int,
                     lastLatenessNanoseconds: UInt64 = 0, lateDrops: Int = 0, thermal: ThermalState = .nominal,
-                    lastSequenceNumber: UInt64? = nil) {
+                    lastSequenceNumber: UInt64? = nil, sensorSeconds: Double? = nil) {
+            self.sensorSeconds = sensorSeconds
             self.seconds = seconds
             self.occupied = occupied
             self.free = free
@@ -130,12 +133,18 @@ public struct BurstGovernor: Sendable {
         var toTop = false
         if case .nearlyFull = cause { toTop = true }
         let target = toTop ? ladder.count : min(ladder.count, position + 1)
+        // Late frames with the writers keeping up: the source is what is slow, so the rate follows what it makes.
+        var sensorBound: Double?
+        switch cause {
+        case .late, .lateDrop: sensorBound = o.sensorSeconds
+        default: sensorBound = nil
+        }
         if target == position {
             guard ladder.last == .lowerRate, let rate = work.fps else { return nil }
-            loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger)
+            loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
         } else {
             if ladder[position..<target].contains(.lowerRate), let rate = work.fps {
-                loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger)
+                loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
             }
             position = target
         }
@@ -169,7 +178,7 @@ public struct BurstGovernor: Sendable {
         gauge.intervalSeconds = next.fps.map { 1 / $0 }
         let step = Step(newLevel: reported, seconds: (o.seconds * 1000).rounded() / 1000,
                         afterSequenceNumber: o.lastSequenceNumber, cause: cause,
-                        effect: Work.change(from: previous, to: next, sustainedFPS: gauge.lastDrainFPS),
+                        effect: Work.change(from: previous, to: next, sustainedFPS: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }),
                         fps: next.fps == previous.fps ? nil : next.fps.map { ($0 * 100).rounded() / 100 })
         steps.append(step)
         return step

@@ -26,6 +26,8 @@ struct SensorState {
     /// Triggers dropped late so far, and how late the last trigger started (ns).
     var lateDrops = 0
     var lastLateness: UInt64 = 0
+    /// How long the source took to make the last trigger's frames (ns).
+    var lastFill: UInt64?
 
     init(governor: BurstGovernor, clock: FrameClock, triggered: Bool) {
         self.governor = governor
@@ -107,13 +109,10 @@ extension BurstRun {
             seconds: seconds, occupied: stats.occupied, free: stats.slotCount - stats.occupied, queued: stats.queued,
             finished: finished,
             lastLatenessNanoseconds: s.lastLateness, lateDrops: s.lateDrops, thermal: thermal,
-            lastSequenceNumber: s.lastSequence)
+            lastSequenceNumber: s.lastSequence, sensorSeconds: s.lastFill.map { Double($0) / 1e9 })
         guard s.governor.observe(observation) != nil else { return }
         let (level, work) = (s.governor.level, s.governor.work)
-        books.withLock {
-            $0.level = level
-            $0.work = work
-        }
+        books.withLock { $0.level = level }
         let rate: FrameClock = work.fps.map { .realTime(fps: $0) } ?? configuration.clock
         if rate != s.clock {
             s.clock = rate
@@ -191,7 +190,9 @@ extension BurstRun {
         let frames: [CapturedFrame]
         do {
             let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
+            let began = MonotonicClock.nanoseconds()
             frames = try session.source.next(into: buffers).map { Self.retimed($0, due: due) }
+            s.lastFill = MonotonicClock.nanoseconds() - began
         } catch {
             for slot in slots { pool.abandon(slot) }
             recordFailure(.sensor("\(error)"))
@@ -223,7 +224,7 @@ extension BurstRun {
                        _ s: inout SensorState) {
         let depth = pool.statistics.queued
         for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
-            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, queueDepth: depth + offset + 1,
+            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, work: s.governor.work, queueDepth: depth + offset + 1,
                                                               bracketIndex: bracketIndex, slotLatency: slotLatency))
         }
         if s.firstFrame == nil { s.firstFrame = MonotonicClock.nanoseconds() }

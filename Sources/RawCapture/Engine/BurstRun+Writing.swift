@@ -21,7 +21,7 @@ extension BurstRun {
         let frame = located(pending.frame)
         let taken = Date()
         var options = configuration.dngOptions
-        let work = currentWork
+        let work = pending.work
         // Shed optional work (the plan's choice or the governor's `no-previews`): no optional preview, and no raw
         // digest (an MD5 of the samples: about as much CPU as the rest of an uncompressed write; docs/benchmarks.md).
         // Each frame's record says whether it has one.
@@ -73,13 +73,13 @@ extension BurstRun {
         record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)
-        analyse(frame)
-        develop(frame, dng: path)
+        analyse(frame, work: work)
+        develop(frame, dng: path, work: work)
     }
 
     /// Develops a written frame from its slot when the plan has room for it and the governor allows, or leaves it
     /// for after the burst (with the reason). A failed development is an error of the burst, not of the frame.
-    private func develop(_ frame: CapturedFrame, dng: String) {
+    private func develop(_ frame: CapturedFrame, dng: String, work: BurstGovernor.Work) {
         guard let development = configuration.development else { return }
         let level = currentLevel
         let cause: DevelopDeferral.Cause?
@@ -87,7 +87,7 @@ extension BurstRun {
             cause = .noRoomInBudget
         } else if configuration.timePlan.map({ !$0.developsDuringBurst }) ?? false {
             cause = .noTimeInPlan
-        } else if currentWork.shedsOptionalWork {
+        } else if work.shedsOptionalWork {
             cause = .governor(level)
         } else {
             cause = nil
@@ -113,9 +113,9 @@ extension BurstRun {
 
     /// Analyses a written frame straight from its slot, on this writer's thread (one core: the others write and
     /// capture), unless the governor has degraded the burst; then it only counts the skip.
-    private func analyse(_ frame: CapturedFrame) {
+    private func analyse(_ frame: CapturedFrame, work: BurstGovernor.Work) {
         guard let analyzer = configuration.analysis else { return }
-        guard !currentWork.shedsOptionalWork else {
+        guard !work.shedsOptionalWork else {
             books.withLock { $0.skippedAnalyses += 1 }
             return
         }

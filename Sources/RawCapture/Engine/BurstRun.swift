@@ -38,7 +38,7 @@ final class BurstRun: Sendable {
         let started = MonotonicClock.nanoseconds()
         startedNanoseconds = started
         faults = session.configuration.storageFaults.map { StorageFaultInjector($0, startNanoseconds: started) }
-        var opening = BurstBooks(sensorNames: session.source.sensorNames, work: Self.initialGovernor(session).work)
+        var opening = BurstBooks(sensorNames: session.source.sensorNames)
         journal = Self.openJournal(session, failures: &opening.failures)
         books = Mutex(opening)
     }

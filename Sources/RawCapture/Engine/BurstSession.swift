@@ -137,6 +137,9 @@ extension BurstSession {
     /// A full slot's frame on its way to a writer.
     public struct Pending: Sendable {
         let frame: CapturedFrame
+        /// The work the governor allowed when the frame was made (its compression, optional work): a step applies
+        /// from the frame after the step's `afterSequenceNumber`, whenever a writer gets to it.
+        let work: BurstGovernor.Work
         let queueDepth: Int
         let bracketIndex: Int
         let slotLatency: UInt64

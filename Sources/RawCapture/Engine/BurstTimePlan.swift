@@ -122,14 +122,17 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         reason = choice.reason
     }
 
-    /// Bytes of one frame with `compression`: 2 per sample uncompressed, bits/8 packed (9–15 bits), lossless JPEG
-    /// at the ratio measured in the calibration.
+    /// Bytes of one frame's file with `compression`: its raw data — 2 per sample uncompressed, bits/8 packed (9–15
+    /// bits), lossless JPEG at the ratio measured in the calibration — and the measured overhead (thumbnail, preview,
+    /// tags).
     static func bytes(samples: Int, bits: Int, compression: DNGCompression, costs: FrameCostCalibration) -> Int {
+        let raw: Int
         switch compression {
-        case .none: return samples * 2
-        case .lj92: return Int(Double(samples * 2) * (costs.losslessRatio ?? 0.7))
-        default: return (9...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
+        case .none: raw = samples * 2
+        case .lj92: raw = Int(Double(samples * 2) * (costs.losslessRatio ?? 0.7))
+        case .packed: raw = (9...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
         }
+        return raw + (costs.overheadBytes ?? 0)
     }
 
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }

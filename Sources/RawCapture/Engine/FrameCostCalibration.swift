@@ -14,8 +14,10 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     public var fullNanosecondsPerSample: [String: Double]
     /// The same without the optional work (the governor's `no-previews`).
     public var shedNanosecondsPerSample: [String: Double]
-    /// Lossless JPEG's file size over the uncompressed one's, on the measured frame.
+    /// Lossless JPEG's raw data over the uncompressed samples' bytes, on the measured frame.
     public var losslessRatio: Double?
+    /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags): the same for any frame of the same aspect.
+    public var overheadBytes: Int?
 
     /// The CPU cost of one frame of `samples` samples written with `compression`, in milliseconds of one core.
     public func milliseconds(samples: Int, compression: DNGCompression, shed: Bool) -> Double? {
@@ -44,13 +46,15 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                     o.rawImageDigest = false
                 }
                 guard let (ns, bytes) = cpuNanoseconds(writing: image, options: o, directory: directory) else { return nil }
-                if shedding { sizes[compression] = bytes }
+                if !shedding { sizes[compression] = bytes }
                 if shedding { shed[compression.rawValue] = ns / samples } else { full[compression.rawValue] = ns / samples }
             }
         }
-        let ratio = sizes[.lj92].flatMap { lj in sizes[.none].map { Double(lj) / Double(max(1, $0)) } }
+        let raw = Int(samples) * 2
+        let overhead = sizes[.none].map { max(0, $0 - raw) }
+        let ratio = sizes[.lj92].flatMap { lj in overhead.map { Double(max(0, lj - $0)) / Double(raw) } }
         return FrameCostCalibration(fullNanosecondsPerSample: full, shedNanosecondsPerSample: shed,
-                                    losslessRatio: ratio.map { ($0 * 1000).rounded() / 1000 })
+                                    losslessRatio: ratio.map { ($0 * 1000).rounded() / 1000 }, overheadBytes: overhead)
     }
 
     /// Process CPU time of the faster of two writes of `image` with `options` (the first also warms caches), and

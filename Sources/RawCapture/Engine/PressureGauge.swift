@@ -62,10 +62,18 @@ struct PressureGauge: Sendable {
         return max(2 * interval, Double(occupied) / drain)
     }
 
-    /// The rate `lower-rate` sets from `current` triggers per second: 85 % of what the writers were measured to
-    /// finish (in triggers), within an eighth and 85 % of the current rate; half the current rate when unmeasured.
-    func sustainableFPS(current: Double, framesPerTrigger: Int) -> Double {
-        guard let drain = lastDrainFPS, drain > 0 else { return current / 2 }
-        return min(current * 0.85, max(current / 8, 0.85 * drain / Double(max(1, framesPerTrigger))))
+    /// The rate `lower-rate` sets from `current` triggers per second: 85 % of what the source can make when it is
+    /// the slow side (`sensorSeconds` per trigger), otherwise of what the writers were measured to finish (in
+    /// triggers); within an eighth and 85 % of the current rate; half the current rate when unmeasured.
+    func sustainableFPS(current: Double, framesPerTrigger: Int, sensorSeconds: Double? = nil) -> Double {
+        let pace: Double
+        if let sensorSeconds, sensorSeconds > 0 {
+            pace = 1 / sensorSeconds
+        } else if let drain = lastDrainFPS, drain > 0 {
+            pace = drain / Double(max(1, framesPerTrigger))
+        } else {
+            return current / 2
+        }
+        return min(current * 0.85, max(current / 8, 0.85 * pace))
     }
 }

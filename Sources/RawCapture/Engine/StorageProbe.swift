@@ -21,9 +21,9 @@ public struct StorageProbe: Sendable, Hashable, Codable {
     public typealias Failure = MessageError<ErrorDomain>
 
     /// Writes files of `fileBytes` into `directory` until `seconds` have passed or `maximumFiles` were counted
-    /// (at least `minimumFiles`), after one warm-up file.
+    /// (at least `minimumFiles`), after one warm-up file. `progress` hears the fraction of the time done after each file.
     public static func measure(directory: String, fileBytes: Int, seconds: Double, minimumFiles: Int = 2,
-                               maximumFiles: Int = 1000) throws(Failure) -> StorageProbe {
+                               maximumFiles: Int = 1000, progress: ((Double) -> Void)? = nil) throws(Failure) -> StorageProbe {
         let bytes = max(4096, fileBytes)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
         defer { buffer.deallocate() }
@@ -47,6 +47,7 @@ public struct StorageProbe: Sendable, Hashable, Codable {
             slowest = min(slowest, Double(bytes) / max(t, 1e-9) / 1e6)
             count += 1
             elapsed = Double(MonotonicClock.nanoseconds() - start) / 1e9
+            progress?(min(1, elapsed / max(seconds, 1e-9)))
         }
         let rate = Double(bytes * count) / max(elapsed, 1e-9) / 1e6
         return StorageProbe(directory: directory, fileBytes: bytes, files: count, seconds: (elapsed * 1000).rounded() / 1000,
