@@ -5,8 +5,10 @@ import RawCore
 /// the manifest's `burst.prediction`.
 ///
 /// The writers take frames at the slower of what the CPU allows (cores ÷ CPU per trigger, the sensor's share
-/// included) and what the disk allows (bandwidth ÷ bytes per trigger). When that is below the burst's rate, the pool
-/// fills at the difference: full after `slots ÷ (rate − capacity)` seconds.
+/// included) and what the disk allows (bandwidth ÷ bytes per trigger): the capacity `c`. When that is below the
+/// burst's rate `f`, the pool fills at the difference, after the first trigger's write has taken `L` (its CPU and its
+/// bytes on the disk) without any slot coming back: full when `f·t − c·(t − L)` reaches the slots `S`, at
+/// `t = (S − c·L) ÷ (f − c)`.
 public struct BurstPrediction: Sendable, Hashable, Codable {
     /// The writers keep up with the rate for as long as the burst lasts.
     public let sustainable: Bool
@@ -55,7 +57,12 @@ public struct BurstPrediction: Sendable, Hashable, Codable {
             summary = "continuous at \(SettingText.number(fps)) fps" + (need.isEmpty ? "" : " (\(need)\(disk))")
         } else {
             sustainable = false
-            let seconds = Double(slots) / Double(plan.framesPerTrigger) / (fps - capacity)
+            let sensor = plan.sensorMilliseconds ?? 0
+            let write = max(0, (plan.optionalWork ? option.cpuMilliseconds : option.cpuMillisecondsShed) - sensor) / 1000
+                / Double(plan.framesPerTrigger)
+            let onDisk = plan.diskMBps.map { Double(option.bytes) / 1e6 / max($0, 1e-9) } ?? 0
+            let triggers = Double(slots) / Double(plan.framesPerTrigger)
+            let seconds = max(0, triggers - capacity * (write + onDisk)) / (fps - capacity)
             secondsBeforeFull = BurstTimePlan.round(seconds)
             framesBeforeFull = Int((seconds * fps).rounded())
             summary = "holds ~\(framesBeforeFull ?? 0) frames (\(SettingText.number(BurstTimePlan.round(seconds))) s) at "

@@ -41,8 +41,8 @@ extension BurstTimePlan {
                 return Choice(option: nil, optionalWork: true, bottleneck: .cpu,
                               reason: "asked for with --compression \(requested.rawValue)")
             }
-            let full = load(o, work: true, usable: usable, diskMBps: disk)
-            let work = full.cpu <= 1 || load(o, work: false, usable: usable, diskMBps: disk).cpu > 1
+            // The optional work runs when the CPU has room for it, and is shed from the first frame when it has not.
+            let work = load(o, work: true, usable: usable, diskMBps: disk).cpu <= 1
             let l = load(o, work: work, usable: usable, diskMBps: disk)
             return Choice(option: o, optionalWork: work, bottleneck: l.bottleneck,
                           reason: "asked for with --compression \(requested.rawValue): " + describe(o, work)

@@ -19,6 +19,15 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags): the same for any frame of the same aspect.
     public var overheadBytes: Int?
 
+    /// Costs given (from a cache, or a test's figures).
+    public init(fullNanosecondsPerSample: [String: Double], shedNanosecondsPerSample: [String: Double],
+                losslessRatio: Double?, overheadBytes: Int?) {
+        self.fullNanosecondsPerSample = fullNanosecondsPerSample
+        self.shedNanosecondsPerSample = shedNanosecondsPerSample
+        self.losslessRatio = losslessRatio
+        self.overheadBytes = overheadBytes
+    }
+
     /// The CPU cost of one frame of `samples` samples written with `compression`, in milliseconds of one core.
     public func milliseconds(samples: Int, compression: DNGCompression, shed: Bool) -> Double? {
         let table = shed ? shedNanosecondsPerSample : fullNanosecondsPerSample
