@@ -75,8 +75,7 @@ import Testing
     static func diskBurst(fraction: Double, fps: Double = 30, slots: Int, seconds: Double, governor: Bool,
                           directory: String) throws -> (BurstSession.Report, BurstSession) {
         let sensor = try BurstSessionTests.sensor()
-        let costs = try #require(FrameCostCalibration.measure(options: DNGWriter.Options(), bitsPerSample: 12, cfa: .rggb,
-                                                              directory: directory))
+        let costs = try #require(FrameCostCalibration.measure(options: DNGWriter.Options(), bitsPerSample: 12, cfa: .rggb))
         var inputs = BurstTimePlan.Inputs(samplesPerFrame: sensor.samplesPerFrame, bitsPerSample: 12, costs: costs)
         inputs.fps = fps
         inputs.cores = ProcessInfo.processInfo.activeProcessorCount

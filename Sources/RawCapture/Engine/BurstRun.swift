@@ -113,9 +113,11 @@ final class BurstRun: Sendable {
         let optional = c.dngOptions.previewLongEdge != nil || c.dngOptions.rawImageDigest || c.analysis != nil
             || (c.development != nil && session.memory.developsDuringBurst)
         let bits = session.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16
-        let ladder = BurstGovernor.ladder(bottleneck: c.timePlan?.bottleneck ?? .cpu, compression: work.compression,
+        var ladder = BurstGovernor.ladder(bottleneck: c.timePlan?.bottleneck ?? .cpu, compression: work.compression,
                                           shedsWork: optional && !work.shedsOptionalWork, packable: (9...15).contains(bits),
                                           realTime: fps != nil)
+        // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
+        if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
         return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount,
                              framesPerTrigger: session.source.framesPerTrigger)
     }

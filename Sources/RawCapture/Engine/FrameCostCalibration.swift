@@ -7,8 +7,9 @@ import RawDNG
 /// without the optional work (JPEG preview, raw digest). Linear in the frame's samples, which is how the plan
 /// scales it to the burst's frames.
 ///
-/// Measured on a 1024x768 frame (0.75 MP) written to the burst's folder and removed: about 40 ms in all on this
-/// project's 2-core machine; the result is kept in `CalibrationCache` so later bursts start at once.
+/// Measured on a 1024x768 frame (0.75 MP) written to a private temporary folder (CPU time does not depend on the
+/// disk; the burst's own folder gets nothing that a crash could leave behind) and removed: about 40 ms in all on
+/// this project's 2-core machine; the result is kept in `CalibrationCache` so later bursts start at once.
 public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// CPU nanoseconds per sample of writing a DNG, by compression name, with the optional work.
     public var fullNanosecondsPerSample: [String: Double]
@@ -38,10 +39,13 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     static let size = (width: 1024, height: 768)
 
     /// Measures each compression with and without the optional work of `options` for frames of `bitsPerSample`
-    /// bits and `cfa`, writing into `directory` (files removed afterwards). Nil when the folder cannot take a file.
-    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout,
-                               directory: String) -> FrameCostCalibration? {
+    /// bits and `cfa`, writing into a temporary folder of its own (removed afterwards). Nil when no file could be written.
+    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
         guard let image = syntheticImage(bitsPerSample: bitsPerSample, cfa: cfa) else { return nil }
+        var template = Array((NSTemporaryDirectory() + "rawburst-calibration-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let directory = String(cString: made)
+        defer { rmdir(directory) }
         var full: [String: Double] = [:], shed: [String: Double] = [:], sizes: [DNGCompression: Int] = [:]
         let samples = Double(size.width * size.height)
         for compression in DNGCompression.allCases {

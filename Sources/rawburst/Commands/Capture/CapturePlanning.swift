@@ -17,8 +17,7 @@ extension CaptureCommand {
         let dng = configuration.dngOptions
         let costKey = "bits \(bits) cfa \(cfa) thumbnail \(dng.thumbnailLongEdge) preview \(dng.previewLongEdge ?? 0)"
         var costs = cache.frameCosts[costKey]
-        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa,
-                                                                     directory: output) {
+        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa) {
             costs = measured
             cache.frameCosts[costKey] = measured
             changed = true
