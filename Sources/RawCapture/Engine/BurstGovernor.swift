@@ -144,10 +144,11 @@ extension BurstGovernor.Level {
                 : "DNGs are written without their JPEG preview") + digest + analysis
         case .cheaperCompression:
             let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
-            if configuration.dngOptions.compression == .lj92 {
-                return "DNGs are written uncompressed from now on instead of lossless JPEG" + previews
+            switch configuration.dngOptions.compression {
+            case .lj92: return "DNGs are written uncompressed from now on instead of lossless JPEG" + previews
+            case .packed: return "DNGs are written with 16-bit samples from now on instead of packed ones" + previews
+            case .none: return "no cheaper compression: DNGs are already uncompressed" + previews
             }
-            return "no cheaper compression: DNGs are already uncompressed" + previews
         case .lowerRate:
             if case .realTime(let fps) = configuration.clock {
                 return "frame rate halved: \(SettingText.number(fps)) → \(SettingText.number(fps / 2)) fps"

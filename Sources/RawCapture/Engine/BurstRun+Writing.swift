@@ -27,7 +27,7 @@ extension BurstRun {
             options.previewLongEdge = nil
             options.rawImageDigest = false
         }
-        // Its second: no compression.
+        // Its second: no compression (nor packing).
         if currentLevel >= .cheaperCompression { options.compression = .none }
         options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
         let counter = nextCounter(frame.sensorName)
@@ -65,7 +65,7 @@ extension BurstRun {
             bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
             committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
             bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
-        record.compression = options.compression
+        record.compression = written.compression
         record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)

@@ -11,7 +11,7 @@ import RawDNG
 /// thumbnails and the disk. A free-running burst (no rate) is written uncompressed, the fastest. During the burst
 /// the governor's `cheaper-compression` step switches lossless JPEG to uncompressed (the manifest says when).
 public struct CompressionPlan: Sendable, Hashable, Codable {
-    /// What was asked for: `auto`, `none` or `lj92`.
+    /// What was asked for: `auto`, `none`, `lj92` or `packed`.
     public let requested: String
     /// What the burst starts with.
     public let chosen: DNGCompression

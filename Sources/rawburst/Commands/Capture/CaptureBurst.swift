@@ -220,7 +220,8 @@ extension CaptureCommand {
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
                        statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
         if let plan = burst.configuration.compressionPlan {
-            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed"]
+            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed",
+                                                  .packed: "uncompressed, packed at the sensor's bit depth (packed)"]
             let switched = frames.contains { $0.compression != plan.chosen.rawValue }
             print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
                   + (switched ? "; the governor switched to uncompressed during the burst" : ""))
