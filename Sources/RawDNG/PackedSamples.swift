@@ -5,10 +5,10 @@
 /// file, whatever its byte order; each row starts on a byte boundary, the last byte of a row padded with zero bits.
 /// A row of `width` samples at `bits` bits is `(width * bits + 7) / 8` bytes.
 ///
-/// `pack` and `unpack` work on one row. Whole groups of samples that end on a byte boundary (2 samples at 12 bits,
-/// 4 at 10 and 14, 8 at odd depths) are built in one 64- or 128-bit word and stored byte by byte, a loop with no
-/// carried state that LLVM unrolls per depth; the last few samples of a row (fewer than a group) go through a bit
-/// accumulator.
+/// `pack` and `unpack` work on one row. Whole groups of samples that end on a byte boundary (4 samples at even
+/// depths, 8 at odd ones) are built in one or two 64-bit words and moved with 8-byte big-endian stores and loads, a
+/// loop with no carried state that is specialised per depth; the last samples of a row (those whose 8- or 16-byte
+/// access would pass the row's end) go through a bit accumulator.
 public enum PackedSamples {
     /// The depths `pack` and `unpack` take.
     public static let depths: ClosedRange<Int> = 1...16
@@ -56,31 +56,45 @@ public enum PackedSamples {
         unpackTail(source + done * bits / 8, count: count - done, bits: bits, into: destination + done)
     }
 
-    // MARK: - Even depths: 4 samples (4 * bits ≤ 56 bits) are bits / 2 bytes.
+    /// Groups of `size` samples (`bytes` bytes each) from the start of a row of `count` samples whose `access`-byte
+    /// load or store from the group's first byte stays inside the row.
+    @inline(__always)
+    private static func wholeGroups(_ count: Int, of size: Int, bytes: Int, access: Int, bits: Int) -> Int {
+        let room = rowBytes(width: count, bits: bits) - access
+        return room < 0 ? 0 : min(count / size, room / bytes + 1)
+    }
 
+    // MARK: - Even depths: 4 samples (4 * bits ≤ 56 bits) are bits / 2 bytes, moved as one 8-byte word.
+
+    /// Packs whole groups while a group's 8-byte store stays inside the row (its bytes past the group are rewritten
+    /// by the next group or the tail); returns the samples done.
     @inline(__always)
     private static func packEven(_ src: UnsafePointer<UInt16>, _ count: Int, _ dst: UnsafeMutablePointer<UInt8>,
                                  bits: Int) -> Int {
-        let groups = count / 4, bytes = bits / 2
+        let bytes = bits / 2
+        let groups = wholeGroups(count, of: 4, bytes: bytes, access: 8, bits: bits)
         let m = UInt16(truncatingIfNeeded: 1 << bits - 1)
+        let out = UnsafeMutableRawPointer(dst)
         for g in 0..<groups {
-            let s = src + 4 * g, d = dst + bytes * g
+            let s = src + 4 * g
             let word = UInt64(s[0] & m) << (3 * bits) | UInt64(s[1] & m) << (2 * bits) | UInt64(s[2] & m) << bits
                 | UInt64(s[3] & m)
-            for j in 0..<bytes { d[j] = UInt8(truncatingIfNeeded: word >> (4 * bits - 8 - 8 * j)) }
+            out.storeBytes(of: (word << (64 - 4 * bits)).bigEndian, toByteOffset: bytes * g, as: UInt64.self)
         }
         return groups * 4
     }
 
+    /// Unpacks whole groups while a group's 8-byte load stays inside the row; returns the samples done.
     @inline(__always)
     private static func unpackEven(_ src: UnsafePointer<UInt8>, _ count: Int, _ dst: UnsafeMutablePointer<UInt16>,
                                    bits: Int) -> Int {
-        let groups = count / 4, bytes = bits / 2
+        let bytes = bits / 2
+        let groups = wholeGroups(count, of: 4, bytes: bytes, access: 8, bits: bits)
         let mask = UInt64(1) << bits - 1
+        let input = UnsafeRawPointer(src)
         for g in 0..<groups {
-            let s = src + bytes * g, d = dst + 4 * g
-            var word: UInt64 = 0
-            for j in 0..<bytes { word = word << 8 | UInt64(s[j]) }
+            let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: bytes * g, as: UInt64.self)) >> (64 - 4 * bits)
+            let d = dst + 4 * g
             d[0] = UInt16(truncatingIfNeeded: word >> (3 * bits))
             d[1] = UInt16(truncatingIfNeeded: (word >> (2 * bits)) & mask)
             d[2] = UInt16(truncatingIfNeeded: (word >> bits) & mask)
@@ -89,21 +103,25 @@ public enum PackedSamples {
         return groups * 4
     }
 
-    // MARK: - Odd depths: 8 samples (8 * bits ≤ 120 bits) are bits bytes.
+    // MARK: - Odd depths: 8 samples (8 * bits ≤ 120 bits) are bits bytes, moved as two 8-byte words.
 
     @inline(__always)
     private static func packOdd(_ src: UnsafePointer<UInt16>, _ count: Int, _ dst: UnsafeMutablePointer<UInt8>,
                                 bits: Int) -> Int {
-        let groups = count / 8
+        let groups = wholeGroups(count, of: 8, bytes: bits, access: 16, bits: bits)
         let m = UInt16(truncatingIfNeeded: 1 << bits - 1)
+        let out = UnsafeMutableRawPointer(dst)
         for g in 0..<groups {
-            let s = src + 8 * g, d = dst + bits * g
+            let s = src + 8 * g
             let high = UInt64(s[0] & m) << (3 * bits) | UInt64(s[1] & m) << (2 * bits) | UInt64(s[2] & m) << bits
                 | UInt64(s[3] & m)
             let low = UInt64(s[4] & m) << (3 * bits) | UInt64(s[5] & m) << (2 * bits) | UInt64(s[6] & m) << bits
                 | UInt64(s[7] & m)
-            let word = UInt128(high) << (4 * bits) | UInt128(low)
-            for j in 0..<bits { d[j] = UInt8(truncatingIfNeeded: word >> (8 * bits - 8 - 8 * j)) }
+            // The 8 * bits-bit group, left-aligned in 128 bits: its first 64 bits, then the rest.
+            let first = high << (64 - 4 * bits) | low >> (8 * bits - 64)
+            let rest = low << (128 - 8 * bits)
+            out.storeBytes(of: first.bigEndian, toByteOffset: bits * g, as: UInt64.self)
+            out.storeBytes(of: rest.bigEndian, toByteOffset: bits * g + 8, as: UInt64.self)
         }
         return groups * 8
     }
@@ -111,13 +129,23 @@ public enum PackedSamples {
     @inline(__always)
     private static func unpackOdd(_ src: UnsafePointer<UInt8>, _ count: Int, _ dst: UnsafeMutablePointer<UInt16>,
                                   bits: Int) -> Int {
-        let groups = count / 8
-        let mask = UInt128(1) << bits - 1
+        let groups = wholeGroups(count, of: 8, bytes: bits, access: 16, bits: bits)
+        let mask = UInt64(1) << bits - 1
+        let input = UnsafeRawPointer(src)
         for g in 0..<groups {
-            let s = src + bits * g, d = dst + 8 * g
-            var word: UInt128 = 0
-            for j in 0..<bits { word = word << 8 | UInt128(s[j]) }
-            for k in 0..<8 { d[k] = UInt16(truncatingIfNeeded: (word >> (7 * bits - k * bits)) & mask) }
+            let first = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: bits * g, as: UInt64.self))
+            let rest = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: bits * g + 8, as: UInt64.self))
+            let high = first >> (64 - 4 * bits)
+            let low = (first & (UInt64(1) << (64 - 4 * bits) - 1)) << (8 * bits - 64) | rest >> (128 - 8 * bits)
+            let d = dst + 8 * g
+            d[0] = UInt16(truncatingIfNeeded: high >> (3 * bits))
+            d[1] = UInt16(truncatingIfNeeded: (high >> (2 * bits)) & mask)
+            d[2] = UInt16(truncatingIfNeeded: (high >> bits) & mask)
+            d[3] = UInt16(truncatingIfNeeded: high & mask)
+            d[4] = UInt16(truncatingIfNeeded: low >> (3 * bits))
+            d[5] = UInt16(truncatingIfNeeded: (low >> (2 * bits)) & mask)
+            d[6] = UInt16(truncatingIfNeeded: (low >> bits) & mask)
+            d[7] = UInt16(truncatingIfNeeded: low & mask)
         }
         return groups * 8
     }

@@ -95,30 +95,34 @@ struct PackedDNGTests {
         }
     }
 
-    @Test("pack and unpack agree with the specification for every depth 1-16 and row lengths 0-40")
+    @Test("pack and unpack agree with the specification for every depth 1-16 and row lengths 0-40, inside the row")
     func packerAgainstTheSpecification() {
         var rng = SplitMix64(seed: 7)
         for bits in 1...16 {
             for count in 0...40 {
                 let samples = (0..<count).map { _ in UInt16(truncatingIfNeeded: rng.next() % (UInt64(1) << bits)) }
                 let expected = Self.specificationBytes(samples, width: count, height: 1, bits: bits)
-                var packed = [UInt8](repeating: 0xA5, count: PackedSamples.rowBytes(width: count, bits: bits))
+                // 16 guard bytes either side: the 8- and 16-byte stores and loads of whole groups stay inside the row.
+                let size = PackedSamples.rowBytes(width: count, bits: bits)
+                var packed = [UInt8](repeating: 0xA5, count: size + 32)
                 samples.withUnsafeBufferPointer { s in
                     packed.withUnsafeMutableBufferPointer { p in
-                        if let src = s.baseAddress, let dst = p.baseAddress {
-                            PackedSamples.pack(src, count: count, bits: bits, into: dst)
-                        }
+                        PackedSamples.pack(s.baseAddress ?? UnsafePointer(bitPattern: 2)!, count: count, bits: bits,
+                                           into: p.baseAddress! + 16)
                     }
                 }
-                #expect(packed == expected, "\(bits) bits, \(count) samples")
-                var unpacked = [UInt16](repeating: 0xFFFF, count: count)
-                expected.withUnsafeBufferPointer { p in
+                #expect(Array(packed[16..<(16 + size)]) == expected, "\(bits) bits, \(count) samples")
+                #expect(packed[..<16].allSatisfy { $0 == 0xA5 } && packed[(16 + size)...].allSatisfy { $0 == 0xA5 },
+                        "\(bits) bits, \(count) samples: written outside the row")
+                var unpacked = [UInt16](repeating: 0xFFFF, count: count + 32)
+                packed.withUnsafeBufferPointer { p in
                     unpacked.withUnsafeMutableBufferPointer { u in
-                        if let src = p.baseAddress, let dst = u.baseAddress {
-                            PackedSamples.unpack(src, count: count, bits: bits, into: dst)
-                        }
+                        PackedSamples.unpack(p.baseAddress! + 16, count: count, bits: bits, into: u.baseAddress! + 16)
                     }
                 }
+                #expect(unpacked[..<16].allSatisfy { $0 == 0xFFFF } && unpacked[(16 + count)...].allSatisfy { $0 == 0xFFFF },
+                        "\(bits) bits, \(count) samples: unpacked outside the row")
+                unpacked = Array(unpacked[16..<(16 + count)])
                 #expect(unpacked == samples, "\(bits) bits, \(count) samples")
             }
         }
