@@ -5,7 +5,8 @@ import RawBurst
 
 // Issue #18, item 4: the lossless bandwidth ladder. One 12 MP 12-bit frame written as `none` (16-bit strips), `packed`
 // (12-bit strips, 25 % fewer sample bytes) and `lj92` (lossless-JPEG tiles), each with its thumbnail and digest and
-// no preview, as a burst writes it; and the packing and unpacking loops alone. See docs/benchmarks.md, "Packed DNGs".
+// no preview, as a burst writes it; the two uncompressed files read back; and the packing and unpacking loops alone.
+// See docs/benchmarks.md, "Packed DNGs".
 
 /// A camera-like 12-bit frame: a smooth ramp between black 256 and white 4095 plus ±16 codes of seeded noise (the
 /// frame `CompressionPlan` times lossless JPEG on), so lossless JPEG compresses it as it would a real photograph.
