@@ -222,9 +222,13 @@ extension CaptureCommand {
         if let plan = burst.configuration.compressionPlan {
             let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed",
                                                   .packed: "uncompressed, packed at the sensor's bit depth (packed)"]
-            let switched = frames.contains { $0.compression != plan.chosen.rawValue }
+            // Frames stored otherwise than chosen: the governor's switch, or (packed) samples that need 16 bits.
+            let differs = frames.contains { $0.compression != plan.chosen.rawValue }
+            let governed = report.degradations.contains { $0.newLevel >= .cheaperCompression }
+            let switched = differs && governed, unpacked = differs && !governed && plan.chosen == .packed
             print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
-                  + (switched ? "; the governor switched to uncompressed during the burst" : ""))
+                  + (switched ? "; the governor switched to uncompressed during the burst" : "")
+                  + (unpacked ? "; 8- and 16-bit samples are written unpacked" : ""))
         }
         if let clip = burst.configuration.cinemaDNG {
             print("  CinemaDNG clip: reel \(clip.reelName) at \(SettingText.number(clip.frameRate)) fps, time codes from "
