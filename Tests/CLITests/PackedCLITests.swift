@@ -72,6 +72,39 @@ struct PackedCLITests {
         }
     }
 
+    @Test("hostile packed DNGs: inspect --validate names the wrong strip, convert refuses in one line and writes nothing")
+    func hostileFiles() throws {
+        let tmp = try TemporaryDirectory()
+        let good = tmp.url.appendingPathComponent("good.dng").path
+        var options = DNGWriter.Options()
+        options.compression = .packed
+        // 100 samples of 12 bits: 150 bytes a row, 40 rows in one strip of 6000 bytes.
+        try DNGWriter(options: options).write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 100, height: 40), to: good)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        let cases: [(String, UInt16, UInt32, UInt32, String)] = [
+            ("short", TIFFTag.stripByteCounts, 6000, 5000, "image data is 5000 bytes, too few for a 100x40 image (at least 6000)"),
+            ("long", TIFFTag.stripByteCounts, 6000, 6001, "StripByteCounts[0] is 6001, expected 6000 for 40 rows of 100 12-bit samples"),
+            ("zero", TIFFTag.bitsPerSample, 12, 0, "BitsPerSample is 0, outside 1...32"),
+            ("wide", TIFFTag.bitsPerSample, 12, 17, "the DNG's raw image has 17 bits per sample; rawburst reads at most 16"),
+        ]
+        for (name, tag, value, replacement, words) in cases {
+            var mutant = bytes
+            try TIFFEntryPatch.replace(&mutant, tag: tag, value: value, with: replacement)
+            let path = tmp.url.appendingPathComponent("\(name).dng").path
+            try Data(mutant).write(to: URL(fileURLWithPath: path))
+            let out = tmp.url.appendingPathComponent("\(name)-out.dng").path
+            let converted = try CLI.run(["convert", path, "-o", out])
+            #expect(converted.exitStatus == 1, "\(name): \(converted)")
+            let lines = converted.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains(words), "\(name): \(converted.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(name)")
+            if name == "long" || name == "zero" {
+                let validated = try CLI.run(["inspect", "--validate", path])
+                #expect(validated.exitStatus != 0 && validated.stdout.contains(words), "\(name): \(validated)")
+            }
+        }
+    }
+
     @Test("a bad --compression is one line naming every choice, exit 2; --help explains packed")
     func badValueAndHelp() throws {
         let tmp = try TemporaryDirectory()

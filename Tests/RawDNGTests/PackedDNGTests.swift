@@ -216,20 +216,6 @@ struct PackedDNGTests {
         #expect(try Data(contentsOf: dump) == Self.samples(of: image.frame))
     }
 
-    /// Replaces the value of the one single-valued SHORT or LONG entry `tag` = `value` (little-endian file) with
-    /// `replacement`; the file must hold exactly one such entry.
-    static func patchEntry(_ bytes: inout [UInt8], tag: UInt16, value: UInt32, to replacement: UInt32) throws {
-        var found: [Int] = []
-        for type: UInt16 in [3, 4] {
-            let v = type == 3 ? [UInt8(value & 0xFF), UInt8(value >> 8), 0, 0]
-                : [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-            let pattern: [UInt8] = [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0] + v
-            for i in 0...(bytes.count - 12) where bytes[i..<(i + 12)].elementsEqual(pattern) { found.append(i) }
-        }
-        let at = try #require(found.count == 1 ? found.first : nil, "tag \(tag) = \(value): \(found.count) entries")
-        for k in 0..<4 { bytes[at + 8 + k] = UInt8(truncatingIfNeeded: replacement >> (8 * k)) }
-    }
-
     @Test("the validator checks packed strips: a byte count one short of the packed rows is an error")
     func validatorChecksPackedStrips() throws {
         let tmp = try TemporaryDirectory()
@@ -238,7 +224,7 @@ struct PackedDNGTests {
         _ = try Self.write(try Self.image(bits: 12, width: 100, height: 40, seed: 5), to: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(DNGValidator.validate(try TIFFStructure(bytes: bytes)).filter(\.isError).isEmpty)
-        try Self.patchEntry(&bytes, tag: TIFFTag.stripByteCounts, value: 6000, to: 5999)
+        try TIFFEntryPatch.replace(&bytes, tag: TIFFTag.stripByteCounts, value: 6000, with: 5999)
         let errors = DNGValidator.validate(try TIFFStructure(bytes: bytes)).filter(\.isError).map(\.message)
         #expect(errors == ["StripByteCounts[0] is 5999, expected 6000 for 40 rows of 100 12-bit samples"], "\(errors)")
     }

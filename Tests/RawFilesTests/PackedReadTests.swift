@@ -70,18 +70,6 @@ struct PackedReadTests {
         return zip(offsets, counts).flatMap { file[$0..<($0 + $1)] }
     }
 
-    /// Replaces the value of the one single-valued SHORT or LONG entry `tag` = `value` in a little-endian file.
-    private func patch(_ bytes: inout [UInt8], tag: UInt16, value: UInt32, to replacement: UInt32) throws {
-        var found: [Int] = []
-        for type: UInt8 in [3, 4] {
-            let v: [UInt8] = (0..<4).map { k in type == 3 && k >= 2 ? 0 : UInt8(truncatingIfNeeded: value >> (8 * k)) }
-            let pattern: [UInt8] = [UInt8(tag & 0xFF), UInt8(tag >> 8), type, 0, 1, 0, 0, 0] + v
-            for i in 0...(bytes.count - 12) where bytes[i..<(i + 12)].elementsEqual(pattern) { found.append(i) }
-        }
-        let at = try #require(found.count == 1 ? found.first : nil, "tag \(tag) = \(value): \(found.count) entries")
-        for k in 0..<4 { bytes[at + 8 + k] = UInt8(truncatingIfNeeded: replacement >> (8 * k)) }
-    }
-
     @Test("hostile packed DNGs are one-line errors: a short strip, a cut file, BitsPerSample 0 and 17")
     func hostile() throws {
         let tmp = try TemporaryDirectory()
@@ -93,10 +81,10 @@ struct PackedReadTests {
         let stripEnd = try #require(raw.integers(TIFFTag.stripOffsets)?.first) + 6000
 
         var short = good
-        try patch(&short, tag: TIFFTag.stripByteCounts, value: 6000, to: 5000)
+        try TIFFEntryPatch.replace(&short, tag: TIFFTag.stripByteCounts, value: 6000, with: 5000)
         var zeroBits = good, wideBits = good
-        try patch(&zeroBits, tag: TIFFTag.bitsPerSample, value: 12, to: 0)
-        try patch(&wideBits, tag: TIFFTag.bitsPerSample, value: 12, to: 17)
+        try TIFFEntryPatch.replace(&zeroBits, tag: TIFFTag.bitsPerSample, value: 12, with: 0)
+        try TIFFEntryPatch.replace(&wideBits, tag: TIFFTag.bitsPerSample, value: 12, with: 17)
         let cases: [(String, [UInt8], RawReadError.Kind, String)] = [
             ("short", short, .truncated, "too few"),
             ("cut", Array(good[..<(stripEnd - 100)]), .truncated, "cut short"),
