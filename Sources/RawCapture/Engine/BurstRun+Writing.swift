@@ -69,7 +69,7 @@ extension BurstRun {
             bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
             committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
             bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
-        record.compression = options.compression
+        record.compression = written.compression
         record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)

@@ -229,10 +229,15 @@ extension CaptureCommand {
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
                        statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
         if let plan = burst.configuration.compressionPlan {
-            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed"]
+            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed",
+                                                  .packed: "uncompressed, packed at the sensor's bit depth (packed)"]
+            // Frames stored otherwise than chosen: the governor's switch, or (packed) samples that need 16 bits.
             let used = Set(frames.map(\.compression)).subtracting([plan.chosen.rawValue]).sorted()
+            let governed = report.degradations.contains { $0.newLevel == .packed || $0.newLevel == .uncompressed }
+            let unpacked = !used.isEmpty && !governed && plan.chosen == .packed
             print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
-                  + (used.isEmpty ? "" : "; the governor switched to \(used.joined(separator: ", ")) during the burst"))
+                  + (!used.isEmpty && governed ? "; the governor switched to \(used.joined(separator: ", ")) during the burst" : "")
+                  + (unpacked ? "; 8- and 16-bit samples are written unpacked" : ""))
         }
         if let clip = burst.configuration.cinemaDNG {
             print("  CinemaDNG clip: reel \(clip.reelName) at \(SettingText.number(clip.frameRate)) fps, time codes from "
