@@ -93,17 +93,44 @@ import Testing
         #expect(step.afterSequenceNumber != nil)
     }
 
-    @Test("frames starting more than a quarter interval late are pressure; a late drop steps at once")
+    @Test("frames often starting more than a quarter interval late are pressure, one late frame is not; a run of late drops is one step")
     func latenessIsPressure() {
         var g = Self.governor()
-        for n in 0..<5 {
-            _ = g.observe(.init(seconds: Double(n) / 10, occupied: 1, free: 19, finished: n))
+        func observe(_ n: Int, lateMilliseconds: UInt64 = 0, lateDrops: Int = 0) -> BurstGovernor.Step? {
+            g.observe(.init(seconds: Double(n) / 10, occupied: 1, free: 19, finished: n,
+                            lastLatenessNanoseconds: lateMilliseconds * 1_000_000, lateDrops: lateDrops))
         }
-        let late = g.observe(.init(seconds: 0.5, occupied: 1, free: 19, finished: 5, lastLatenessNanoseconds: 40_000_000))
-        #expect(late?.newLevel == .noPreviews && late?.reason == "frames starting late (40 ms)")
-        let dropped = g.observe(.init(seconds: 0.6, occupied: 1, free: 19, finished: 6, lateDrops: 1))
-        #expect(dropped?.newLevel == .packed && dropped?.cause == .lateDrop)
-        #expect(g.observe(.init(seconds: 0.7, occupied: 1, free: 19, finished: 7, lateDrops: 1)) == nil)
+        for n in 0..<5 { #expect(observe(n) == nil) }
+        // One frame 40 ms late in a window of calm ones: jitter.
+        #expect(observe(5, lateMilliseconds: 40) == nil)
+        for n in 6..<10 { #expect(observe(n) == nil) }
+        // Two of the window's five late: pressure.
+        #expect(observe(10, lateMilliseconds: 40) == nil)
+        let late = observe(11, lateMilliseconds: 40)
+        #expect(late?.newLevel == .noPreviews && late?.reason == "frames starting late (40 ms)", "\(String(describing: late))")
+        // A stall drops four ticks late at once: one step after a fresh window, not four.
+        var steps: [BurstGovernor.Step] = []
+        for (i, n) in (12..<16).enumerated() { if let s = observe(n, lateDrops: i + 1) { steps.append(s) } }
+        #expect(steps.count <= 1, "\(steps)")
+        for n in 16..<22 { if let s = observe(n, lateDrops: 4) { steps.append(s) } }
+        #expect(steps.map(\.newLevel) == [.packed] && steps.first?.cause == .lateDrop, "\(steps)")
+    }
+
+    @Test("the rate never goes below an eighth of the burst's own, and a CinemaDNG clip keeps its rate")
+    func rateFloorAndKeptRate() {
+        var g = BurstGovernor(ladder: [.lowerRate], work: BurstGovernor.Work(compression: .none, fps: 16), slots: 8)
+        var seconds = 0.0
+        for n in 0..<200 {
+            // A source that needs 10 s a frame: every tick is dropped late, again and again.
+            seconds += 1 / (g.work.fps ?? 16)
+            _ = g.observe(.init(seconds: seconds, occupied: 0, free: 8, finished: 0, lateDrops: n + 1, sensorSeconds: 10))
+        }
+        #expect(g.work.fps == 2 && g.level == .lowerRate, "\(String(describing: g.work.fps)) \(g.steps.map(\.fps))")
+        var clip = BurstGovernor(ladder: [.noPreviews, .lowerRate], work: BurstGovernor.Work(compression: .lj92, fps: 24),
+                                 slots: 8, keepsRate: true)
+        #expect(clip.ladder == [.noPreviews])
+        #expect(clip.observe(.init(seconds: 0, occupied: 1, free: 7, finished: 0, thermal: .serious))?.fps == nil)
+        #expect(clip.work.fps == 24 && clip.work.shedsOptionalWork)
     }
 
     @Test("the thermal state sets a floor that lifts when it cools")

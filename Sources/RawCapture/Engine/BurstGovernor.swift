@@ -69,6 +69,8 @@ public struct BurstGovernor: Sendable {
     /// Slots in the pool, and frames per trigger.
     public let slots: Int
     public let framesPerTrigger: Int
+    /// The rate is never changed, not even by the thermal floor (a CinemaDNG clip: its time codes count at its rate).
+    public let keepsRate: Bool
     /// The level now (the highest rung applied, or the thermal floor).
     public private(set) var level: Level = .normal
     /// What the writers and the sensor do now.
@@ -87,8 +89,9 @@ public struct BurstGovernor: Sendable {
 
     /// A governor for a pool of `slots` slots, `framesPerTrigger` frames per trigger, starting with `work`, with the
     /// rungs of `ladder`.
-    public init(ladder: [Level], work: Work, slots: Int, framesPerTrigger: Int = 1) {
-        self.ladder = ladder
+    public init(ladder: [Level], work: Work, slots: Int, framesPerTrigger: Int = 1, keepsRate: Bool = false) {
+        self.keepsRate = keepsRate
+        self.ladder = keepsRate ? ladder.filter { $0 != .lowerRate } : ladder
         initialWork = work
         self.work = work
         self.slots = slots
@@ -98,7 +101,9 @@ public struct BurstGovernor: Sendable {
 
     /// Looks at the pool, the lateness and the thermal state before a trigger; returns the step taken, if any.
     public mutating func observe(_ o: Observation) -> Step? {
-        gauge.add(seconds: o.seconds, occupied: o.occupied, finished: o.finished)
+        let quarter = (gauge.intervalSeconds ?? .infinity) / 4
+        gauge.add(seconds: o.seconds, occupied: o.occupied, finished: o.finished,
+                  late: Double(o.lastLatenessNanoseconds) / 1e9 > max(0.002, quarter))
         let floor = ThermalFloor(o.thermal)
         let floorChanged = floor != thermalFloor
         thermalFloor = floor
@@ -108,18 +113,19 @@ public struct BurstGovernor: Sendable {
 
     /// Why the governor should step now, or nil.
     private mutating func pressure(_ o: Observation) -> Cause? {
-        let canClimb = position < ladder.count || ladder.last == .lowerRate
+        let canClimb = position < ladder.count || (ladder.last == .lowerRate && (work.fps ?? 0) > floorFPS)
         guard canClimb else { return nil }
         // The next trigger takes the last free slots while frames wait for a writer (not merely the writers' own).
         if o.free <= framesPerTrigger && o.queued > 0 && gauge.growing && position < ladder.count {
             return .nearlyFull(free: o.free, slots: slots)
         }
-        if o.lateDrops > lateDropsSeen {
-            lateDropsSeen = o.lateDrops
-            return .lateDrop
-        }
+        // Everything else waits for a settled window since the last step, so each step's effect is seen first (a
+        // stall drops a run of ticks late at once: that is one event, not one per tick).
+        let newLateDrops = o.lateDrops > lateDropsSeen
         guard gauge.settled else { return nil }
-        if let interval = gauge.intervalSeconds, Double(o.lastLatenessNanoseconds) / 1e9 > max(0.002, interval / 4) {
+        lateDropsSeen = o.lateDrops
+        if newLateDrops { return .lateDrop }
+        if gauge.oftenLate {
             return .late(milliseconds: (Double(o.lastLatenessNanoseconds) / 1e4).rounded() / 100)
         }
         if let toFull = gauge.secondsToFull(free: o.free - framesPerTrigger), toFull < 2 * gauge.leadSeconds(occupied: o.occupied) {
@@ -127,6 +133,9 @@ public struct BurstGovernor: Sendable {
         }
         return nil
     }
+
+    /// The lowest rate `lower-rate` goes to: an eighth of the burst's own (nil: free-running).
+    private var floorFPS: Double { (initialWork.fps ?? 0) / 8 }
 
     /// Applies the next rung (every remaining rung when `toTop`), or lowers the rate again at the top.
     private mutating func climb(_ o: Observation, cause: Cause) -> Step? {
@@ -141,10 +150,12 @@ public struct BurstGovernor: Sendable {
         }
         if target == position {
             guard ladder.last == .lowerRate, let rate = work.fps else { return nil }
-            loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
+            loweredFPS = max(floorFPS, gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger,
+                                                            sensorSeconds: sensorBound))
         } else {
             if ladder[position..<target].contains(.lowerRate), let rate = work.fps {
-                loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
+                loweredFPS = max(floorFPS, gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger,
+                                                                sensorSeconds: sensorBound))
             }
             position = target
         }
@@ -165,7 +176,7 @@ public struct BurstGovernor: Sendable {
         if thermalFloor >= .shedWork { reported = max(reported, .noPreviews) }
         if let fps = initialWork.fps {
             var rate = applied.contains(.lowerRate) ? (loweredFPS ?? fps / 2) : fps
-            if thermalFloor == .halfRate {
+            if thermalFloor == .halfRate && !keepsRate {
                 rate = min(rate, fps / 2)
                 reported = .lowerRate
             }

@@ -72,7 +72,8 @@ extension BurstRun {
     func startDuration(_ s: inout SensorState, tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64)) {
         guard s.deadline == nil, s.triggered, let duration = configuration.duration, case .realTime = configuration.clock
         else { return }
-        s.deadline = tick.monotonicNanoseconds - tick.latenessNanoseconds + UInt64(duration * 1e9)
+        // At most a year (the command line allows far less): beyond that UInt64 nanoseconds would not hold it.
+        s.deadline = tick.monotonicNanoseconds - tick.latenessNanoseconds + UInt64(min(max(duration, 0), 31_557_600) * 1e9)
     }
 
     /// The last moment (ns) a frame due at this tick may start under `--late drop`, or nil when frames are never
@@ -93,7 +94,8 @@ extension BurstRun {
         s.triggers += 1
         if s.triggered { s.taken += 1 }
         s.lastSequence = numbers.first
-        s.lateDrops += 1
+        // Before a pre-record's trigger the governor is not looking: those drops are not its evidence.
+        if s.triggered { s.lateDrops += 1 }
     }
 
     /// Ends the loop at a critical thermal state; otherwise lets the governor look at the pool, the lateness and the

@@ -119,7 +119,7 @@ final class BurstRun: Sendable {
         // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
         if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
         return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount,
-                             framesPerTrigger: session.source.framesPerTrigger)
+                             framesPerTrigger: session.source.framesPerTrigger, keepsRate: c.cinemaDNG != nil)
     }
 
     /// Starts `configuration.writers` writer threads; the group is left when each has emptied the closed pool.

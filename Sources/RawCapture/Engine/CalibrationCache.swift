@@ -11,17 +11,29 @@ import RawCore
 public struct CalibrationCache: Sendable, Codable {
     /// A file system's bandwidth and how it was measured.
     public struct Disk: Sendable, Hashable, Codable {
+        /// How a bandwidth was measured.
+        public enum Method: String, Sendable, Hashable, Codable {
+            /// A sustained `rawburst storage` run.
+            case storage
+            /// A burst's quick probe (trusted for a day: removable media reuse device numbers).
+            case probe
+        }
         public let megabytesPerSecond: Double
-        /// `storage` (a sustained `rawburst storage` run) or `probe` (a burst's quick one).
-        public let method: String
+        public let method: Method
         /// When (ISO 8601).
         public let measured: String
 
         /// A figure measured now.
-        public init(megabytesPerSecond: Double, method: String) {
+        public init(megabytesPerSecond: Double, method: Method) {
             self.megabytesPerSecond = megabytesPerSecond
             self.method = method
             measured = ISO8601DateFormatter().string(from: Date())
+        }
+
+        /// Whether the figure may still be used: a probe for a day, a `storage` run for 30 days.
+        public var isFresh: Bool {
+            guard let date = ISO8601DateFormatter().date(from: measured) else { return false }
+            return -date.timeIntervalSinceNow < (method == .probe ? 86_400 : 30 * 86_400)
         }
     }
 
@@ -41,30 +53,42 @@ public struct CalibrationCache: Sendable, Codable {
         build = Self.buildKey
     }
 
-    /// The cache file's path.
-    public static var path: String {
+    /// The cache file's path: under `$XDG_CACHE_HOME` (absolute), else `$HOME/.cache`; nil with neither (no
+    /// shared fallback another user could write first).
+    public static var path: String? {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(".cache")
+        guard let base = environment["XDG_CACHE_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil })
+                ?? environment["HOME"].flatMap({ $0.hasPrefix("/") ? ($0 as NSString).appendingPathComponent(".cache") : nil })
+        else { return nil }
         return ((base as NSString).appendingPathComponent("rawburst") as NSString).appendingPathComponent("calibration.json")
     }
 
-    /// The cache of this machine and build, or an empty one.
+    /// The cache of this machine and build (its figures checked: any that is not finite and in range is forgotten),
+    /// or an empty one.
     public static func load() -> CalibrationCache {
-        guard let bytes = try? RegularFile.contents(atPath: path, maximumBytes: 1 << 20),
-              let cache = try? JSONDecoder().decode(CalibrationCache.self, from: Data(bytes)),
+        guard let path, let bytes = try? RegularFile.contents(atPath: path, maximumBytes: 1 << 20),
+              var cache = try? JSONDecoder().decode(CalibrationCache.self, from: Data(bytes)),
               cache.machine == machineKey, cache.build == buildKey else { return CalibrationCache() }
+        cache.frameCosts = cache.frameCosts.filter { $0.value.isPlausible }
+        cache.sensorMilliseconds = cache.sensorMilliseconds.filter { $0.value.isFinite && (0...600_000).contains($0.value) }
+        cache.disks = cache.disks.filter { $0.value.megabytesPerSecond.isFinite && (0.001...1_000_000).contains($0.value.megabytesPerSecond) }
         return cache
     }
 
-    /// Writes the cache (atomically); a failure is ignored: the next run measures again.
-    public func save() {
-        let directory = (Self.path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    /// Writes the cache (atomically). Throws when it cannot (no cache folder, not writable): the caller says so,
+    /// and the next run measures again.
+    public func save() throws(FileError) {
+        guard let path = Self.path else { throw FileError(path: "$HOME", "neither XDG_CACHE_HOME nor HOME is set") }
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FileError(path: directory, "cannot be made: \(error.localizedDescription)")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(self) else { return }
-        _ = try? AtomicFile.write(Array(data), to: Self.path, overwrite: true)
+        guard let data = try? encoder.encode(self) else { throw FileError(path: path, "cannot be encoded") }
+        _ = try AtomicFile.write(Array(data), to: path, overwrite: true)
     }
 
     /// The file system key of `directory` (`dev:N`), nil when it cannot be read.

@@ -35,6 +35,14 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
         return table[compression.rawValue].map { $0 * Double(samples) / 1e6 }
     }
 
+    /// Every figure finite and in range (a cache file edited by hand or damaged is not trusted).
+    var isPlausible: Bool {
+        let costs = Array(fullNanosecondsPerSample.values) + Array(shedNanosecondsPerSample.values)
+        return costs.allSatisfy { $0.isFinite && (0...1_000_000).contains($0) }
+            && (losslessRatio.map { $0.isFinite && (0...2).contains($0) } ?? true)
+            && (overheadBytes.map { (0...(1 << 30)).contains($0) } ?? true)
+    }
+
     /// The width and height of the frame measured.
     static let size = (width: 1024, height: 768)
 

@@ -7,7 +7,7 @@ struct PressureGauge: Sendable {
     /// The writers' finish rate (frames per second) over the last full window, when measured.
     private(set) var lastDrainFPS: Double?
 
-    private var samples: [(seconds: Double, occupied: Int, finished: Int)] = []
+    private var samples: [(seconds: Double, occupied: Int, finished: Int, late: Bool)] = []
 
     init(intervalSeconds: Double?) {
         self.intervalSeconds = intervalSeconds
@@ -16,11 +16,20 @@ struct PressureGauge: Sendable {
     /// The window: four frame intervals, at least 0.3 s.
     var windowSeconds: Double { max(0.3, 4 * (intervalSeconds ?? 0)) }
 
-    /// Records an observation and forgets the ones older than the window (keeping one that spans it).
-    mutating func add(seconds: Double, occupied: Int, finished: Int) {
-        samples.append((seconds, occupied, finished))
+    /// Records an observation (`late`: its trigger started more than a quarter interval late) and forgets the ones
+    /// older than the window (keeping one that spans it).
+    mutating func add(seconds: Double, occupied: Int, finished: Int, late: Bool) {
+        samples.append((seconds, occupied, finished, late))
         while samples.count > 2 && seconds - samples[1].seconds >= windowSeconds { samples.removeFirst() }
-        if let drain = drainFPS { lastDrainFPS = drain }
+        // A window in which the writers finished nothing (a stall) says nothing about their pace.
+        if let drain = drainFPS, drain > 0 { lastDrainFPS = drain }
+    }
+
+    /// At least two and a quarter of the window's triggers started late (one late frame is jitter, not pressure).
+    var oftenLate: Bool {
+        guard settled else { return false }
+        let late = samples.dropFirst().filter(\.late).count
+        return late >= 2 && late * 4 >= samples.count - 1
     }
 
     /// Forgets everything (after a step: its effect is measured afresh).
@@ -33,14 +42,26 @@ struct PressureGauge: Sendable {
 
     private var span: Double { (samples.last?.seconds ?? 0) - (samples.first?.seconds ?? 0) }
 
-    /// Slots per second the occupancy grows by over the window (nil until two observations).
+    /// Slots per second the occupancy grows by over the window: the least-squares slope of its samples (nil until
+    /// two observations).
     var growth: Double? {
-        guard samples.count >= 2, span > 0, let first = samples.first, let last = samples.last else { return nil }
-        return Double(last.occupied - first.occupied) / span
+        guard samples.count >= 2, span > 0 else { return nil }
+        let n = Double(samples.count)
+        let meanT = samples.reduce(0) { $0 + $1.seconds } / n
+        let meanO = samples.reduce(0) { $0 + Double($1.occupied) } / n
+        var covariance = 0.0, variance = 0.0
+        for sample in samples {
+            covariance += (sample.seconds - meanT) * (Double(sample.occupied) - meanO)
+            variance += (sample.seconds - meanT) * (sample.seconds - meanT)
+        }
+        return variance > 0 ? covariance / variance : nil
     }
 
     /// The occupancy went up over the window.
-    var growing: Bool { (growth ?? 0) > 0 }
+    var growing: Bool {
+        guard let first = samples.first, let last = samples.last else { return false }
+        return (growth ?? 0) > 0 && last.occupied > first.occupied
+    }
 
     /// Frames per second the writers finished over the window (nil until measured).
     var drainFPS: Double? {
@@ -64,7 +85,8 @@ struct PressureGauge: Sendable {
 
     /// The rate `lower-rate` sets from `current` triggers per second: 85 % of what the source can make when it is
     /// the slow side (`sensorSeconds` per trigger), otherwise of what the writers were measured to finish (in
-    /// triggers); within an eighth and 85 % of the current rate; half the current rate when unmeasured.
+    /// triggers); within an eighth and 85 % of the current rate; half the current rate when unmeasured. (The
+    /// governor keeps it at least an eighth of the burst's own rate.)
     func sustainableFPS(current: Double, framesPerTrigger: Int, sensorSeconds: Double? = nil) -> Double {
         let pace: Double
         if let sensorSeconds, sensorSeconds > 0 {

@@ -18,6 +18,13 @@ public struct CompressionPlan: Sendable, Hashable, Codable {
         reason = "asked for with --compression \(compression.rawValue)"
     }
 
+    /// A choice made without a plan, with its reason.
+    public init(chosen: DNGCompression, requested: String, reason: String) {
+        self.requested = requested
+        self.chosen = chosen
+        self.reason = reason
+    }
+
     /// The choice of `plan`: `automatic` when the plan chose, otherwise the compression asked for.
     public init(plan: BurstTimePlan, automatic: Bool) {
         requested = automatic ? "auto" : plan.compression.rawValue

@@ -24,7 +24,9 @@ extension CaptureCommand {
         }
         guard let costs else {
             if automatic {
-                configuration.compressionPlan = CompressionPlan(explicit: .none)
+                configuration.compressionPlan = CompressionPlan(
+                    chosen: .none, requested: "auto",
+                    reason: "nothing could be measured (no calibration file could be written): uncompressed, the least work")
                 configuration.dngOptions.compression = .none
             }
             return ResolvedBurst(configuration: configuration, options: burst.options)
@@ -42,7 +44,9 @@ extension CaptureCommand {
         configuration.dngOptions.compression = plan.compression
         configuration.compressionPlan = CompressionPlan(plan: plan, automatic: automatic)
         configuration.timePlan = plan
-        if changed { cache.save() }
+        if changed {
+            do { try cache.save() } catch { Terminal.error("rawburst capture: calibration not kept for next time: \(error)") }
+        }
         return ResolvedBurst(configuration: configuration, options: burst.options)
     }
 
@@ -57,7 +61,9 @@ extension CaptureCommand {
                 total += known
                 continue
             }
+            // Twice, keeping the second: the first may pay once-only costs (the scene's planes, a defocus kernel).
             let storage = PixelStorage(lazilyZeroedCount: source.samplesPerFrame)
+            guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
             let cpu = MonotonicClock.processCPUNanoseconds()
             guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
             let ms = (Double(MonotonicClock.processCPUNanoseconds() - cpu) / 1e5).rounded() / 10
@@ -74,13 +80,14 @@ extension CaptureCommand {
                                changed: inout Bool) -> (Double?, String?) {
         if let simulated = options.storageFaults?.bytesPerSecond { return (Double(simulated), "simulated (--simulate-disk)") }
         guard let key = CalibrationCache.diskKey(output) else { return (nil, nil) }
-        if let known = cache.disks[key] {
-            return (known.megabytesPerSecond * 1e6, "\(known.method == "storage" ? "rawburst storage" : "a quick probe") on \(known.measured)")
+        if let known = cache.disks[key], known.isFresh {
+            return (known.megabytesPerSecond * 1e6, "\(known.method == .storage ? "rawburst storage" : "a quick probe") on \(known.measured)")
         }
         guard let probe = try? StorageProbe.measure(directory: output, fileBytes: min(frameBytes, 8 << 20), seconds: 0.06,
                                                     minimumFiles: 2, maximumFiles: 6) else { return (nil, nil) }
-        cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: "probe")
+        cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: .probe)
         changed = true
-        return (probe.megabytesPerSecond * 1e6, "a quick probe now (\(probe.files) files of \(probe.fileBytes >> 20) MiB)")
+        let size = String(format: "%.1f MiB", Double(probe.fileBytes) / 1_048_576)
+        return (probe.megabytesPerSecond * 1e6, "a quick probe now (\(probe.files) files of \(size))")
     }
 }

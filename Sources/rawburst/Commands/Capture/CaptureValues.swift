@@ -52,6 +52,7 @@ enum CaptureValues {
         guard let time = TimeSpan(argument: text), time.seconds > 0 else {
             throw BadValue("--duration: '\(text)' is not a duration (e.g. 10s, 1m, 500ms)")
         }
+        guard time.seconds <= 366 * 86_400 else { throw BadValue("--duration \(text) is more than a year") }
         return time
     }
 

@@ -59,9 +59,13 @@ struct StorageCommand: ParsableCommand {
         var cached = false
         if !noCache, let key = CalibrationCache.diskKey(directory) {
             var cache = CalibrationCache.load()
-            cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: "storage")
-            cache.save()
-            cached = true
+            cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: .storage)
+            do {
+                try cache.save()
+                cached = true
+            } catch {
+                Terminal.error("rawburst storage: the figure is not kept for capture's plan: \(error)")
+            }
         }
         let report = StorageReport(probe: probe, cached: cached)
         if json {
@@ -74,7 +78,7 @@ struct StorageCommand: ParsableCommand {
         for (name, fps) in report.sustains.sorted(by: { $0.key < $1.key }) {
             print("  sustains \(name) uncompressed at ~\(SettingText.number(fps)) fps")
         }
-        if cached { print("  kept for capture's plan in \(CalibrationCache.path)") }
+        if cached, let path = CalibrationCache.path { print("  kept for capture's plan in \(path)") }
     }
 }
 
