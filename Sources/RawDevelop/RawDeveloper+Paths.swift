@@ -23,7 +23,8 @@ extension RawDeveloper {
     }
 
     /// The full-size paths: demosaic the whole crop (block row by block row straight into the finishing when the
-    /// output has the crop's size; the default demosaic in strips resized as they are made), then resize.
+    /// output has the crop's size; the default demosaic otherwise in strips resized and finished as they are made),
+    /// then resize.
     func demosaiced(_ frame: RawFrame, geometry: OutputGeometry, plan: ColorPlan,
                     settings: DevelopSettings) throws(DevelopError) -> Developed {
         let rect = geometry.sensorRect
@@ -56,14 +57,19 @@ extension RawDeveloper {
             camera = try externalDemosaic(frame: frame, rect: rect, plan: plan, using: external)
             demosaicName = external.name
         } else if isBayer && settings.demosaic == .gradientWeighted {
-            // Demosaiced in strips, each resized as it is made: the planes held are the output's.
-            let resizer = StripResizer(inputWidth: rect.width, inputHeight: rect.height, width: geometry.outputWidth,
-                                       height: geometry.outputHeight)
-            GradientDemosaic(ceiling: ceiling).run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings,
-                                                   threads: threads, into: resizer)
-            let samples = finishResampled(resizer.output, height: geometry.outputHeight, finisher: finisher, format: format)
+            // Demosaiced in strips, each resized as it is made and its finished rows finished at once.
+            let (outW, outH) = (geometry.outputWidth, geometry.outputHeight)
+            let stripRows = GradientDemosaic.stripRows(threads: threads)
+            let resizer = StripResizer(inputWidth: rect.width, inputHeight: rect.height, width: outW, height: outH,
+                                       stripRows: stripRows)
+            let samples = FinishedBuffer.make(format, count: outW * outH * 3) { buffer in
+                GradientDemosaic(ceiling: ceiling).run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings,
+                                                       threads: threads, into: resizer) { y, r, g, b in
+                    finisher.finish(r, g, b, count: outW, into: buffer, first: y * outW, pixelStride: 1)
+                }
+            }
             return Developed(samples: samples, demosaic: demosaicName, warnings: [],
-                             workingPixels: resizer.output.width * resizer.output.height)
+                             workingPixels: resizer.workingPixels(inputWidth: rect.width, stripRows: min(stripRows, rect.height)))
         } else if isBayer {
             let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
             camera = bayerToPlanes(planes, interpolator: BayerInterpolator(method: settings.demosaic, ceiling: ceiling), rect: rect)

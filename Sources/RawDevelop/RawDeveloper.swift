@@ -36,10 +36,10 @@ public struct RawDeveloper: Sendable {
         public let demosaic: String
         /// Things the user should know.
         public let warnings: [String]
-        /// Pixels of the largest whole-image float planes (camera RGB, three planes) the development held: the
-        /// output's width by one row per CFA period of the crop for a superpixel development, the output's size when
-        /// the default demosaic was resized strip by strip, the crop's size when another demosaic was resized, and 0
-        /// when the demosaic streamed band by band into an output of the crop's size.
+        /// Pixels of the float planes (camera RGB, three planes each) the development held at once besides its
+        /// tiles: the output's width by one row per CFA period of the crop for a superpixel development; a strip of
+        /// the crop, that strip resized and a ring of output rows when the default demosaic was resized; the crop's
+        /// size when another demosaic was resized; 0 when the demosaic streamed into an output of the crop's size.
         public let workingPixels: Int
     }
 

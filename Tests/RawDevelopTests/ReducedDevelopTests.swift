@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RawCore
 @testable import RawDevelop
 import RawSimulator
@@ -82,12 +83,13 @@ struct ReducedDevelopTests {
         settings.longEdge = 536
         let nearHalf = try RawDeveloper(settings: settings).develop(image)
         #expect(nearHalf.demosaic == "superpixel" && nearHalf.image.width == 536)
-        // Beyond that the crop is demosaiced at full size, in strips resized as they are made: the planes held are
-        // the output's.
+        // Beyond that the crop is demosaiced at full size, in strips resized and finished as they are made.
         settings.longEdge = 700
-        let large = try RawDeveloper(settings: settings).develop(image)
+        let large = try RawDeveloper(settings: settings, threads: 2).develop(image)
         #expect(large.demosaic == "gbtf")
-        #expect(large.image.width == 700 && large.workingPixels == 700 * 525)
+        // Strips of 256 rows (two 64-row bands per thread), 1024 wide, resized to 700, and a ring of
+        // (256 + 1) · 525 / 768 + 4 = 179 output rows.
+        #expect(large.image.width == 700 && large.workingPixels == 1024 * 256 + 700 * 256 + 700 * 179)
         // Other demosaics still resize a whole demosaiced crop.
         settings.demosaic = .malvarHeCutler
         #expect(try RawDeveloper(settings: settings).develop(image).workingPixels == 1024 * 768)
@@ -162,12 +164,22 @@ struct StripResizerTests {
             (whole.row(2, y) + x).update(from: b, count: n)
         }
         let reference = Resampler.resize(whole, width: width, height: height, threads: 2)
-        let resizer = StripResizer(inputWidth: rect.width, inputHeight: rect.height, width: width, height: height)
-        demosaic.run(frame: frame, rect: rect, gains: gains, ceilings: ceilings, threads: 2, into: resizer)
+        let resizer = StripResizer(inputWidth: rect.width, inputHeight: rect.height, width: width, height: height,
+                                   stripRows: GradientDemosaic.stripRows(threads: 2))
+        let output = PlanarImage(width: width, height: height)
+        let handed = Mutex([Int]())
+        demosaic.run(frame: frame, rect: rect, gains: gains, ceilings: ceilings, threads: 2, into: resizer) { y, r, g, b in
+            handed.withLock { $0.append(y) }
+            output.row(0, y).update(from: r, count: width)
+            output.row(1, y).update(from: g, count: width)
+            output.row(2, y).update(from: b, count: width)
+        }
+        #expect(handed.withLock { $0.sorted() } == Array(0..<height), "every output row handed on exactly once")
+        #expect(resizer.ringRows < height, "the ring holds part of the output, not all of it")
         var worst: Float = 0
         for c in 0..<3 {
             for y in 0..<height {
-                for x in 0..<width { worst = max(worst, abs(resizer.output.row(c, y)[x] - reference.row(c, y)[x])) }
+                for x in 0..<width { worst = max(worst, abs(output.row(c, y)[x] - reference.row(c, y)[x])) }
             }
         }
         #expect(worst < 1e-5, "largest difference \(worst)")
