@@ -83,8 +83,9 @@ final class StripResizer {
 }
 
 extension GradientDemosaic {
-    /// Rows of the strips ``run(frame:rect:gains:ceilings:threads:into:sink:)`` demosaics at a time: two bands per thread.
-    static func stripRows(threads: Int) -> Int { bandRows * 2 * max(1, threads) }
+    /// Rows of the strips ``run(frame:rect:gains:ceilings:threads:into:sink:)`` demosaics at a time: one band per thread
+    /// (each band is several tiles, so the threads stay busy).
+    static func stripRows(threads: Int) -> Int { bandRows * max(1, threads) }
 
     /// Demosaics `rect` in strips of ``stripRows(threads:)`` rows and resizes each through `resizer` as it is made,
     /// handing the resized rows to `sink` as they complete: the same pixels as one

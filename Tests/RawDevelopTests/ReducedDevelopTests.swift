@@ -87,9 +87,9 @@ struct ReducedDevelopTests {
         settings.longEdge = 700
         let large = try RawDeveloper(settings: settings, threads: 2).develop(image)
         #expect(large.demosaic == "gbtf")
-        // Strips of 256 rows (two 64-row bands per thread), 1024 wide, resized to 700, and a ring of
-        // (256 + 1) · 525 / 768 + 4 = 179 output rows.
-        #expect(large.image.width == 700 && large.workingPixels == 1024 * 256 + 700 * 256 + 700 * 179)
+        // Strips of 128 rows (a 64-row band per thread), 1024 wide, resized to 700, and a ring of
+        // (128 + 1) · 525 / 768 + 4 = 92 output rows.
+        #expect(large.image.width == 700 && large.workingPixels == 1024 * 128 + 700 * 128 + 700 * 92)
         // Other demosaics still resize a whole demosaiced crop.
         settings.demosaic = .malvarHeCutler
         #expect(try RawDeveloper(settings: settings).develop(image).workingPixels == 1024 * 768)
