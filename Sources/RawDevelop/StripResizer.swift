@@ -12,6 +12,8 @@ final class StripResizer {
     /// Rows of the ring: the most output rows one strip can reach.
     let ringRows: Int
     private let ring: PlanarImage
+    /// A strip's rows resized along the row (nil when the width is kept), allocated once.
+    private let middle: PlanarImage?
     private let horizontal: Resampler.FlatTaps
     private let vertical: Resampler.FlatTaps
     /// Output rows handed to the sink so far, and rows whose ring row has been cleared for them.
@@ -27,6 +29,7 @@ final class StripResizer {
         // enlarging tap reads the row after its own), a partial row at each end, and two for rounding.
         ringRows = min(height, (stripRows + 1) * height / inputHeight + 4)
         ring = PlanarImage(width: width, height: ringRows)
+        middle = inputWidth == width ? nil : PlanarImage(width: width, height: min(stripRows, inputHeight))
     }
 
     /// Float pixels of the planes one strip of `stripRows` rows and `inputWidth` columns costs with this resizer:
@@ -40,7 +43,18 @@ final class StripResizer {
     func add(_ strip: PlanarImage, top: Int, threads: Int,
              sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let width = self.width, bottom = top + strip.height
-        let middle = Resampler.horizontal(strip, width: width, threads: threads)
+        let middle: PlanarImage
+        if let resized = self.middle {
+            middle = resized
+            let horizontal = self.horizontal
+            ParallelRows.run(rows: strip.height, threads: threads) { rows in
+                for c in 0..<3 {
+                    for y in rows { horizontal.apply(strip.row(c, y), into: middle.row(c, y), width: width) }
+                }
+            }
+        } else {
+            middle = strip
+        }
         // The output rows whose taps reach into this strip (taps are in increasing order).
         var first = finished
         while first < height && vertical.first[first] + vertical.count[first] <= top { first += 1 }
