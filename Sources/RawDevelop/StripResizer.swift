@@ -109,11 +109,12 @@ extension GradientDemosaic {
              sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let stripRows = Self.stripRows(threads: threads)
         let strip = PlanarImage(width: rect.width, height: min(stripRows, rect.height))
+        let workspaces = (0..<max(1, threads)).map { _ in Self.workspace(forWidth: rect.width) }
         var top = 0
         while top < rect.height {
             let rows = min(stripRows, rect.height - top)
             let part = try! PixelRect(top: rect.top + top, left: rect.left, height: rows, width: rect.width) // inside `rect`
-            run(frame: frame, rect: part, gains: gains, ceilings: ceilings, threads: threads) { y, x, n, r, g, b in
+            run(frame: frame, rect: part, gains: gains, ceilings: ceilings, threads: threads, workspaces: workspaces) { y, x, n, r, g, b in
                 (strip.row(0, y) + x).update(from: r, count: n)
                 (strip.row(1, y) + x).update(from: g, count: n)
                 (strip.row(2, y) + x).update(from: b, count: n)
