@@ -28,20 +28,36 @@ struct GradientDemosaic: Sendable {
     /// Demosaics `rect` of `frame` (normalised, white-balanced and clipped with `gains`/`ceilings`) and hands each
     /// finished piece of a row to `sink` as (row and column within `rect`, pixel count, red, green, blue), from several
     /// threads at once. Tiles of 64 x 448 pixels keep a worker's planes within its cache.
+    /// With `workspaces` (one per worker, each at least ``workspace(forWidth:)``'s size), the workers use those
+    /// instead of allocating their own: a caller demosaicing strip after strip allocates them once.
     func run(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int,
+             workspaces: [Workspace]? = nil,
              sink: (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let bands = (rect.height + Self.bandRows - 1) / Self.bandRows
         let tiles = (rect.width + Self.tileColumns - 1) / Self.tileColumns
-        ParallelRows.run(rows: bands * tiles, threads: threads, minimumRows: 1) { range in
-            let workspace = Workspace(width: min(rect.width, Self.tileColumns) + 2 * Self.margin,
-                                      height: Self.bandRows + 2 * Self.margin)
-            for index in range {
-                let y0 = (index / tiles) * Self.bandRows, x0 = (index % tiles) * Self.tileColumns
-                process(frame: frame, rect: rect, firstRow: y0, rows: min(Self.bandRows, rect.height - y0),
-                        firstColumn: x0, columns: min(Self.tileColumns, rect.width - x0), gains: gains, ceilings: ceilings,
-                        workspace: workspace, sink: sink)
-            }
+        func tile(_ index: Int, _ workspace: Workspace) {
+            let y0 = (index / tiles) * Self.bandRows, x0 = (index % tiles) * Self.tileColumns
+            process(frame: frame, rect: rect, firstRow: y0, rows: min(Self.bandRows, rect.height - y0),
+                    firstColumn: x0, columns: min(Self.tileColumns, rect.width - x0), gains: gains, ceilings: ceilings,
+                    workspace: workspace, sink: sink)
         }
+        if let workspaces, !workspaces.isEmpty {
+            // Worker k takes tiles k, k + n, k + 2n ... with its own workspace.
+            let n = min(workspaces.count, bands * tiles)
+            ParallelRows.perform(iterations: n) { k in
+                for index in stride(from: k, to: bands * tiles, by: n) { tile(index, workspaces[k]) }
+            }
+            return
+        }
+        ParallelRows.run(rows: bands * tiles, threads: threads, minimumRows: 1) { range in
+            let workspace = Self.workspace(forWidth: rect.width)
+            for index in range { tile(index, workspace) }
+        }
+    }
+
+    /// A worker's scratch planes for a rectangle `width` pixels wide.
+    static func workspace(forWidth width: Int) -> Workspace {
+        Workspace(width: min(width, tileColumns) + 2 * margin, height: bandRows + 2 * margin)
     }
 
     /// Scratch planes of one band.

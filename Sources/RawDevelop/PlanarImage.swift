@@ -12,6 +12,13 @@ final class PlanarImage: Sendable {
         planes = (0..<3).map { _ in PlaneBuffer(count: width * height) }
     }
 
+    /// An image over existing planes (at least `width * height` floats each).
+    init(width: Int, height: Int, planes: [PlaneBuffer]) {
+        self.width = width
+        self.height = height
+        self.planes = planes
+    }
+
     /// Pointer to the first pixel of `row` in channel `channel`.
     @inline(__always)
     func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {

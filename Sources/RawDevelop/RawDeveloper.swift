@@ -11,6 +11,11 @@ import RawCore
 /// finishing curves (tone, contrast, toning, transfer) → turned upright. Without a resize the demosaic and
 /// the finishing run block row by block row, so no full-size float image is ever held.
 ///
+/// An output at most about half the crop's size (``OutputGeometry/binsPeriods(of:)``) is not demosaiced at full
+/// size: each CFA period becomes one camera-RGB pixel (a 2x2 superpixel on Bayer sensors, as in a half-size
+/// demosaic), binned and resized along each row in one pass, then resized down the columns straight into the
+/// finishing; time and memory follow the output, not the sensor.
+///
 /// ``preview(_:longEdge:)`` is the fast path for thumbnails and previews: each CFA period is binned into one
 /// pixel (no demosaic), then resized and finished with the same colour plan.
 public struct RawDeveloper: Sendable {
@@ -31,6 +36,11 @@ public struct RawDeveloper: Sendable {
         public let demosaic: String
         /// Things the user should know.
         public let warnings: [String]
+        /// Pixels of the float planes (camera RGB, three planes each) the development held at once besides its
+        /// tiles: the output's width by one row per CFA period of the crop for a superpixel development; a strip of
+        /// the crop, that strip resized and a ring of output rows when the default demosaic was resized; the crop's
+        /// size when another demosaic was resized; 0 when the demosaic streamed into an output of the crop's size.
+        public let workingPixels: Int
     }
 
     /// Creates a developer.
@@ -45,63 +55,17 @@ public struct RawDeveloper: Sendable {
     public func develop(_ image: RawImage) throws(DevelopError) -> Result {
         let settings: DevelopSettings
         do { settings = try self.settings.validated() } catch { throw DevelopError(error.description) }
-        let frame = image.frame
         let plan = try ColorPlan(image: image, settings: settings)
-        var warnings = plan.warnings
-        let geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
-        let rect = geometry.sensorRect
-        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
-        let ceiling = plan.ceilings.max() ?? 1
-        let isBayer = frame.cfa.isBayer
-        var demosaicName = settings.demosaic.rawValue
-
-        var samples: DevelopedImage.Samples
-        if isBayer && settings.demosaic == .gradientWeighted {
-            let demosaic = GradientDemosaic(ceiling: ceiling)
-            if geometry.needsResize {
-                let camera = PlanarImage(width: rect.width, height: rect.height)
-                demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, x, n, r, g, b in
-                    (camera.row(0, y) + x).update(from: r, count: n)
-                    (camera.row(1, y) + x).update(from: g, count: n)
-                    (camera.row(2, y) + x).update(from: b, count: n)
-                }
-                let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
-                samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
-            } else {
-                let width = rect.width
-                samples = FinishedBuffer.make(settings.sampleFormat, count: rect.width * rect.height * 3) { buffer in
-                    demosaic.run(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads) { y, x, n, r, g, b in
-                        finisher.finish(r, g, b, count: n, into: buffer, first: y * width + x, pixelStride: 1)
-                    }
-                }
-            }
-        } else if isBayer && settings.demosaic != .libRawAHD && !geometry.needsResize {
-            let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
-            let interpolator = BayerInterpolator(method: settings.demosaic, ceiling: ceiling)
-            samples = directFinish(planes, interpolator: interpolator, rect: rect, finisher: finisher, format: settings.sampleFormat)
+        let geometry = OutputGeometry(frame: image.frame, orientation: image.metadata.orientation, settings: settings)
+        let developed: Developed
+        if settings.demosaic != .libRawAHD && geometry.binsPeriods(of: image.frame) {
+            developed = superpixels(image.frame, geometry: geometry, plan: plan, settings: settings)
         } else {
-            let camera: PlanarImage
-            if settings.demosaic == .libRawAHD {
-                guard let external = externalDemosaicer else {
-                    throw DevelopError("the libraw-ahd demosaic needs LibRaw, which this developer was not given")
-                }
-                camera = try externalDemosaic(frame: frame, rect: rect, plan: plan, using: external)
-                demosaicName = external.name
-            } else if isBayer {
-                let planes = BayerPlanes(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads)
-                camera = bayerToPlanes(planes, interpolator: BayerInterpolator(method: settings.demosaic, ceiling: ceiling), rect: rect)
-            } else {
-                camera = NeighbourhoodDemosaic.demosaic(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings,
-                                                        threads: threads)
-                demosaicName = "neighbourhood"
-                warnings.append("the \(frame.cfa.rows)x\(frame.cfa.columns) CFA pattern is not Bayer; \(settings.demosaic.rawValue) "
-                                + "does not apply, so each missing colour is the average of its nearest samples")
-            }
-            let resized = Resampler.resize(camera, width: geometry.outputWidth, height: geometry.outputHeight, threads: threads)
-            samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
+            developed = try demosaiced(image.frame, geometry: geometry, plan: plan, settings: settings)
         }
-        return Result(image: try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings),
-                      plan: plan, demosaic: demosaicName, warnings: warnings)
+        return Result(image: try upright(developed.samples, geometry: geometry, plan: plan, image: image, settings: settings),
+                      plan: plan, demosaic: developed.demosaic, warnings: plan.warnings + developed.warnings,
+                      workingPixels: developed.workingPixels)
     }
 
     /// A quick rendering whose long edge is at most `longEdge` (never enlarged): each CFA period of the crop is
@@ -116,27 +80,27 @@ public struct RawDeveloper: Sendable {
         var geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
         if longEdge < 16 { geometry.limit(longEdge: longEdge) }
         let rect = geometry.sensorRect
-        let resized: PlanarImage
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
+        let samples: DevelopedImage.Samples
         if rect.width / frame.cfa.columns >= 4 * geometry.outputWidth && rect.height / frame.cfa.rows >= 4 * geometry.outputHeight {
             // A thumbnail of a large frame: look only at the periods at each output pixel's centre.
-            resized = PeriodBinning.sample(frame: frame, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
-                                           gains: plan.gains, ceilings: plan.ceilings)
+            let sampled = PeriodBinning.sample(frame: frame, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
+                                               gains: plan.gains, ceilings: plan.ceilings)
+            samples = finishResampled(sampled, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
         } else {
             // Binned and resized along the rows in one pass (no full-width binned image), then down the columns.
             let binned = PeriodBinning.bin(frame: frame, rect: rect, gains: plan.gains, ceilings: plan.ceilings, threads: threads,
                                            toWidth: geometry.outputWidth)
-            resized = Resampler.vertical(binned, height: geometry.outputHeight, threads: threads)
+            samples = finishResampled(binned, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
         }
-        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
-        let samples = finishPlanes(resized, finisher: finisher, format: settings.sampleFormat)
         return try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings)
     }
 
     // MARK: - Stages
 
     /// Demosaic and finish block row by block row, straight into interleaved output.
-    private func directFinish(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect, finisher: Finisher,
-                              format: SampleFormat) -> DevelopedImage.Samples {
+    func directFinish(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect, finisher: Finisher,
+                      format: SampleFormat) -> DevelopedImage.Samples {
         let width = rect.width
         return FinishedBuffer.make(format, count: rect.width * rect.height * 3) { buffer in
             interpolator.run(planes, rect: rect, threads: threads) { y, x, count, r, g, b in
@@ -146,7 +110,7 @@ public struct RawDeveloper: Sendable {
     }
 
     /// Demosaic into full-size camera RGB planes (for resizing).
-    private func bayerToPlanes(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect) -> PlanarImage {
+    func bayerToPlanes(_ planes: BayerPlanes, interpolator: BayerInterpolator, rect: PixelRect) -> PlanarImage {
         let out = PlanarImage(width: rect.width, height: rect.height)
         interpolator.run(planes, rect: rect, threads: threads) { y, x, count, r, g, b in
             for (c, source) in [r, g, b].enumerated() {
@@ -158,8 +122,8 @@ public struct RawDeveloper: Sendable {
     }
 
     /// The normalised, white-balanced mosaic of `rect` sent through an external demosaicer.
-    private func externalDemosaic(frame: RawFrame, rect: PixelRect, plan: ColorPlan,
-                                  using external: any ExternalDemosaicer) throws(DevelopError) -> PlanarImage {
+    func externalDemosaic(frame: RawFrame, rect: PixelRect, plan: ColorPlan,
+                          using external: any ExternalDemosaicer) throws(DevelopError) -> PlanarImage {
         let ceiling = Double(plan.ceilings.max() ?? 1)
         let scale = 65535 / ceiling
         var mosaic = [UInt16](repeating: 0, count: rect.width * rect.height)
@@ -188,18 +152,6 @@ public struct RawDeveloper: Sendable {
             }
         }
         return out
-    }
-
-    /// Finish planar camera RGB into interleaved samples.
-    private func finishPlanes(_ image: PlanarImage, finisher: Finisher, format: SampleFormat) -> DevelopedImage.Samples {
-        FinishedBuffer.make(format, count: image.width * image.height * 3) { buffer in
-            ParallelRows.run(rows: image.height, threads: threads) { rows in
-                for y in rows {
-                    finisher.finish(image.row(0, y), image.row(1, y), image.row(2, y), count: image.width, into: buffer,
-                                    first: y * image.width, pixelStride: 1)
-                }
-            }
-        }
     }
 
     /// The image turned upright, with metadata that no longer asks readers to turn it.
@@ -261,4 +213,18 @@ struct OutputGeometry {
     }
 
     var needsResize: Bool { outputWidth != sensorRect.width || outputHeight != sensorRect.height }
+
+    /// The largest enlargement of a superpixel image (one pixel per CFA period) the developer accepts instead of a
+    /// full-size demosaic: 5 %, so a 4032-pixel-wide sensor's 2016 periods serve a 2048-pixel output.
+    static let superpixelEnlargement = 1.05
+
+    /// Whether one pixel per CFA period of the crop is enough for the output: true when the output is smaller than
+    /// the crop and the binned image, enlarged by at most ``superpixelEnlargement``, covers it on both axes (about half
+    /// the crop's size or less on a Bayer sensor, a sixth on X-Trans).
+    func binsPeriods(of frame: RawFrame) -> Bool {
+        let binnedW = sensorRect.width / frame.cfa.columns, binnedH = sensorRect.height / frame.cfa.rows
+        return needsResize && binnedW >= 1 && binnedH >= 1
+            && Double(binnedW) * Self.superpixelEnlargement >= Double(outputWidth)
+            && Double(binnedH) * Self.superpixelEnlargement >= Double(outputHeight)
+    }
 }

@@ -48,42 +48,64 @@ enum Resampler {
 
     /// `image` resized to `width` x `height`.
     static func resize(_ image: PlanarImage, width: Int, height: Int, threads: Int) -> PlanarImage {
-        if image.width == width && image.height == height { return image }
+        vertical(horizontal(image, width: width, threads: threads), height: height, threads: threads)
+    }
+
+    /// `image` resized to `width` columns (its height kept): the first, row-wise pass of ``resize(_:width:height:threads:)``.
+    static func horizontal(_ image: PlanarImage, width: Int, threads: Int) -> PlanarImage {
+        if image.width == width { return image }
         let horizontal = FlatTaps(taps(from: image.width, to: width))
-        // Horizontal pass into an intermediate of input height.
         let middle = PlanarImage(width: width, height: image.height)
         ParallelRows.run(rows: image.height, threads: threads) { rows in
             for c in 0..<3 {
                 for y in rows { horizontal.apply(image.row(c, y), into: middle.row(c, y), width: width) }
             }
         }
-        return vertical(middle, height: height, threads: threads)
+        return middle
     }
 
     /// `image` resized to `height` rows (its width kept).
     static func vertical(_ middle: PlanarImage, height: Int, threads: Int) -> PlanarImage {
         if middle.height == height { return middle }
+        let out = PlanarImage(width: middle.width, height: height)
+        verticalRows(middle, height: height, threads: threads) { y, r, g, b in
+            out.row(0, y).update(from: r, count: middle.width)
+            out.row(1, y).update(from: g, count: middle.width)
+            out.row(2, y).update(from: b, count: middle.width)
+        }
+        return out
+    }
+
+    /// `middle` resized to `height` rows, handed row by row to `sink` (row, red, green, blue; `middle.width` values
+    /// each) from several threads at once, so the resized image is never stored: each worker computes its rows into
+    /// one row of scratch.
+    static func verticalRows(_ middle: PlanarImage, height: Int, threads: Int,
+                             sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let width = middle.width
-        let vertical = taps(from: middle.height, to: height)
-        let out = PlanarImage(width: width, height: height)
+        if middle.height == height {
+            ParallelRows.run(rows: height, threads: threads) { rows in
+                for y in rows { sink(y, middle.row(0, y), middle.row(1, y), middle.row(2, y)) }
+            }
+            return
+        }
+        let vertical = FlatTaps(taps(from: middle.height, to: height))
         ParallelRows.run(rows: height, threads: threads, minimumRows: 4) { rows in
-            for c in 0..<3 {
+            let scratch = PlanarImage(width: width, height: 1)
+            vertical.weights.withUnsafeBufferPointer { weights in
                 for y in rows {
-                    let tap = vertical[y]
-                    let dst = out.row(c, y)
-                    tap.weights.withUnsafeBufferPointer { weights in
-                        let first = middle.row(c, tap.first)
-                        let w0 = weights[0]
-                        for x in 0..<width { dst[x] = w0 * first[x] }
-                        for k in 1..<max(1, weights.count) {
-                            let src = middle.row(c, tap.first + k), w = weights[k]
-                            for x in 0..<width { dst[x] += w * src[x] }
+                    let first = vertical.first[y], w = weights.baseAddress! + vertical.offset[y], n = vertical.count[y]
+                    for c in 0..<3 {
+                        let dst = scratch.row(c, 0), top = middle.row(c, first), w0 = w[0]
+                        for x in 0..<width { dst[x] = w0 * top[x] }
+                        for k in 1..<max(1, n) {
+                            let src = middle.row(c, first + k), wk = w[k]
+                            for x in 0..<width { dst[x] += wk * src[x] }
                         }
                     }
+                    sink(y, scratch.row(0, 0), scratch.row(1, 0), scratch.row(2, 0))
                 }
             }
         }
-        return out
     }
 }
 

@@ -74,6 +74,37 @@ struct CaptureDevelopCLITests {
         #expect(report["development"]?["developed"]?.array?.count == 2)
     }
 
+    @Test("frames deferred to after the burst are developed as many at a time as the memory budget holds, each recorded in order",
+          arguments: [("1GiB", 14), ("150MiB", 1)])
+    func deferredInParallel(_ budget: String, _ filesInBudget: Int) throws {
+        let tmp = try TemporaryDirectory()
+        let profile = try Self.small("phone-wide", as: "back", in: tmp).path
+        let out = tmp.url.appendingPathComponent("burst")
+        // The governor at no-previews from the start defers every frame.
+        let result = try CLI.run(["capture", "--profile", profile] + Self.fixed
+                                 + ["--frames", "6", "--fps", "10", "--simulate-thermal", "fair@0s", "--memory-budget", budget,
+                                    "-o", out.path, "--develop", "jpg", "--develop-size", "320", "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let report = try JSONValue(parsing: Data(result.stdout.utf8))
+        let development = try #require(report["development"])
+        // Each file in flight: 640x480 samples x (12 + 4) bytes + 64 MiB; the budget less the process's 32 MiB holds
+        // `filesInBudget` of them, and no more run at once than there are cores.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(development["afterBurstInFlight"]?.int == min(cores, filesInBudget))
+        #expect(development["afterBurstThreadsPerFile"]?.int == max(1, cores / min(cores, filesInBudget)))
+        let developed = try #require(development["developed"]?.array)
+        #expect(developed.compactMap { $0["sequenceNumber"]?.int } == Array(0..<6))
+        #expect(developed.allSatisfy { $0["duringBurst"]?.bool == false })
+        for n in 0..<6 {
+            let picture = try ImageFileReader.read(path: out.appendingPathComponent("back-000\(n).jpg").path)
+            #expect(picture.width == 320 && picture.height == 240, "frame \(n)")
+        }
+        let plan = BurstDevelopmentFinisher.Plan(development: BurstDevelopment(format: .jpeg), samplesPerFrame: 640 * 480,
+                                                 memoryBudget: 150 << 20, cores: 8)
+        #expect(plan.bytesPerFile == 640 * 480 * 16 + (64 << 20) && plan.inFlight == 1 && plan.compositesInFlight == 1)
+        #expect(plan.threadsPerFile == 8)
+    }
+
     @Test("--composite needs --develop and two sensors", arguments: [["--composite", "stacked"],
                                                                       ["--develop", "jpg", "--composite", "stacked"],
                                                                       ["--develop", "webp"]])

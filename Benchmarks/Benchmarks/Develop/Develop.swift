@@ -101,6 +101,24 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try writer.write(state.developed!, to: state.directory + "/out.heic").bytes)
     } setup: { try prepare("develop-heif", develop: true) } teardown: { cleanUp() }
 
+    // Issue #18: a reduced output costs less than a full one (superpixel path at most about half size; 3000 px
+    // demosaics the whole crop and resizes it).
+    for longEdge in [2048, 3000] {
+        Benchmark("RawDeveloper.develop 12 MP → \(longEdge) px, gbtf") { _ in
+            var s = settings()
+            s.longEdge = longEdge
+            blackHole(try RawDeveloper(settings: s).develop(state.image!).image.width)
+        } setup: { try prepare("develop-reduced-\(longEdge)") } teardown: { cleanUp() }
+    }
+
+    Benchmark("12 MP DNG → 2048 px sRGB JPEG q90 (read + develop + write)") { _ in
+        var s = settings()
+        s.longEdge = 2048
+        let image = try RawFileReader().read(path: state.dng)
+        let developed = try RawDeveloper(settings: s).develop(image).image
+        blackHole(try jpegWriter().write(developed, to: state.directory + "/out.jpg").bytes)
+    } setup: { try prepare("develop-jpeg-2048", decode: false) } teardown: { cleanUp() }
+
     Benchmark("RawDeveloper.preview 1024 px from 12 MP") { _ in
         blackHole(try RawDeveloper(settings: settings()).preview(state.image!, longEdge: 1024).width)
     } setup: { try prepare("develop-preview") } teardown: { cleanUp() }

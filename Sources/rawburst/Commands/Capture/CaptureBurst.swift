@@ -271,7 +271,8 @@ extension CaptureCommand {
         if let d = development {
             let during = d.developed.filter(\.duringBurst).count
             print("  developed \(d.developed.count) \(d.format) picture\(d.developed.count == 1 ? "" : "s") "
-                  + "(\(during) during the burst, \(d.developed.count - during) after it)"
+                  + "(\(during) during the burst, \(d.developed.count - during) after it"
+                  + (d.developed.count > during ? ", \(d.afterBurstInFlight) at a time in \(SettingText.number(d.afterBurstSeconds)) s)" : ")")
                   + (d.duringBurst ? "" : "; the memory budget had no room for developing during the burst"))
             if let layout = d.composite {
                 print("  \(d.composites.count) composite\(d.composites.count == 1 ? "" : "s") (\(layout))")
@@ -296,8 +297,14 @@ extension CaptureCommand {
         let pairs = development.compositor != nil ? Set(report.frames.map(\.sequenceNumber)).count : 0
         let bar = ProgressBar(total: report.deferredDevelopments.count + pairs,
                               enabled: Terminal.stderrIsTerminal && !json && report.deferredDevelopments.count + pairs > 1)
-        let outcome = BurstDevelopmentFinisher.finish(report, development: development, sensors: setup.cameras.map(\.name)) { done, _ in
-            bar.update(done: done, label: "developing", failed: 0)
+        let plan = BurstDevelopmentFinisher.Plan(development: development,
+                                                 samplesPerFrame: report.memory.slotBytes / MemoryLayout<UInt16>.stride,
+                                                 memoryBudget: report.memory.budgetBytes,
+                                                 cores: ProcessInfo.processInfo.activeProcessorCount)
+        let start = Date()
+        let outcome = BurstDevelopmentFinisher.finish(report, development: development, sensors: setup.cameras.map(\.name),
+                                                      plan: plan) { done, _ in
+            bar.update(done: done, label: "developing \(plan.inFlight) at a time", failed: 0)
         }
         bar.finish()
         let settings = development.settings
@@ -307,7 +314,9 @@ extension CaptureCommand {
                 + "look \(settings.look.name), tone \(settings.tone), size \(settings.longEdge.map(String.init) ?? "full")",
             duringBurst: report.memory.developsDuringBurst,
             developed: (report.developed + outcome.developed).sorted { ($0.sequenceNumber, $0.sensor) < ($1.sequenceNumber, $1.sensor) },
-            deferred: report.deferredDevelopments, composite: development.compositor?.layout.description,
+            deferred: report.deferredDevelopments, afterBurstInFlight: plan.inFlight, afterBurstThreadsPerFile: plan.threadsPerFile,
+            afterBurstSeconds: (Date().timeIntervalSince(start) * 1000).rounded() / 1000,
+            composite: development.compositor?.layout.description,
             composites: outcome.composites, pairsWithoutComposite: outcome.pairsWithoutComposite,
             failures: report.failures.filter(\.isDevelopment).map(\.description) + outcome.failures)
     }

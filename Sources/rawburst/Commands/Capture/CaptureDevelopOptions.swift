@@ -69,6 +69,11 @@ struct CaptureDevelopmentReport: Encodable {
     let duringBurst: Bool
     let developed: [DevelopedRecord]
     let deferred: [DevelopDeferral]
+    /// Files developed at once after the burst, and threads each (within the burst's memory budget).
+    let afterBurstInFlight: Int
+    let afterBurstThreadsPerFile: Int
+    /// Wall-clock seconds of the development after the burst.
+    let afterBurstSeconds: Double
     let composite: String?
     let composites: [CompositeRecord]
     let pairsWithoutComposite: [String]
