@@ -62,13 +62,15 @@ extension BurstGovernor {
         public let effect: String
         /// The frame rate from now on, when it changed.
         public let fps: Double?
+        /// The DNGs' compression from now on, when it changed.
+        public let compression: DNGCompression?
 
         /// The new level's name, as the manifest writes it (`no-previews`).
         public var level: String { newLevel.name }
         /// The cause in words, as the manifest writes it.
         public var reason: String { cause.description }
 
-        private enum CodingKeys: String, CodingKey { case level, seconds, afterSequenceNumber, reason, effect, fps }
+        private enum CodingKeys: String, CodingKey { case level, seconds, afterSequenceNumber, reason, effect, fps, compression }
 
         /// Writes the names and words of the manifest.
         public func encode(to encoder: any Encoder) throws {
@@ -79,6 +81,7 @@ extension BurstGovernor {
             try container.encode(reason, forKey: .reason)
             try container.encode(effect, forKey: .effect)
             try container.encodeIfPresent(fps, forKey: .fps)
+            try container.encodeIfPresent(compression, forKey: .compression)
         }
     }
 
@@ -117,9 +120,10 @@ extension BurstGovernor {
         }
     }
 
-    /// What limits a burst: the writers' CPU or the disk's bandwidth (from the burst's time plan).
+    /// What limits a burst (from its time plan): the cores' time, the disk's bandwidth, or the source itself (one
+    /// thread makes a trigger's frames: it cannot take longer than the frame interval).
     public enum Bottleneck: String, Sendable, Hashable, Codable {
-        case cpu, disk
+        case cpu, disk, sensor
     }
 
     /// The rungs that give something to a burst limited by `bottleneck`, in order: see the type's documentation.
@@ -135,6 +139,9 @@ extension BurstGovernor {
             if compression == .lj92 || (compression == .packed && packable) { rungs.append(.uncompressed) }
         case .disk:
             if compression == .none && packable { rungs.append(.packed) }
+        case .sensor:
+            // Only less work on the other cores (less contention) and a lower rate help a source too slow for the rate.
+            if shedsWork { rungs.append(.noPreviews) }
         }
         if realTime { rungs.append(.lowerRate) }
         return rungs

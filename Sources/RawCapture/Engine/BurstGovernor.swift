@@ -190,7 +190,8 @@ public struct BurstGovernor: Sendable {
         let step = Step(newLevel: reported, seconds: (o.seconds * 1000).rounded() / 1000,
                         afterSequenceNumber: o.lastSequenceNumber, cause: cause,
                         effect: Work.change(from: previous, to: next, sustainedFPS: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }),
-                        fps: next.fps == previous.fps ? nil : next.fps.map { ($0 * 100).rounded() / 100 })
+                        fps: next.fps == previous.fps ? nil : next.fps.map { ($0 * 100).rounded() / 100 },
+                        compression: next.compression == previous.compression ? nil : next.compression)
         steps.append(step)
         return step
     }

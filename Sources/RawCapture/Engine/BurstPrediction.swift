@@ -47,10 +47,19 @@ public struct BurstPrediction: Sendable, Hashable, Codable {
         if let disk = plan.diskMBps, let need = option.neededMBps, need > 0 {
             capacity = min(capacity, disk / need * fps)
         }
+        // The sensor thread makes one trigger at a time.
+        let sensorCapacity = plan.sensorSerialMilliseconds.map { $0 > 0 ? 1000 / $0 : Double.infinity } ?? .infinity
+        capacity = min(capacity, sensorCapacity)
         capacityFPS = capacity.isFinite ? BurstTimePlan.round(capacity) : nil
         let need = option.neededMBps.map { "needs \(SettingText.number($0)) MB/s" } ?? ""
         let disk = plan.diskMBps.map { ", disk \(SettingText.number($0)) MB/s" } ?? ""
-        if capacity >= fps {
+        if sensorCapacity < fps {
+            sustainable = false
+            framesBeforeFull = nil
+            secondsBeforeFull = nil
+            summary = "the sensor makes at most ~\(SettingText.number(BurstTimePlan.round(sensorCapacity))) fps here: at "
+                + "\(SettingText.number(fps)) fps frames are dropped late from the start, and the governor lowers the rate"
+        } else if capacity >= fps {
             sustainable = true
             framesBeforeFull = nil
             secondsBeforeFull = nil

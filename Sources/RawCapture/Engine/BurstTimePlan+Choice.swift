@@ -10,24 +10,34 @@ extension BurstTimePlan {
         let reason: String
     }
 
-    /// How much of the CPU left after the headroom (`usable`, ms per trigger) and of 90 % of the disk an option takes.
+    /// How much of the CPU left after the headroom (`usable`, ms per trigger), of 90 % of the disk, and of 85 % of the
+    /// frame interval on the sensor thread an option takes.
     struct Load {
         let cpu: Double
         let disk: Double
-        var worst: Double { max(cpu, disk) }
-        var bottleneck: BurstGovernor.Bottleneck { disk > cpu ? .disk : .cpu }
-        var fits: Bool { cpu <= 1 && disk <= 1 }
+        let sensor: Double
+        var worst: Double { max(cpu, disk, sensor) }
+        var bottleneck: BurstGovernor.Bottleneck {
+            sensor >= max(cpu, disk) ? .sensor : disk > cpu ? .disk : .cpu
+        }
+        var fits: Bool { cpu <= 1 && disk <= 1 && sensor <= 1 }
     }
 
-    static func load(_ o: Option, work: Bool, usable: Double?, diskMBps: Double?) -> Load {
+    static func load(_ o: Option, work: Bool, usable: Double?, diskMBps: Double?, sensor: Double = 0) -> Load {
         let cpu = usable.map { (work ? o.cpuMilliseconds : o.cpuMillisecondsShed) / max($0, 1e-9) } ?? 0
         let disk = diskMBps.flatMap { d in o.neededMBps.map { $0 / max(d * 0.9, 1e-9) } } ?? 0
-        return Load(cpu: cpu, disk: disk)
+        return Load(cpu: cpu, disk: disk, sensor: sensor)
     }
 
     /// The rule of the type's documentation, applied to `options`.
     static func choose(_ options: [Option], inputs: Inputs, budget usable: Double?) -> Choice {
         let disk = inputs.diskBytesPerSecond.map { $0 / 1e6 }
+        // The sensor thread's share of 85 % of the interval (the same for every option).
+        let serial = inputs.sensorSerialMilliseconds ?? inputs.sensorMilliseconds ?? 0
+        let sensor = inputs.fps.map { serial / (0.85 * 1000 / $0) } ?? 0
+        func load(_ o: Option, work: Bool, usable: Double?, diskMBps: Double?) -> Load {
+            Self.load(o, work: work, usable: usable, diskMBps: diskMBps, sensor: sensor)
+        }
         func describe(_ o: Option, _ work: Bool) -> String {
             var text = "\(SettingText.number(round(work ? o.cpuMilliseconds : o.cpuMillisecondsShed))) ms of CPU per trigger"
             if let usable { text += " of the \(SettingText.number(round(usable))) ms the cores have (a quarter kept free)" }
@@ -73,9 +83,15 @@ extension BurstTimePlan {
             return Choice(option: nil, optionalWork: true, bottleneck: .cpu, reason: "no compression could be measured")
         }
         let l = load(o, work: work, usable: usable, diskMBps: disk)
+        let limit = switch l.bottleneck {
+        case .disk: "the disk limits the burst and the governor steps in"
+        case .cpu: "the CPU limits the burst and the governor steps in"
+        case .sensor: "the sensor needs \(SettingText.number(round(serial))) ms a frame, more than the rate allows: frames "
+            + "are dropped late and the governor lowers the rate"
+        }
         return Choice(option: o, optionalWork: work, bottleneck: l.bottleneck,
                       reason: "nothing keeps up at this rate; \(o.compression.rawValue) comes closest: " + describe(o, work)
-                          + " — the \(l.bottleneck == .disk ? "disk" : "CPU") limits the burst and the governor steps in")
+                          + " — " + limit)
     }
 
     private static func freeRunningSeconds(_ o: Option, _ inputs: Inputs) -> Double {

@@ -28,8 +28,10 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
     public let framesPerTrigger: Int
     public let samplesPerTrigger: Int
     public let cores: Int
-    /// The sensor's CPU per trigger (ms), when the source could be timed.
+    /// The sensor's CPU per trigger (ms, both sources of a pair), and the longest one source takes (ms: the
+    /// sensor thread makes a trigger's frames, a pair's in parallel), when the sources could be timed.
     public let sensorMilliseconds: Double?
+    public let sensorSerialMilliseconds: Double?
     /// CPU milliseconds the cores have per trigger (cores × interval), and the share kept free.
     public let budgetMilliseconds: Double?
     public let headroom: Double
@@ -56,6 +58,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         public var bitsPerSample: Int
         public var cores: Int
         public var sensorMilliseconds: Double?
+        /// The slowest source's time per frame (ms); nil: `sensorMilliseconds`.
+        public var sensorSerialMilliseconds: Double?
         public var costs: FrameCostCalibration
         public var diskBytesPerSecond: Double?
         public var diskSource: String?
@@ -86,6 +90,7 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         samplesPerTrigger = inputs.samplesPerFrame * perTrigger
         cores = max(1, inputs.cores)
         sensorMilliseconds = inputs.sensorMilliseconds.map(Self.round)
+        sensorSerialMilliseconds = (inputs.sensorSerialMilliseconds ?? inputs.sensorMilliseconds).map(Self.round)
         headroom = 0.25
         diskMBps = inputs.diskBytesPerSecond.map { Self.round($0 / 1e6) }
         diskSource = inputs.diskSource

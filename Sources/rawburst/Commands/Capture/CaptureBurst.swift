@@ -233,7 +233,7 @@ extension CaptureCommand {
                                                   .packed: "uncompressed, packed at the sensor's bit depth (packed)"]
             // Frames stored otherwise than chosen: the governor's switch, or (packed) samples that need 16 bits.
             let used = Set(frames.map(\.compression)).subtracting([plan.chosen.rawValue]).sorted()
-            let governed = report.degradations.contains { $0.newLevel == .packed || $0.newLevel == .uncompressed }
+            let governed = report.degradations.contains { $0.compression != nil }
             let unpacked = !used.isEmpty && !governed && plan.chosen == .packed
             print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
                   + (!used.isEmpty && governed ? "; the governor switched to \(used.joined(separator: ", ")) during the burst" : "")

@@ -37,7 +37,9 @@ extension CaptureCommand {
         inputs.cores = ProcessInfo.processInfo.activeProcessorCount
         inputs.requested = automatic ? nil : configuration.dngOptions.compression
         inputs.develops = configuration.development != nil
-        inputs.sensorMilliseconds = sensorMilliseconds(setup, cache: &cache, changed: &changed)
+        let sensors = sensorMilliseconds(setup, cache: &cache, changed: &changed)
+        inputs.sensorMilliseconds = sensors.map { $0.reduce(0, +) }
+        inputs.sensorSerialMilliseconds = sensors?.max()
         (inputs.diskBytesPerSecond, inputs.diskSource) = diskBandwidth(burst.options, frameBytes: setup.source.samplesPerSlot * 2,
                                                                         cache: &cache, changed: &changed)
         let plan = BurstTimePlan(inputs)
@@ -50,15 +52,15 @@ extension CaptureCommand {
         return ResolvedBurst(configuration: configuration, options: burst.options)
     }
 
-    /// The sources' CPU per trigger (ms): cached, or timed now by making one frame of each (CPU time, so a loaded
-    /// machine's waits are not counted); nil when a source cannot make a frame without delivering it.
-    private func sensorMilliseconds(_ setup: CaptureSetup, cache: inout CalibrationCache, changed: inout Bool) -> Double? {
-        var total = 0.0
+    /// Each source's CPU per frame (ms): cached, or timed now by making frames (CPU time, so a loaded machine's waits
+    /// are not counted); nil when a source cannot make a frame without delivering it.
+    private func sensorMilliseconds(_ setup: CaptureSetup, cache: inout CalibrationCache, changed: inout Bool) -> [Double]? {
+        var each: [Double] = []
         for source in setup.source.sources {
             let c = source.capabilities
             let key = (setup.replayedFiles == nil ? "simulated \(scene)" : "replay") + " \(c.name) \(c.width)x\(c.height)"
             if let known = cache.sensorMilliseconds[key] {
-                total += known
+                each.append(known)
                 continue
             }
             // Twice, keeping the second: the first may pay once-only costs (the scene's planes, a defocus kernel).
@@ -69,9 +71,9 @@ extension CaptureCommand {
             let ms = (Double(MonotonicClock.processCPUNanoseconds() - cpu) / 1e5).rounded() / 10
             cache.sensorMilliseconds[key] = ms
             changed = true
-            total += ms
+            each.append(ms)
         }
-        return total
+        return each
     }
 
     /// The output folder's write bandwidth (bytes/s) and where the figure comes from: a simulated disk's, the
