@@ -15,23 +15,37 @@ struct LensProjection: Sendable {
     let width: Int
     let height: Int
     let lens: LensProfile
+    /// tan of the reference half field of view, and of this lens's (computed once: `tan` per pixel cost a
+    /// tenth of a frame's rendering).
+    private let tanReference: Double
+    private let tanHalfField: Double
+    /// An equisolid lens's focal length in units of the half width, times two.
+    private let twoF: Double
+
+    /// The projection of `lens` onto a `width` x `height` sensor.
+    init(width: Int, height: Int, lens: LensProfile) {
+        self.width = width
+        self.height = height
+        self.lens = lens
+        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
+        tanReference = tan(Self.referenceHalfFieldOfView)
+        tanHalfField = tan(halfField)
+        twoF = 1 / sin(halfField / 2)
+    }
 
     /// Scene coordinates of the centre of pixel (`row`, `column`).
     func sceneCoordinates(row: Int, column: Int) -> (x: Double, y: Double) {
         let half = Double(width) / 2
         let xs = (Double(column) + 0.5 - half) / half
         let ys = (Double(row) + 0.5 - Double(height) / 2) / half
-        let tanReference = tan(Self.referenceHalfFieldOfView)
-        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
         switch lens.projection {
         case .rectilinear:
-            let t = tan(halfField)
+            let t = tanHalfField
             return (xs * t / tanReference, ys * t / tanReference)
         case .equisolid:
             let r = (xs * xs + ys * ys).squareRoot()
             guard r > 1e-12 else { return (0, 0) }
             // Focal length in units of the half width: the edge (r = 1) sees the half field of view.
-            let twoF = 1 / sin(halfField / 2)
             let phi = 2 * asin(min(1, r / twoF))
             let t = tan(min(phi, 1.55))
             return (xs / r * t / tanReference, ys / r * t / tanReference)

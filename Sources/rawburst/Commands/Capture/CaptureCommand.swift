@@ -286,6 +286,7 @@ struct CaptureCommand: ParsableCommand {
         let (setup, burst, settings) = try resolve()
         try prepareOutput(setup: setup, configuration: burst.configuration)
         let chartFiles = try writeCharts(setup: setup)
+        StartupClock.mark(.outputReady)
         try runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles)
     }
 
@@ -295,6 +296,7 @@ struct CaptureCommand: ParsableCommand {
         do {
             let settings = captureSettings(preset: try lightingPreset())
             let setup = try makeSetup(settings: settings)
+            StartupClock.mark(.sourcesReady)
             try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             let options = try burstOptions()
             try checkFrameRate(setup: setup)
@@ -305,6 +307,7 @@ struct CaptureCommand: ParsableCommand {
             try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
                                      bitsPerSample: setup.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16,
                                      fps: try frameRate())
+            StartupClock.mark(.compressionPlanned)
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
             try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }
