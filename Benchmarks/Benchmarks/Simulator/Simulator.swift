@@ -96,4 +96,37 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
         }
     }, setup: { try prepare(CaptureSettings()) }, teardown: { release() })
+
+    // Issue #18: a new sensor's first frame — configure (settings resolved, the optical image rendered strip by
+    // strip) and one frame — at 12 MP and 96 MP; the peak resident memory is the process's (one sensor at a time).
+    for (name, profile) in [("phone-wide 12 MP", SensorProfile.builtIn(named: "phone-wide")!),
+                            ("mirrorless 96 MP", largeProfile())] {
+        Benchmark("Simulated sensor start: configure + first frame, fixed settings (\(name))",
+                  configuration: .init(maxIterations: profile.width > 6000 ? 3 : 10), closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try firstFrame(profile, settings: fixedSettings()))
+            }
+        })
+    }
+    Benchmark("Simulated sensor start: configure + first frame, automatic settings (phone-wide 12 MP)",
+              configuration: .init(maxIterations: 10), closure: { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try firstFrame(SensorProfile.builtIn(named: "phone-wide")!, settings: CaptureSettings()))
+        }
+    })
+}
+
+/// The mirrorless-24 sensor at 12000x8000 (96 MP), the same field of view.
+func largeProfile() -> SensorProfile {
+    var profile = SensorProfile.builtIn(named: "mirrorless-24")!.resized(toWidth: 12_000)
+    profile.name = "mirrorless-96"
+    return profile
+}
+
+/// A new sensor for `profile` on the colour chart, configured with `settings`, and its first frame's number.
+func firstFrame(_ profile: SensorProfile, settings: CaptureSettings) throws -> UInt64 {
+    let sensor = try SimulatedSensor(profile: profile, scene: try SceneCatalog.scene(named: "colorchart"), seed: 7)
+    try sensor.configure(settings)
+    let storage = PixelStorage(count: sensor.samplesPerFrame)
+    return try sensor.nextFrame(into: storage).sequenceNumber
 }

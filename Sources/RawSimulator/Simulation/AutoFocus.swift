@@ -67,16 +67,27 @@ struct AutoFocus: Sendable {
         let columns = max(0, inner.x0 - margin)..<min(profile.width, inner.x0 + area.width + margin)
         let rows = max(0, inner.y0 - margin)..<min(profile.height, inner.y0 + area.height + margin)
         let plane = ScenePlane(sampler: sampler, rows: rows, columns: columns)
-        let output = FloatPlane(width: columns.count, height: rows.count, uninitialized: ())
-        let workspace = DefocusBlur.Workspace(width: columns.count, height: rows.count)
-        let planeBytes = plane.response.byteCount + plane.depth.byteCount + output.byteCount
-            + workspace.widths.byteCount + workspace.horizontal.byteCount
+        // The blurred area and the blur's workspace, for the last size used: each step blurs only as far around
+        // the focus area as its widest box reaches (at most the margin), which the area's pixels then equal.
+        var buffers: (output: FloatPlane, workspace: DefocusBlur.Workspace)?
+        var planeBytes = plane.response.byteCount + plane.depth.byteCount
         func contrast(dioptres: Double) -> Double {
             let blur = DefocusBlur(focusMetres: dioptres <= 0 ? .infinity : 1 / dioptres, fNumber: aperture,
                                    focalLength: lens.focalLength, pixelPitch: profile.pixelPitchMicrons)
-            blur.apply(source: plane.response, depth: plane.depth, rows: 0..<rows.count, columns: 0..<columns.count,
-                       into: output, workspace: workspace)
-            return Self.contrast(output, x0: inner.x0 - columns.lowerBound, y0: inner.y0 - rows.lowerBound,
+            let reach = Self.reach(blur, depth: plane.depth)
+            let x0 = max(0, inner.x0 - reach - columns.lowerBound), y0 = max(0, inner.y0 - reach - rows.lowerBound)
+            let x1 = min(columns.count, inner.x0 + area.width + reach - columns.lowerBound)
+            let y1 = min(rows.count, inner.y0 + area.height + reach - rows.lowerBound)
+            if buffers.map({ $0.output.width != x1 - x0 || $0.output.height != y1 - y0 }) ?? true {
+                buffers = nil
+                let output = FloatPlane(width: x1 - x0, height: y1 - y0, uninitialized: ())
+                buffers = (output, DefocusBlur.Workspace(width: x1 - x0, height: y1 - y0))
+                planeBytes = max(planeBytes, plane.response.byteCount + plane.depth.byteCount + 3 * output.byteCount)
+            }
+            let (output, workspace) = buffers!
+            blur.apply(source: plane.response, depth: plane.depth, rows: y0..<y1, columns: x0..<x1, into: output,
+                       workspace: workspace)
+            return Self.contrast(output, x0: inner.x0 - columns.lowerBound - x0, y0: inner.y0 - rows.lowerBound - y0,
                                  width: area.width, height: area.height)
         }
         let nearest = 1 / lens.minimumFocusDistance
@@ -102,6 +113,17 @@ struct AutoFocus: Sendable {
         }
         let dioptres = (lo + hi) / 2
         return Result(focus: dioptres <= 1e-9 ? .infinity : 1 / dioptres, sweep: sweep, planeBytes: planeBytes)
+    }
+
+    /// Pixels (even) a box of `blur` reaches from its pixel at the depths of `depth`: twice (⌈largest half-width⌉
+    /// + 2) sub-plane pixels, at most ``margin``.
+    static func reach(_ blur: DefocusBlur, depth: FloatPlane) -> Int {
+        var largest = 0.0, lastDepth = Float.nan
+        for i in 0..<depth.count where depth.values[i] != lastDepth {
+            lastDepth = depth.values[i]
+            largest = max(largest, blur.halfWidth(depth: Double(lastDepth)))
+        }
+        return min(margin, 2 * (Int(largest.rounded(.up)) + 2))
     }
 
     /// Contrast of the rectangle at (`x0`, `y0`) of `width` x `height` in `plane`.

@@ -14,7 +14,7 @@ import RawSources
 /// a rounding boundary).
 struct OpticalStripRenderer {
     /// Output rows per strip.
-    static let stripRows = 64
+    static let stripRows = 128
 
     let sampler: SceneSampler
     let blur: DefocusBlur
@@ -41,7 +41,7 @@ struct OpticalStripRenderer {
         var byteCount: Int { widths.byteCount + horizontal.byteCount }
 
         /// The rows the window starts with for a `width` x `height` frame: a sixth of the frame, at least 512 rows
-        /// (a blur of up to about 110 rows each way at 64 rows a strip), at most the whole frame.
+        /// (a blur of up to about 190 rows each way at 128 rows a strip), at most the whole frame.
         static func defaultRows(height: Int) -> Int { min(height, max(512, height / 6)) }
 
         /// Bytes of a window of ``defaultRows(height:)`` rows.
