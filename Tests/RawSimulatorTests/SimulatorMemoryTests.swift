@@ -139,4 +139,40 @@ import Testing
         }
         #expect(checked == 72)
     }
+
+    @Test("the scene sampler gives every pixel the value of the per-pixel formula, bit for bit (rectilinear and fisheye)",
+          arguments: ["phone-wide", "phone-ultrawide"])
+    func samplerIsThePerPixelFormula(name: String) throws {
+        let profile = try #require(SensorProfile.builtIn(named: name)).resized(toWidth: 400)
+        let lens = profile.lenses[0], scene = ColorChartScene()
+        let model = SpectralCameraModel(sensitivity: profile.sensitivity)
+        let sampler = SceneSampler(scene: scene, profile: profile, lens: lens, model: model)
+        let m = model.reflectanceToCamera(illuminant: StandardIlluminant.forKelvin(scene.illuminantKelvin)).map { Float($0) }
+        let (w, h) = (profile.width, profile.height)
+        let half = Double(w) / 2, tanReference = tan(LensProjection.referenceHalfFieldOfView)
+        let halfField = lens.horizontalFieldOfView / 2 * Double.pi / 180
+        let response = UnsafeMutablePointer<Float>.allocate(capacity: w), depth = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        defer { response.deallocate(); depth.deallocate() }
+        for row in stride(from: 0, to: h, by: 7) {
+            sampler.fill(row: row, columns: 0..<w, response: response, depth: depth)
+            for column in 0..<w {
+                // The formula as the simulator wrote it per pixel before issue #18.
+                let xs = (Double(column) + 0.5 - half) / half, ys = (Double(row) + 0.5 - Double(h) / 2) / half
+                var x = xs * tan(halfField) / tanReference, y = ys * tan(halfField) / tanReference
+                if lens.projection == .equisolid {
+                    let r = (xs * xs + ys * ys).squareRoot()
+                    let t = tan(min(2 * asin(min(1, r / (1 / sin(halfField / 2)))), 1.55))
+                    (x, y) = r > 1e-12 ? (xs / r * t / tanReference, ys / r * t / tanReference) : (0, 0)
+                }
+                let point = scene.sample(x: x, y: y)
+                let c = profile.cfaLayout.color(row: row, column: column)
+                let k = (c == .red ? 0 : c == .blue ? 2 : 1) * 3
+                let light = Float(1 - lens.vignetting * (xs * xs + ys * ys) / (1 + Double(h * h) / Double(w * w)))
+                let expected = max(0, (m[k] * point.red + m[k + 1] * point.green + m[k + 2] * point.blue) * light)
+                #expect(response[column].bitPattern == expected.bitPattern, "(\(row), \(column))")
+                #expect(depth[column] == point.depth)
+                if response[column].bitPattern != expected.bitPattern { return }
+            }
+        }
+    }
 }

@@ -21,6 +21,8 @@ struct LensProjection: Sendable {
     private let tanHalfField: Double
     /// An equisolid lens's focal length in units of the half width, times two.
     private let twoF: Double
+    /// The squared distance from the centre to a corner, in units of the half width.
+    private let cornerSquared: Double
 
     /// The projection of `lens` onto a `width` x `height` sensor.
     init(width: Int, height: Int, lens: LensProfile) {
@@ -31,13 +33,29 @@ struct LensProjection: Sendable {
         tanReference = tan(Self.referenceHalfFieldOfView)
         tanHalfField = tan(halfField)
         twoF = 1 / sin(halfField / 2)
+        cornerSquared = 1 + Double(height * height) / Double(width * width)
+    }
+
+    /// The normalised x of the centre of pixels in `column` (−1 at the left edge, 1 at the right).
+    func normalisedX(column: Int) -> Double {
+        let half = Double(width) / 2
+        return (Double(column) + 0.5 - half) / half
+    }
+
+    /// The normalised y of the centre of pixels in `row` (in units of the half width, 0 at the centre).
+    func normalisedY(row: Int) -> Double {
+        let half = Double(width) / 2
+        return (Double(row) + 0.5 - Double(height) / 2) / half
     }
 
     /// Scene coordinates of the centre of pixel (`row`, `column`).
     func sceneCoordinates(row: Int, column: Int) -> (x: Double, y: Double) {
-        let half = Double(width) / 2
-        let xs = (Double(column) + 0.5 - half) / half
-        let ys = (Double(row) + 0.5 - Double(height) / 2) / half
+        sceneCoordinates(xs: normalisedX(column: column), ys: normalisedY(row: row))
+    }
+
+    /// Scene coordinates of the image point at normalised (`xs`, `ys`).
+    @inline(__always)
+    func sceneCoordinates(xs: Double, ys: Double) -> (x: Double, y: Double) {
         switch lens.projection {
         case .rectilinear:
             let t = tanHalfField
@@ -83,10 +101,12 @@ struct LensProjection: Sendable {
     /// Relative illumination of pixel (`row`, `column`): 1 at the centre, 1 − vignetting at the corners,
     /// falling with the square of the distance from the centre.
     func illumination(row: Int, column: Int) -> Double {
-        let half = Double(width) / 2
-        let xs = (Double(column) + 0.5 - half) / half
-        let ys = (Double(row) + 0.5 - Double(height) / 2) / half
-        let cornerSquared = 1 + Double(height * height) / Double(width * width)
+        illumination(xs: normalisedX(column: column), ys: normalisedY(row: row))
+    }
+
+    /// Relative illumination of the image point at normalised (`xs`, `ys`).
+    @inline(__always)
+    func illumination(xs: Double, ys: Double) -> Double {
         return 1 - lens.vignetting * (xs * xs + ys * ys) / cornerSquared
     }
 }
