@@ -3,8 +3,8 @@ import RawBurst
 import Synchronization
 
 /// Moments of this process's start-up on the `CLOCK_MONOTONIC` time line, each recorded the first time it is
-/// marked. The process owns them: any thread may mark or read, under the `Mutex`.
-enum StartupClock {
+/// marked. The process owns them (``shared``): any thread may mark or read, under the `Mutex`.
+final class StartupClock: Sendable {
     /// A moment of `capture`'s start-up, in the order they happen.
     enum Mark: Hashable, Sendable {
         /// `main` began: the executable is loaded and linked.
@@ -17,16 +17,20 @@ enum StartupClock {
         case outputReady
     }
 
-    private static let marks = Mutex<[Mark: UInt64]>([:])
+    /// The process's moments. (An instance holds the `Mutex`: a `Mutex` stored in a static property itself
+    /// corrupted the heap in release builds with Swift 6.3.1 here.)
+    static let shared = StartupClock()
+
+    private let marks = Mutex<[Mark: UInt64]>([:])
 
     /// Records `mark` now, unless it was recorded before.
     static func mark(_ mark: Mark) {
         let now = MonotonicClock.nanoseconds()
-        marks.withLock { if $0[mark] == nil { $0[mark] = now } }
+        shared.marks.withLock { if $0[mark] == nil { $0[mark] = now } }
     }
 
     /// When `mark` was recorded, or nil.
-    static func time(_ mark: Mark) -> UInt64? { marks.withLock { $0[mark] } }
+    static func time(_ mark: Mark) -> UInt64? { shared.marks.withLock { $0[mark] } }
 }
 
 /// Where the time from the process's start to the first frame went: the manifest's `startup`.
