@@ -175,4 +175,28 @@ import Testing
             }
         }
     }
+
+    @Test("keeping the scene plane: refocused frames are the same, and the plane's 8 bytes a pixel are counted")
+    func keptScenePlaneGivesTheSameFrames() throws {
+        let profile = TestProfiles.fullFrame()
+        let settings = [0.9, 5].map { CaptureSettings(iso: 400, shutter: 1.0 / 100, focus: .metres($0), whiteBalance: .preset(.daylight)) }
+        func frames(keeping: Bool) throws -> (frames: [[UInt16]], sensor: SimulatedSensor) {
+            let sensor = try SimulatedSensor(profile: profile, scene: DepthScene(), seed: 5)
+            sensor.keepsScenePlane = keeping
+            let storage = PixelStorage(count: sensor.samplesPerFrame)
+            var frames: [[UInt16]] = []
+            for s in settings + settings {
+                try sensor.configure(s)
+                _ = try sensor.nextFrame(into: storage)
+                frames.append(Array(UnsafeBufferPointer(start: storage.baseAddress, count: sensor.samplesPerFrame)))
+            }
+            return (frames, sensor)
+        }
+        let sampled = try frames(keeping: false), kept = try frames(keeping: true)
+        #expect(sampled.frames == kept.frames)
+        let plane = 2 * profile.width * profile.height * 4
+        #expect(kept.sensor.allocatedPlaneBytes == sampled.sensor.allocatedPlaneBytes + plane)
+        #expect(kept.sensor.workingMemoryBytes == sampled.sensor.workingMemoryBytes + plane)
+        #expect(kept.sensor.workingMemoryBytes == kept.sensor.allocatedPlaneBytes + SimulatedSensor.smallWorkingBytes)
+    }
 }

@@ -18,6 +18,8 @@ struct OpticalStripRenderer {
 
     let sampler: SceneSampler
     let blur: DefocusBlur
+    /// The whole frame's scene plane when the sensor keeps one (rows are read from it instead of sampled).
+    var scene: ScenePlane?
 
     /// The rows of the frame the window holds: their defocus half-widths and horizontally blurred values.
     final class Window {
@@ -122,22 +124,29 @@ struct OpticalStripRenderer {
         guard end > first else { return }
         precondition(end - window.firstRow <= window.capacity, "window capacity")
         let w = sampler.width, sampler = sampler, blur = blur
+        let kept = scene.map { (UncheckedBox($0.response.values), UncheckedBox($0.depth.values)) }
         let widths = UncheckedBox(window.widths.values + (first - window.firstRow) * w)
         let horizontal = UncheckedBox(window.horizontal.values + (first - window.firstRow) * w)
         let rows = end - first, rowsPerChunk = 8
         ParallelRows.perform(iterations: (rows + rowsPerChunk - 1) / rowsPerChunk) { chunk in
-            let response = UnsafeMutablePointer<Float>.allocate(capacity: w)
-            let depth = UnsafeMutablePointer<Float>.allocate(capacity: w)
+            let sampledResponse = UnsafeMutablePointer<Float>.allocate(capacity: w)
+            let sampledDepth = UnsafeMutablePointer<Float>.allocate(capacity: w)
             let scratch = DefocusBlur.LineScratch(length: w / 2 + 1)
             defer {
-                response.deallocate()
-                depth.deallocate()
+                sampledResponse.deallocate()
+                sampledDepth.deallocate()
                 scratch.deallocate()
             }
             // Scenes are mostly surfaces of one depth: neighbours usually share it, so reuse the last width.
             var lastDepth = Float.nan, lastWidth: Float = 0
             for r in (chunk * rowsPerChunk)..<min(rows, (chunk + 1) * rowsPerChunk) {
-                sampler.fill(row: first + r, columns: 0..<w, response: response, depth: depth)
+                var response = sampledResponse, depth = sampledDepth
+                if let (keptResponse, keptDepth) = kept {
+                    response = keptResponse.value + (first + r) * w
+                    depth = keptDepth.value + (first + r) * w
+                } else {
+                    sampler.fill(row: first + r, columns: 0..<w, response: response, depth: depth)
+                }
                 let widthRow = widths.value + r * w
                 for x in 0..<w {
                     let d = depth[x]

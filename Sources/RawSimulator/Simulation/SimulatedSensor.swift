@@ -30,9 +30,17 @@ public final class SimulatedSensor: FrameSource {
     private var optical: (key: OpticalKey, plane: FloatPlane)?
     /// The strip renderer's window of rows, kept between renders.
     private var window: OpticalStripRenderer.Window?
+    /// The scene plane of one lens, when ``keepsScenePlane``.
+    private var scenePlane: (lens: String, plane: ScenePlane)?
     private var sequence: UInt64 = 0
     /// Noise on (default) or off (noise-free frames for tests and metering).
     public var addsNoise = true
+    /// Keep the scene as the sensor sees it (its response and depth: 8 bytes a pixel, counted in
+    /// ``workingMemoryBytes``) between renders, so that a new focus distance or aperture only blurs it again
+    /// instead of sampling the scene again too: for focus brackets. Off by default.
+    public var keepsScenePlane = false {
+        didSet { if !keepsScenePlane { scenePlane = nil } }
+    }
 
     /// The settings applied to the frames that follow (automatic ones resolved).
     public var appliedSettings: AppliedSettings? { resolved?.applied }
@@ -65,13 +73,17 @@ public final class SimulatedSensor: FrameSource {
         return FloatPlane.bytes(width: width, height: height)
             + (window?.byteCount ?? OpticalStripRenderer.Window.defaultBytes(width: width, height: height))
             + autofocus + Self.smallWorkingBytes
+            + (keepsScenePlane ? ScenePlane.bytes(width: width, height: height) : 0)
     }
 
     /// The allowance for everything smaller than a plane.
     static let smallWorkingBytes = 8 << 20
 
     /// Bytes of the frame-sized planes the sensor holds now (its optical image and the renderer's window).
-    var allocatedPlaneBytes: Int { (optical?.plane.byteCount ?? 0) + (window?.byteCount ?? 0) }
+    var allocatedPlaneBytes: Int {
+        (optical?.plane.byteCount ?? 0) + (window?.byteCount ?? 0)
+            + (scenePlane.map { $0.plane.response.byteCount + $0.plane.depth.byteCount } ?? 0)
+    }
 
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         let valid = try settings.validated(for: capabilities)
@@ -243,7 +255,15 @@ public final class SimulatedSensor: FrameSource {
         let window = window ?? OpticalStripRenderer.Window(
             width: profile.width, rows: OpticalStripRenderer.Window.defaultRows(height: profile.height))
         self.window = window
-        OpticalStripRenderer(sampler: sampler, blur: blur).render(into: out, window: window)
+        var renderer = OpticalStripRenderer(sampler: sampler, blur: blur)
+        if keepsScenePlane {
+            if scenePlane?.lens != lens.name {
+                scenePlane = nil
+                scenePlane = (lens.name, ScenePlane(sampler: sampler, rows: 0..<profile.height, columns: 0..<profile.width))
+            }
+            renderer.scene = scenePlane?.plane
+        }
+        renderer.render(into: out, window: window)
         optical = (key, out)
         return out
     }
