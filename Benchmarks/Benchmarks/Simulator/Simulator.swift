@@ -28,10 +28,12 @@ func fixedSettings() -> CaptureSettings {
     return s
 }
 
-/// A fresh phone-wide sensor on the colour chart with `settings`, one frame already made.
-func prepare(_ settings: CaptureSettings) throws {
+/// A fresh phone-wide sensor on the colour chart with `settings`, one frame already made (keeping its scene plane
+/// when `keepsScenePlane`, as `capture` does for a focus bracket).
+func prepare(_ settings: CaptureSettings, keepsScenePlane: Bool = false) throws {
     let profile = SensorProfile.builtIn(named: "phone-wide")!
     let sensor = try SimulatedSensor(profile: profile, scene: try SceneCatalog.scene(named: "colorchart"), seed: 7)
+    sensor.keepsScenePlane = keepsScenePlane
     try sensor.configure(settings)
     let storage = PixelStorage(count: sensor.samplesPerFrame)
     _ = try sensor.nextFrame(into: storage)
@@ -73,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }, setup: { try prepare(fixedSettings()) }, teardown: { release() })
 
-    Benchmark("Simulated frame, focus bracket 0.5 m...inf (new defocus every frame)", closure: { benchmark in
+    Benchmark("Simulated frame, focus bracket 0.5 m...inf, scene sampled again (new defocus every frame)", closure: { benchmark in
         let sensor = state.sensor!, storage = state.storage!
         let distances: [FocusDistance] = [.metres(0.5), .metres(1), .metres(2), .metres(4), .infinity]
         for _ in benchmark.scaledIterations {
@@ -84,6 +86,18 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
         }
     }, setup: { try prepare(fixedSettings()) }, teardown: { release() })
+
+    Benchmark("Simulated frame, focus bracket 0.5 m...inf, scene plane kept (new defocus every frame)", closure: { benchmark in
+        let sensor = state.sensor!, storage = state.storage!
+        let distances: [FocusDistance] = [.metres(0.5), .metres(1), .metres(2), .metres(4), .infinity]
+        for _ in benchmark.scaledIterations {
+            var s = fixedSettings()
+            s.focus = distances[state.step % distances.count]
+            state.step += 1
+            try sensor.configure(s)
+            blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
+        }
+    }, setup: { try prepare(fixedSettings(), keepsScenePlane: true) }, teardown: { release() })
 
     Benchmark("Simulated frame, automatic exposure, focus and white balance re-solved every frame",
               configuration: .init(maxIterations: 20), closure: { benchmark in
