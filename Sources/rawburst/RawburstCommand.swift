@@ -21,6 +21,7 @@ struct RawburstCommand: ParsableCommand {
     /// line, `rawburst COMMAND: MESSAGE`, and exit status 2; help, version and the commands' own exit statuses are
     /// argument-parser's.
     static func main() {
+        StartupClock.mark(.main)
         var command: ParsableCommand
         do { command = try parseAsRoot() } catch { fail(error, command: nil) }
         do { try command.run() } catch { fail(error, command: type(of: command)._commandName) }

@@ -253,7 +253,7 @@ struct CaptureCLITests {
         let out = tmp.url.appendingPathComponent("burst")
         let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "30", "--late", "wait",
                                   "--iso", "100", "--shutter", "1/100", "--focus", "1m",
-                                  "--memory-budget", "245MiB", "--overflow", "drop-newest", "--writers", "1",
+                                  "--memory-budget", "148MiB", "--overflow", "drop-newest", "--writers", "1",
                                   "--simulate-disk", "20MB/s,stall:8s@0s", "-o", out.path, "--json"])
         #expect(result.exitStatus == 3, "\(result)")
         let burst = try #require(try Self.report(result)["burst"])

@@ -28,10 +28,12 @@ func fixedSettings() -> CaptureSettings {
     return s
 }
 
-/// A fresh phone-wide sensor on the colour chart with `settings`, one frame already made.
-func prepare(_ settings: CaptureSettings) throws {
+/// A fresh phone-wide sensor on the colour chart with `settings`, one frame already made (keeping its scene plane
+/// when `keepsScenePlane`, as `capture` does for a focus bracket).
+func prepare(_ settings: CaptureSettings, keepsScenePlane: Bool = false) throws {
     let profile = SensorProfile.builtIn(named: "phone-wide")!
     let sensor = try SimulatedSensor(profile: profile, scene: try SceneCatalog.scene(named: "colorchart"), seed: 7)
+    sensor.keepsScenePlane = keepsScenePlane
     try sensor.configure(settings)
     let storage = PixelStorage(count: sensor.samplesPerFrame)
     _ = try sensor.nextFrame(into: storage)
@@ -73,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }, setup: { try prepare(fixedSettings()) }, teardown: { release() })
 
-    Benchmark("Simulated frame, focus bracket 0.5 m...inf (new defocus every frame)", closure: { benchmark in
+    Benchmark("Simulated frame, focus bracket 0.5 m...inf, scene sampled again (new defocus every frame)", closure: { benchmark in
         let sensor = state.sensor!, storage = state.storage!
         let distances: [FocusDistance] = [.metres(0.5), .metres(1), .metres(2), .metres(4), .infinity]
         for _ in benchmark.scaledIterations {
@@ -84,6 +86,18 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
         }
     }, setup: { try prepare(fixedSettings()) }, teardown: { release() })
+
+    Benchmark("Simulated frame, focus bracket 0.5 m...inf, scene plane kept (new defocus every frame)", closure: { benchmark in
+        let sensor = state.sensor!, storage = state.storage!
+        let distances: [FocusDistance] = [.metres(0.5), .metres(1), .metres(2), .metres(4), .infinity]
+        for _ in benchmark.scaledIterations {
+            var s = fixedSettings()
+            s.focus = distances[state.step % distances.count]
+            state.step += 1
+            try sensor.configure(s)
+            blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
+        }
+    }, setup: { try prepare(fixedSettings(), keepsScenePlane: true) }, teardown: { release() })
 
     Benchmark("Simulated frame, automatic exposure, focus and white balance re-solved every frame",
               configuration: .init(maxIterations: 20), closure: { benchmark in
@@ -96,4 +110,37 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try sensor.nextFrame(into: storage).sequenceNumber)
         }
     }, setup: { try prepare(CaptureSettings()) }, teardown: { release() })
+
+    // Issue #18: a new sensor's first frame — configure (settings resolved, the optical image rendered strip by
+    // strip) and one frame — at 12 MP and 96 MP; the peak resident memory is the process's (one sensor at a time).
+    for (name, profile) in [("phone-wide 12 MP", SensorProfile.builtIn(named: "phone-wide")!),
+                            ("mirrorless 96 MP", largeProfile())] {
+        Benchmark("Simulated sensor start: configure + first frame, fixed settings (\(name))",
+                  configuration: .init(maxIterations: profile.width > 6000 ? 3 : 10), closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try firstFrame(profile, settings: fixedSettings()))
+            }
+        })
+    }
+    Benchmark("Simulated sensor start: configure + first frame, automatic settings (phone-wide 12 MP)",
+              configuration: .init(maxIterations: 10), closure: { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try firstFrame(SensorProfile.builtIn(named: "phone-wide")!, settings: CaptureSettings()))
+        }
+    })
+}
+
+/// The mirrorless-24 sensor at 12000x8000 (96 MP), the same field of view.
+func largeProfile() -> SensorProfile {
+    var profile = SensorProfile.builtIn(named: "mirrorless-24")!.resized(toWidth: 12_000)
+    profile.name = "mirrorless-96"
+    return profile
+}
+
+/// A new sensor for `profile` on the colour chart, configured with `settings`, and its first frame's number.
+func firstFrame(_ profile: SensorProfile, settings: CaptureSettings) throws -> UInt64 {
+    let sensor = try SimulatedSensor(profile: profile, scene: try SceneCatalog.scene(named: "colorchart"), seed: 7)
+    try sensor.configure(settings)
+    let storage = PixelStorage(count: sensor.samplesPerFrame)
+    return try sensor.nextFrame(into: storage).sequenceNumber
 }

@@ -6,7 +6,7 @@ import RawDNG
 ///
 /// | part | size |
 /// |---|---|
-/// | sources | their `workingMemoryBytes` (the simulator: five float planes of a frame; a replay: its decoded files) |
+/// | sources | their `workingMemoryBytes` (the simulator: one float plane of a frame and a window of rows; a replay: its decoded files) |
 /// | spare frames | one frame buffer per sensor, for frames that find no slot (counted, then dropped) |
 /// | writers | per writer: 8 MiB (strip buffer, thumbnail, TIFF directories) + its JPEG preview, if any |
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |

@@ -111,28 +111,55 @@ struct DefocusBlur: Sendable {
             let scratch = LineScratch(length: w / 2 + 1)
             defer { scratch.deallocate() }
             for r in (c * chunk)..<min(h, (c + 1) * chunk) {
-                for phase in 0..<2 {
-                    let n = (w - phase + 1) / 2
-                    let base = src.value + (rows.lowerBound + r) * sourceWidth + columns.lowerBound + phase
-                    let widthBase = hw.value + r * w + phase
-                    for j in 0..<n {
-                        scratch.line[j] = base[2 * j]
-                        scratch.widths[j] = widthBase[2 * j]
-                    }
-                    Self.boxLine(scratch, count: n)
-                    let target = hor.value + r * w + phase
-                    for j in 0..<n { target[2 * j] = scratch.result[j] }
-                }
+                horizontalRow(source: src.value + (rows.lowerBound + r) * sourceWidth + columns.lowerBound,
+                              widths: hw.value + r * w, into: hor.value + r * w, width: w, scratch: scratch)
             }
         }
     }
 
+    /// Box-filters one row of `width` values (both colour phases, each over its own sub-row) with the per-pixel
+    /// half-widths `widths` into `target`. `scratch` holds at least `width / 2 + 1` values.
+    static func horizontalRow(source: UnsafePointer<Float>, widths: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>,
+                              width w: Int, scratch: LineScratch) {
+        for phase in 0..<2 {
+            let n = (w - phase + 1) / 2
+            let base = source + phase, widthBase = widths + phase
+            for j in 0..<n {
+                scratch.line[j] = base[2 * j]
+                scratch.widths[j] = widthBase[2 * j]
+            }
+            Self.boxLine(scratch, count: n)
+            let out = target + phase
+            for j in 0..<n { out[2 * j] = scratch.result[j] }
+        }
+    }
+
     /// Pass 3: box-filters each column's sub-column of `planes.hor` (same colour every second row) into
-    /// `planes.out`, in blocks of neighbouring pixel columns (both colour phases, so each cache line is read and
-    /// written by one task only). A block is copied out row by row (reading memory in order), each of its columns
-    /// is filtered over the rows of one colour phase as a contiguous line, and copied back.
+    /// `planes.out`.
     private static func verticalPass(_ planes: Planes) {
-        let hw = planes.hw, hor = planes.hor, out = planes.out, w = planes.w, h = planes.h
+        verticalPass(VerticalWindow(horizontal: planes.hor, widths: planes.hw, output: planes.out, width: planes.w,
+                                    rows: planes.h, outputRows: 0..<planes.h))
+    }
+
+    /// Rows of a horizontally blurred image to filter vertically: `rows` rows of `width` values (half-widths
+    /// beside them), of which the rows `outputRows` are written to `output` (row r of the window at row r of
+    /// `output`). The window's first row must have the colour phase of the frame's first row (an even row).
+    struct VerticalWindow {
+        let horizontal: UncheckedBox<UnsafeMutablePointer<Float>>
+        let widths: UncheckedBox<UnsafeMutablePointer<Float>>
+        let output: UncheckedBox<UnsafeMutablePointer<Float>>
+        let width: Int
+        let rows: Int
+        let outputRows: Range<Int>
+    }
+
+    /// Box-filters each column's sub-column of the window (same colour every second row), in blocks of
+    /// neighbouring pixel columns (both colour phases, so each cache line is read and written by one task only).
+    /// A block is copied out row by row (reading memory in order), each of its columns is filtered over the rows
+    /// of one colour phase as a contiguous line, and the output rows are copied back.
+    static func verticalPass(_ window: VerticalWindow) {
+        let hw = window.widths, hor = window.horizontal, out = window.output, w = window.width, h = window.rows
+        let outputRows = window.outputRows
         let block = 32
         let blocks = (w + block - 1) / block
         // One task per core, each with its scratch allocated once (fresh memory for every block would cost
@@ -167,7 +194,10 @@ struct DefocusBlur: Sendable {
                         Self.boxLine(values: values + k * length, widths: widthValues + k * length,
                                      result: results + k * length, prefix: prefix, count: n)
                     }
-                    for i in 0..<n {
+                    // Sub-rows i whose row phaseY + 2i lies in the output rows.
+                    let first = max(0, (outputRows.lowerBound - phaseY + 1) / 2)
+                    let end = min(n, max(first, (outputRows.upperBound - phaseY + 1) / 2))
+                    for i in first..<end {
                         let target = out.value + (phaseY + 2 * i) * w + firstX
                         for k in 0..<count { target[k] = results[k * length + i] }
                     }
@@ -182,8 +212,8 @@ struct DefocusBlur: Sendable {
         let widths: FloatPlane
         let horizontal: FloatPlane
         init(width: Int, height: Int) {
-            widths = FloatPlane(width: width, height: height)
-            horizontal = FloatPlane(width: width, height: height)
+            widths = FloatPlane(width: width, height: height, uninitialized: ())
+            horizontal = FloatPlane(width: width, height: height, uninitialized: ())
         }
     }
 

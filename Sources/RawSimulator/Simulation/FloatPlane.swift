@@ -22,11 +22,25 @@ final class FloatPlane: @unchecked Sendable {
     let values: UnsafeMutablePointer<Float>
     var count: Int { width * height }
 
-    init(width: Int, height: Int, repeating value: Float = 0) {
+    /// Bytes the plane allocates.
+    var byteCount: Int { Self.bytes(width: width, height: height) }
+
+    /// Bytes a `width` x `height` plane allocates.
+    static func bytes(width: Int, height: Int) -> Int { max(1, width * height) * MemoryLayout<Float>.stride }
+
+    /// A plane with every value `value`.
+    convenience init(width: Int, height: Int, repeating value: Float = 0) {
+        self.init(width: width, height: height, uninitialized: ())
+        values.initialize(repeating: value, count: max(1, width * height))
+    }
+
+    /// A plane whose values are not set: for planes the caller fills entirely before reading any (writing
+    /// zeros first would touch every page twice).
+    init(width: Int, height: Int, uninitialized: Void) {
         self.width = width
         self.height = height
         let count = max(1, width * height)
-        let bytes = count * MemoryLayout<Float>.stride
+        let bytes = Self.bytes(width: width, height: height)
         let hugePage = 2 << 20
         var memory: UnsafeMutableRawPointer?
         if bytes >= 2 * hugePage, posix_memalign(&memory, hugePage, bytes) == 0, let memory {
@@ -37,7 +51,6 @@ final class FloatPlane: @unchecked Sendable {
         } else {
             values = UnsafeMutableRawPointer(malloc(bytes)!).bindMemory(to: Float.self, capacity: count)
         }
-        values.initialize(repeating: value, count: count)
     }
 
     deinit { free(values) }

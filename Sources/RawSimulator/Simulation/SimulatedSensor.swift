@@ -7,9 +7,10 @@ import RawSources
 /// own spectral response through its colour filter array → shot noise, read noise, black offset, ADC
 /// rounding and clipping. Deterministic for a seed: frame n of a seed has the same bytes on every run.
 ///
-/// What does not change between frames is computed once: the scene as the sensor sees it (per lens) and
-/// the defocused optical image (per focus distance and aperture). A frame then costs one pass that scales
-/// the optical image by the exposure and draws the noise.
+/// What does not change between frames is computed once: the defocused optical image (per lens, focus distance
+/// and aperture), rendered strip by strip from the scene (``OpticalStripRenderer``), so that the only frame-sized
+/// working plane is that image. A frame then costs one pass that scales the optical image by the exposure and
+/// draws the noise.
 public final class SimulatedSensor: FrameSource {
     /// The sensor profile.
     public let profile: SensorProfile
@@ -25,12 +26,21 @@ public final class SimulatedSensor: FrameSource {
     private var pacer: FramePacer
     private var settings = CaptureSettings()
     private var resolved: Resolved?
-    private var planes: [String: ScenePlane] = [:]
+    private var samplers: [String: SceneSampler] = [:]
     private var optical: (key: OpticalKey, plane: FloatPlane)?
-    private var blurWorkspace: DefocusBlur.Workspace?
+    /// The strip renderer's window of rows, kept between renders.
+    private var window: OpticalStripRenderer.Window?
+    /// The scene plane of one lens, when ``keepsScenePlane``.
+    private var scenePlane: (lens: String, plane: ScenePlane)?
     private var sequence: UInt64 = 0
     /// Noise on (default) or off (noise-free frames for tests and metering).
     public var addsNoise = true
+    /// Keep the scene as the sensor sees it (its response and depth: 8 bytes a pixel, counted in
+    /// ``workingMemoryBytes``) between renders, so that a new focus distance or aperture only blurs it again
+    /// instead of sampling the scene again too: for focus brackets. Off by default.
+    public var keepsScenePlane = false {
+        didSet { if !keepsScenePlane { scenePlane = nil } }
+    }
 
     /// The settings applied to the frames that follow (automatic ones resolved).
     public var appliedSettings: AppliedSettings? { resolved?.applied }
@@ -52,9 +62,28 @@ public final class SimulatedSensor: FrameSource {
     public var capabilities: SourceCapabilities { profile.capabilities }
     public var samplesPerFrame: Int { profile.width * profile.height }
 
-    /// Five single-precision planes of the frame's size (the scene's response and depth, the optical image, the
-    /// defocus widths and the horizontal blur pass) and 8 MiB for everything smaller.
-    public var workingMemoryBytes: Int { 5 * samplesPerFrame * MemoryLayout<Float>.stride + (8 << 20) }
+    /// The planes the sensor keeps: the optical image (one single-precision plane of the frame's size) and the
+    /// strip renderer's window (``OpticalStripRenderer/Window``: as allocated, or before the first render the size
+    /// it starts with); with autofocus, the sweep's planes of the focus area (freed after it, counted because
+    /// refocusing makes them again); and 8 MiB for everything smaller (per-thread lines, tables).
+    public var workingMemoryBytes: Int {
+        let width = profile.width, height = profile.height
+        let autofocus = settings.focus == nil
+            ? AutoFocus.workingBytes(profile: profile, zone: settings.focusZone != nil) : 0
+        return FloatPlane.bytes(width: width, height: height)
+            + (window?.byteCount ?? OpticalStripRenderer.Window.defaultBytes(width: width, height: height))
+            + autofocus + Self.smallWorkingBytes
+            + (keepsScenePlane ? ScenePlane.bytes(width: width, height: height) : 0)
+    }
+
+    /// The allowance for everything smaller than a plane.
+    static let smallWorkingBytes = 8 << 20
+
+    /// Bytes of the frame-sized planes the sensor holds now (its optical image and the renderer's window).
+    var allocatedPlaneBytes: Int {
+        (optical?.plane.byteCount ?? 0) + (window?.byteCount ?? 0)
+            + (scenePlane.map { $0.plane.response.byteCount + $0.plane.depth.byteCount } ?? 0)
+    }
 
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         let valid = try settings.validated(for: capabilities)
@@ -69,7 +98,10 @@ public final class SimulatedSensor: FrameSource {
         if let previous, valid.autoFocusLock, valid.focus == nil {
             self.settings.focus = previous.applied.focus
         }
-        _ = resolve()
+        // Everything a frame needs besides its noise is made now, before the first frame's tick: the optical image
+        // and the table of normal deviates.
+        _ = opticalImage(resolve())
+        _ = SensorNoise.normalTable.count
     }
 
     public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
@@ -124,17 +156,17 @@ public final class SimulatedSensor: FrameSource {
 
     struct Resolved {
         let lens: LensProfile
-        let plane: ScenePlane
+        let sampler: SceneSampler
         let exposure: ExposureModel
         let applied: AppliedSettings
     }
 
-    /// The scene plane for `lens`, built on first use.
-    func scenePlane(for lens: LensProfile) -> ScenePlane {
-        if let plane = planes[lens.name] { return plane }
-        let plane = ScenePlane(scene: scene, profile: profile, lens: lens, model: model)
-        planes[lens.name] = plane
-        return plane
+    /// The scene sampler for `lens`, made on first use.
+    func sampler(for lens: LensProfile) -> SceneSampler {
+        if let sampler = samplers[lens.name] { return sampler }
+        let sampler = SceneSampler(scene: scene, profile: profile, lens: lens, model: model)
+        samplers[lens.name] = sampler
+        return sampler
     }
 
     /// Resolves automatic settings (AF, AE, AWB) for the current settings, once.
@@ -142,7 +174,7 @@ public final class SimulatedSensor: FrameSource {
         if let resolved { return resolved }
         let s = settings
         let lens = (s.lens.flatMap { profile.lens(named: $0) }) ?? profile.lenses[0]
-        let plane = scenePlane(for: lens)
+        let sampler = sampler(for: lens)
         let aperture = s.aperture ?? lens.widestAperture
         var automatic: [AutomaticControl] = []
         let focus: FocusDistance
@@ -150,7 +182,8 @@ public final class SimulatedSensor: FrameSource {
             focus = fixed
         } else {
             let autofocus = AutoFocus(profile: profile, lens: lens, aperture: aperture)
-            let af = s.focusZone.map { autofocus.run(plane: plane, zone: $0) } ?? autofocus.run(plane: plane, point: s.focusPoint)
+            let af = s.focusZone.map { autofocus.run(sampler: sampler, zone: $0) }
+                ?? autofocus.run(sampler: sampler, point: s.focusPoint)
             focus = af.focus.isInfinite ? .infinity : .metres(af.focus)
             automatic.append(.focus)
         }
@@ -160,7 +193,7 @@ public final class SimulatedSensor: FrameSource {
             (iso, shutter, ev100) = (fixedISO, fixedShutter, nil)
         } else {
             // The meter sees the optical image at the focus just chosen, as the frame will record it.
-            let image = opticalImage(lens: lens, plane: plane, focus: focus.metresValue, aperture: aperture)
+            let image = opticalImage(lens: lens, sampler: sampler, focus: focus.metresValue, aperture: aperture)
             let ae = AutoExposure(model: exposure).solve(plane: image, mode: s.metering, aperture: aperture,
                                                          iso: s.iso, shutter: s.shutter,
                                                          compensation: s.exposureCompensation)
@@ -172,7 +205,7 @@ public final class SimulatedSensor: FrameSource {
         let neutral: [Double]
         switch s.whiteBalance {
         case .auto:
-            neutral = Self.greyWorldNeutral(plane.response, cfa: profile.cfaLayout)
+            neutral = Self.greyWorldNeutral(sampler)
             automatic.append(.whiteBalance)
         case .preset(let preset):
             neutral = neutralFor(kelvin: preset.kelvin, tint: preset.tint)
@@ -184,7 +217,7 @@ public final class SimulatedSensor: FrameSource {
                                       focalLength: lens.focalLength, whiteBalance: s.whiteBalance,
                                       asShotNeutral: neutral, automatic: automatic,
                                       metering: s.metering, meteredEV100: ev100)
-        let r = Resolved(lens: lens, plane: plane, exposure: exposure, applied: applied)
+        let r = Resolved(lens: lens, sampler: sampler, exposure: exposure, applied: applied)
         resolved = r
         return r
     }
@@ -198,18 +231,17 @@ public final class SimulatedSensor: FrameSource {
         return n.map { $0 / top }
     }
 
-    /// Grey-world white balance: mean of each colour over unclipped pixels, largest component 1.
-    static func greyWorldNeutral(_ plane: FloatPlane, cfa: CFALayout) -> [Double] {
+    /// Grey-world white balance: mean of each colour over a grid of 2x2 cells every 8 pixels (sampled from the
+    /// scene, a sixteenth of the frame), largest component 1.
+    static func greyWorldNeutral(_ sampler: SceneSampler) -> [Double] {
         var sums = [0.0, 0.0, 0.0], counts = [0.0, 0.0, 0.0]
-        let channel: [Int] = (0..<4).map { i in
-            switch cfa.color(row: i / 2, column: i % 2) { case .red: 0; case .blue: 2; default: 1 }
-        }
+        let channel = sampler.channelOfPosition
         var row = 0
-        while row < plane.height {
+        while row < sampler.height {
             var column = 0
-            while column < plane.width {
+            while column < sampler.width {
                 let c = channel[(row & 1) * 2 + (column & 1)]
-                sums[c] += Double(plane[row, column])
+                sums[c] += Double(sampler.response(row: row, column: column))
                 counts[c] += 1
                 column += column & 1 == 0 ? 1 : 7
             }
@@ -222,20 +254,29 @@ public final class SimulatedSensor: FrameSource {
 
     /// The defocused optical image for the resolved settings (cached per lens, focus and aperture).
     private func opticalImage(_ r: Resolved) -> FloatPlane {
-        opticalImage(lens: r.lens, plane: r.plane, focus: r.applied.focus.metresValue, aperture: r.applied.aperture)
+        opticalImage(lens: r.lens, sampler: r.sampler, focus: r.applied.focus.metresValue, aperture: r.applied.aperture)
     }
 
-    /// The scene plane of `lens` defocused for `focus` metres at `aperture` (the last one is cached).
-    private func opticalImage(lens: LensProfile, plane: ScenePlane, focus: Double, aperture: Double) -> FloatPlane {
+    /// The scene through `lens` defocused for `focus` metres at `aperture` (the last one is cached; its plane and
+    /// the renderer's window are reused for the next).
+    private func opticalImage(lens: LensProfile, sampler: SceneSampler, focus: Double, aperture: Double) -> FloatPlane {
         let key = OpticalKey(lens: lens.name, focus: focus, aperture: aperture)
         if let optical, optical.key == key { return optical.plane }
         let blur = DefocusBlur(focusMetres: focus, fNumber: aperture, focalLength: lens.focalLength,
                                pixelPitch: profile.pixelPitchMicrons)
-        let out = optical?.plane ?? FloatPlane(width: profile.width, height: profile.height)
-        let workspace = blurWorkspace ?? DefocusBlur.Workspace(width: profile.width, height: profile.height)
-        blurWorkspace = workspace
-        blur.apply(source: plane.response, depth: plane.depth, rows: 0..<profile.height, columns: 0..<profile.width,
-                   into: out, workspace: workspace)
+        let out = optical?.plane ?? FloatPlane(width: profile.width, height: profile.height, uninitialized: ())
+        let window = window ?? OpticalStripRenderer.Window(
+            width: profile.width, rows: OpticalStripRenderer.Window.defaultRows(height: profile.height))
+        self.window = window
+        var renderer = OpticalStripRenderer(sampler: sampler, blur: blur)
+        if keepsScenePlane {
+            if scenePlane?.lens != lens.name {
+                scenePlane = nil
+                scenePlane = (lens.name, ScenePlane(sampler: sampler, rows: 0..<profile.height, columns: 0..<profile.width))
+            }
+            renderer.scene = scenePlane?.plane
+        }
+        renderer.render(into: out, window: window)
         optical = (key, out)
         return out
     }

@@ -144,7 +144,7 @@ extension CaptureCommand {
                          analysis: configuration.analysis == nil ? nil
                              : .init(analysed: report.analyses.count, skipped: report.skippedAnalyses,
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
-            development: developmentReport)
+            development: developmentReport, startup: CaptureStartup(report: report))
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         var manifestWritten = false

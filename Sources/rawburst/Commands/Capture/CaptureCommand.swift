@@ -291,8 +291,10 @@ struct CaptureCommand: ParsableCommand {
     func run() throws {
         let (setup, resolved, settings) = try resolve()
         try prepareOutput(setup: setup, configuration: resolved.configuration)
-        let burst = planTime(resolved, setup: setup)
         let chartFiles = try writeCharts(setup: setup)
+        StartupClock.mark(.outputReady)
+        let burst = planTime(resolved, setup: setup)
+        StartupClock.mark(.planned)
         try runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles)
     }
 
@@ -302,6 +304,7 @@ struct CaptureCommand: ParsableCommand {
         do {
             let settings = captureSettings(preset: try lightingPreset())
             let setup = try makeSetup(settings: settings)
+            StartupClock.mark(.sourcesReady)
             try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)
             let options = try burstOptions()
             try checkFrameRate(setup: setup)

@@ -62,6 +62,8 @@ struct CaptureReport: Encodable {
     let burst: Burst
     /// Developed pictures and composites (`--develop`), or nil.
     var development: CaptureDevelopmentReport?
+    /// Where the time from the process's start to the first frame went, or nil when unknown.
+    var startup: CaptureStartup? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {

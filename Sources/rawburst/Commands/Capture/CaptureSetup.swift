@@ -51,6 +51,13 @@ extension CaptureCommand {
         let simulated = try profiles.enumerated().map { index, profile in
             try SimulatedSensor(profile: profile, scene: sceneValue, seed: seed &+ UInt64(index), clock: clock)
         }
+        // A focus bracket refocuses on every step: keep the scene plane (counted in the memory plan), so that a step
+        // only blurs it again.
+        let refocuses = try bracketPlan()?.axes.contains { axis in
+            if case .focus = axis { return true }
+            return false
+        } ?? false
+        for sensor in simulated { sensor.keepsScenePlane = refocuses }
         let source: BurstSource = simulated.count == 2 ? .pair(DualSource(simulated[0], simulated[1], clock: clock))
             : .single(simulated[0])
         try source.configure(settings)
