@@ -26,6 +26,8 @@ struct BurstBooks: Sendable {
     var level = BurstGovernor.Level.normal
     /// Frames the writers have finished with, written or failed (the governor's measure of their pace).
     var finished = 0
+    /// Frames dropped late: produced on the clock but never made.
+    var lateDropped = 0
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
 
@@ -58,7 +60,10 @@ extension BurstRun {
 
     /// Records the drop of frame `sequenceNumber` of `sensor` in the ledger and the journal.
     func drop(_ sequenceNumber: UInt64, sensor: String, _ reason: BurstLedger.DropReason) {
-        books.withLock { $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason) }
+        books.withLock {
+            $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason)
+            if reason == .late { $0.lateDropped += 1 }
+        }
         var entry = BurstJournal.Entry(.dropped)
         entry.sequenceNumber = sequenceNumber
         entry.sensor = sensor
@@ -172,7 +177,8 @@ extension BurstRun {
         let (isPaused, waiting) = session.control.status
         let now = books.withLock { books in
             let totals = BurstLedger.totals(books.ledgers.values)
-            return BurstSession.Progress(produced: totals.produced, written: totals.written, dropped: totals.dropped,
+            return BurstSession.Progress(produced: totals.produced, made: totals.produced - books.lateDropped,
+                                         written: totals.written, dropped: totals.dropped,
                                          queued: stats.queued, slots: stats.slotCount, bytes: books.bytesWritten,
                                          seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9,
                                          level: books.level, paused: isPaused, waitingForTrigger: waiting)

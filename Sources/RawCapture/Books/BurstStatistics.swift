@@ -1,7 +1,8 @@
 /// The figures a burst is judged by, computed from its report: rates, percentiles of encode time, sensor-to-slot
 /// latency and lateness, for the manifest, the summary and `rawburst stress`.
 public struct BurstStatistics: Sendable, Hashable, Codable {
-    /// Frames produced per second, over all sensors, from the first trigger's start to the last's.
+    /// Frames made per second (dropped late ones not counted: they were never made), over all sensors, from the
+    /// first trigger's start to the last's.
     public let producedFPS: Double
     /// Triggers per second (the frame rate each sensor ran at).
     public let triggersPerSecond: Double
@@ -29,7 +30,8 @@ public struct BurstStatistics: Sendable, Hashable, Codable {
         } else {
             triggersPerSecond = 0
         }
-        producedFPS = Self.rounded(triggersPerSecond * Double(report.producedCount) / Double(max(1, starts.count)))
+        let made = report.producedCount - report.drops.filter { $0.drop.reason == .late }.count
+        producedFPS = Self.rounded(triggersPerSecond * Double(made) / Double(max(1, starts.count)))
         let seconds = max(report.seconds, 1e-9)
         writtenFPS = Self.rounded(Double(report.writtenCount) / seconds)
         writtenBytesPerSecond = (Double(report.frames.reduce(0) { $0 + $1.bytes }) / seconds).rounded()

@@ -147,8 +147,10 @@ extension BurstSession {
 
     /// Counts for a status line.
     public struct Progress: Sendable {
-        /// Frames produced, written and dropped so far (all sensors).
+        /// Frames produced (every tick's, dropped late ones included), made (taken from the source), written and
+        /// dropped so far (all sensors).
         public let produced: Int
+        public let made: Int
         public let written: Int
         public let dropped: Int
         /// Full slots waiting for a writer, and the pool's size.

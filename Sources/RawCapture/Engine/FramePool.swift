@@ -132,7 +132,9 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
             }
             let now = MonotonicClock.nanoseconds()
             guard now < deadline else { break }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            // NSCondition waits on the wall clock: in slices of at most 20 ms, checked against the monotonic deadline,
+            // so a clock step cannot stretch the wait.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: min(Double(deadline - now) / 1e9, 0.02)))
         }
         guard !closed, let index = freeSlots.popLast() else { return nil }
         move(index, from: .free, to: .filling)

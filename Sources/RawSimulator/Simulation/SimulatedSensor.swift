@@ -128,6 +128,7 @@ public final class SimulatedSensor: FrameSource {
                              sensorName: profile.name)
     }
 
+    /// Lets the next frame go by (late on the burst's clock): its sequence number, and so its noise seed, is used up.
     public func skipFrame() -> UInt64 {
         defer { sequence += 1 }
         return sequence

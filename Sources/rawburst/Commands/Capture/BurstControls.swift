@@ -130,7 +130,7 @@ final class BurstStatusLine: @unchecked Sendable {
             text = "pre-recording: \(p.queued) frame\(p.queued == 1 ? "" : "s") kept · " + String(format: "%.1f s", p.seconds)
                 + (keys ? " · Enter or SIGUSR1 triggers" : " · SIGUSR1 triggers")
         } else {
-            text = "\(p.written)/\(total) written · " + String(format: "%.1f fps", Double(p.produced) / seconds)
+            text = "\(p.written)/\(total) written · " + String(format: "%.1f fps", Double(p.made) / seconds)
                 + " · queue \(p.queued)/\(p.slots) · " + String(format: "%.0f MB/s", Double(p.bytes) / seconds / 1e6)
                 + " · \(p.dropped) dropped"
             if p.level != .normal { text += " · \(p.level.name)" } else if let predictionText { text += " · \(predictionText)" }

@@ -103,20 +103,12 @@ extension CaptureCommand {
         let problems = report.problems
         for problem in problems { Terminal.error("rawburst capture: frame accounting: \(problem)") }
         let statistics = BurstStatistics(report)
-        // By sequence number, the frames of a pair in trigger order.
-        let order = Dictionary(uniqueKeysWithValues: setup.source.sensorNames.enumerated().map { ($1, $0) })
-        let analyses = Dictionary(report.analyses.compactMap { record in
-            (record.analysis as? FrameAnalysis).map { ("\(record.sensor)#\(record.sequenceNumber)", $0) }
-        }, uniquingKeysWith: { first, _ in first })
-        let frameReports = report.frames
-            .sorted { ($0.sequenceNumber, order[$0.sensor] ?? 0) < ($1.sequenceNumber, order[$1.sensor] ?? 0) }
-            .map { CaptureReport.Frame($0, analysis: analyses["\($0.sensor)#\($0.sequenceNumber)"]) }
+        let frameReports = Self.frameReports(report, sensorNames: setup.source.sensorNames)
         let cinema = configuration.cinemaDNG.map {
             CaptureReport.Burst.CinemaDNG(reelName: $0.reelName, frameRate: $0.frameRate,
                                           firstTimeCode: $0.frame(sequenceNumber: frameReports.first?.sequenceNumber ?? 0).timeCode.description)
         }
-        // Drops the user has to hear about: not the pre-record's window, not failed writes (those are errors).
-        let dropped = report.drops.filter { $0.drop.reason != .writeFailed && $0.drop.reason != .outsidePreRecord }
+        let dropped = Self.dropsToTell(report, preRecordFrames: configuration.preRecordFrames)
         let slotMiB = Double(report.memory.slotBytes) / 1_048_576
         var firstFrame: Double?
         if let first = report.firstFrameNanoseconds, let start = ProcessClock.startMonotonicNanoseconds(), first > start {
@@ -147,19 +139,7 @@ extension CaptureCommand {
             development: developmentReport, startup: CaptureStartup(report: report))
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
-        var manifestWritten = false
-        var manifestDurable = false
-        do {
-            let publication = try AtomicFile.write(Array((Terminal.jsonText(summary) ?? "{}").utf8) + [10], to: manifest,
-                                                   overwrite: overwrite)
-            if case .notDurable(let reason) = publication {
-                Terminal.error("rawburst capture: \(manifest): written, but not durable: \(reason)")
-            }
-            manifestWritten = true
-            manifestDurable = publication.isDurable
-        } catch {
-            Terminal.error("rawburst capture: \(error)")
-        }
+        let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
         if json {
             Terminal.printJSON(summary)
         } else {
@@ -268,23 +248,7 @@ extension CaptureCommand {
             print("  \(frames.count) DNGs in \(output)/")
         }
         for chartFile in chartFiles { print("  \(chartFile) (patch rectangles and reference values)") }
-        if let d = development {
-            let during = d.developed.filter(\.duringBurst).count
-            print("  developed \(d.developed.count) \(d.format) picture\(d.developed.count == 1 ? "" : "s") "
-                  + "(\(during) during the burst, \(d.developed.count - during) after it"
-                  + (d.developed.count > during ? ", \(d.afterBurstInFlight) at a time in \(SettingText.number(d.afterBurstSeconds)) s)" : ")")
-                  + (d.duringBurst ? "" : "; the memory budget had no room for developing during the burst"))
-            if let layout = d.composite {
-                print("  \(d.composites.count) composite\(d.composites.count == 1 ? "" : "s") (\(layout))")
-                let shown = d.developed.count + d.composites.count <= 12
-                if shown { for c in d.composites { print("  \(c.path)") } }
-            }
-            if d.developed.count <= 12 { for f in d.developed { print("  \(f.path)") } }
-            for line in d.pairsWithoutComposite { print("  no composite for \(line)") }
-            // The burst's own development failures come first and were printed with its errors.
-            let printed = report.failures.filter(\.isDevelopment).count
-            for line in d.failures.dropFirst(printed) { Terminal.error("error: \(line)") }
-        }
+        if let development { printDevelopment(development, report: report) }
         if let manifest { print("  \(manifest) (every frame, drop and setting)") }
     }
 }
