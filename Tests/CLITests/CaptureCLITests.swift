@@ -332,7 +332,8 @@ struct CaptureCLITests {
     func timelapse() throws {
         let tmp = try TemporaryDirectory()
         let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--focus", "1m",
-                                  "--interval", "250ms", "--late", "wait", "--duration", "1s", "-o", tmp.url.appendingPathComponent("tl").path, "--json"])
+                                  "--interval", "250ms", "--late", "wait", "--no-governor", "--duration", "1s", "-o",
+                                  tmp.url.appendingPathComponent("tl").path, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let report = try Self.report(result)
         #expect(report["fps"]?.double == 4 && report["burst"]?["produced"]?.int == 4)

@@ -15,11 +15,13 @@ import Testing
         fullNanosecondsPerSample: ["none": 10, "packed": 12, "lj92": 40],
         shedNanosecondsPerSample: ["none": 5, "packed": 7, "lj92": 35], losslessRatio: 0.6, overheadBytes: 100_000)
 
-    static func inputs(fps: Double?, disk: Double?, sensor: Double = 20, cores: Int = 2) -> BurstTimePlan.Inputs {
+    /// A trigger of 1 MP frames whose sources take 20 ms of CPU in all, `serial` ms on the sensor thread.
+    static func inputs(fps: Double?, disk: Double?, sensor: Double = 20, serial: Double = 10, cores: Int = 2) -> BurstTimePlan.Inputs {
         var inputs = BurstTimePlan.Inputs(samplesPerFrame: 1_000_000, bitsPerSample: 12, costs: costs)
         inputs.fps = fps
         inputs.cores = cores
         inputs.sensorMilliseconds = sensor
+        inputs.sensorSerialMilliseconds = serial
         inputs.diskBytesPerSecond = disk
         return inputs
     }
@@ -50,6 +52,14 @@ import Testing
         asked.requested = .lj92
         let kept = BurstTimePlan(asked)
         #expect(kept.compression == .lj92 && !kept.optionalWork && kept.reason.hasPrefix("asked for with --compression lj92"))
+        // A source needing 20 ms on the sensor thread cannot hold 60 fps (85 % of 16.7 ms), whatever the writers do.
+        let slowSensor = BurstTimePlan(Self.inputs(fps: 60, disk: 500e6, serial: 20))
+        #expect(slowSensor.bottleneck == .sensor && slowSensor.reason.contains("the sensor needs 20 ms a frame"))
+        let p = BurstPrediction(plan: slowSensor, slots: 20)
+        #expect(!p.sustainable && p.framesBeforeFull == nil && p.capacityFPS == 50)
+        #expect(p.summary.hasPrefix("the sensor makes at most ~50 fps here: at 60 fps frames are dropped late"))
+        #expect(BurstGovernor.ladder(bottleneck: .sensor, compression: .lj92, shedsWork: true, packable: true, realTime: true)
+                == [.noPreviews, .lowerRate])
     }
 
     @Test("the prediction: continuous when the writers keep up, otherwise slots ÷ (rate − capacity)")

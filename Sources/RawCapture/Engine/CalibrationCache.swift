@@ -44,6 +44,9 @@ public struct CalibrationCache: Sendable, Codable {
     public var frameCosts: [String: FrameCostCalibration] = [:]
     /// A source's CPU per frame (ms), by its description.
     public var sensorMilliseconds: [String: Double] = [:]
+    /// Developing one frame during a burst (ms of CPU: a writer's wall time × the threads it had), by format, size and
+    /// frame samples; measured by earlier bursts.
+    public var developMilliseconds: [String: Double] = [:]
     /// Bandwidth by file system (`dev:N`).
     public var disks: [String: Disk] = [:]
 
@@ -71,6 +74,7 @@ public struct CalibrationCache: Sendable, Codable {
               cache.machine == machineKey, cache.build == buildKey else { return CalibrationCache() }
         cache.frameCosts = cache.frameCosts.filter { $0.value.isPlausible }
         cache.sensorMilliseconds = cache.sensorMilliseconds.filter { $0.value.isFinite && (0...600_000).contains($0.value) }
+        cache.developMilliseconds = cache.developMilliseconds.filter { $0.value.isFinite && (0...600_000).contains($0.value) }
         cache.disks = cache.disks.filter { $0.value.megabytesPerSecond.isFinite && (0.001...1_000_000).contains($0.value.megabytesPerSecond) }
         return cache
     }

@@ -97,7 +97,8 @@ extension CaptureCommand {
         let memoryOverrun = report.memory.overrun(peakResidentBytes: peakRSS)
         if let memoryOverrun { Terminal.error("rawburst capture: warning: \(memoryOverrun)") }
         let developmentReport = (configuration.development as? BurstDevelopment).map {
-            developAfterBurst(report, development: $0, setup: setup)
+            rememberDevelopCost(report, development: $0, samples: setup.source.samplesPerSlot, writers: options.writers)
+            return developAfterBurst(report, development: $0, setup: setup)
         }
         for line in report.errors { Terminal.error("error: \(line)") }
         let problems = report.problems

@@ -37,6 +37,9 @@ extension CaptureCommand {
         inputs.cores = ProcessInfo.processInfo.activeProcessorCount
         inputs.requested = automatic ? nil : configuration.dngOptions.compression
         inputs.develops = configuration.development != nil
+        if let development = configuration.development as? BurstDevelopment {
+            inputs.developMilliseconds = cache.developMilliseconds[Self.developKey(development, samples: setup.source.samplesPerSlot)]
+        }
         let sensors = sensorMilliseconds(setup, cache: &cache, changed: &changed)
         inputs.sensorMilliseconds = sensors.map { $0.reduce(0, +) }
         inputs.sensorSerialMilliseconds = sensors?.max()
@@ -50,6 +53,23 @@ extension CaptureCommand {
             do { try cache.save() } catch { Terminal.error("rawburst capture: calibration not kept for next time: \(error)") }
         }
         return ResolvedBurst(configuration: configuration, options: burst.options)
+    }
+
+    /// The calibration cache's key for developing frames of `samples` samples with `development`.
+    static func developKey(_ development: BurstDevelopment, samples: Int) -> String {
+        "\(development.format.rawValue) \(development.settings.longEdge.map(String.init) ?? "full") \(samples)"
+    }
+
+    /// Keeps what developing a frame during this burst cost (the median of the frames developed during it, in CPU
+    /// milliseconds: wall time × the threads each had), so the next burst's plan can say whether it fits.
+    func rememberDevelopCost(_ report: BurstSession.Report, development: BurstDevelopment, samples: Int, writers: Int) {
+        let during = report.developed.filter(\.duringBurst).map(\.seconds).sorted()
+        guard !during.isEmpty else { return }
+        let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, writers))
+        var cache = CalibrationCache.load()
+        cache.developMilliseconds[Self.developKey(development, samples: samples)] =
+            (during[during.count / 2] * 1000 * Double(threads) * 10).rounded() / 10
+        try? cache.save()
     }
 
     /// Each source's CPU per frame (ms): cached, or timed now by making frames (CPU time, so a loaded machine's waits
