@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RawCore
 import RawDNG
 import RawTIFF
@@ -56,6 +59,39 @@ struct UncompressedCFASamples {
 
     /// DNG MaskedAreas.
     static let maskedAreas: UInt16 = 50830
+
+    /// The samples, row after row, read from the file at `path` strip by strip straight into the frame's storage
+    /// (the reader has let the file's bytes go by then, so the mosaic is not held twice); nil when the file no
+    /// longer holds them (it shrank since it was checked).
+    func read(path: String) -> PixelStorage? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let rowBytes = width * 2
+        var complete = true
+        let storage = PixelStorage(unsafeUninitializedCount: width * height) { destination in
+            var row = 0
+            for strip in strips where complete {
+                let target = UnsafeMutableRawPointer(destination + row * width)
+                complete = Self.readFully(fd, into: target, count: strip.rows * rowBytes, at: strip.offset)
+                row += strip.rows
+            }
+            // Samples a failed read left unwritten are never read: the storage is dropped.
+        }
+        return complete ? storage : nil
+    }
+
+    /// `pread` until `count` bytes are in; false at the end of the file or on an error.
+    private static func readFully(_ fd: Int32, into target: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = pread(fd, target + done, count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
 
     /// The samples, row after row (little-endian in the file as in memory: rawburst runs on little-endian CPUs).
     func read(from bytes: [UInt8]) -> PixelStorage {
