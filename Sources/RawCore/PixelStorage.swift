@@ -92,6 +92,9 @@ public final class PixelStorage: @unchecked Sendable {
         }
     }
 
+    /// Whether the samples are another object's buffer (``init(adopting:count:owner:)``), held without a copy.
+    package var isAdopted: Bool { release == .owner }
+
     /// The samples as a mutable buffer.
     public var buffer: UnsafeMutableBufferPointer<UInt16> {
         UnsafeMutableBufferPointer(start: baseAddress, count: count)
