@@ -7,7 +7,7 @@ import RawDevelop
 /// the mean of the 1-2 or more source periods it covers, a box filter on the raw samples), a band of preview rows at
 /// a time, and each band is developed with the preview settings. One period is one pixel, so the developer bins
 /// without resizing and never holds a picture-sized float image: besides the output, memory is one band (about
-/// 0.5 MiB for a 1024 px preview), whatever the frame's size. Every development step of a preview is per pixel
+/// 2.5 MiB for a 1024 px preview), whatever the frame's size. Every development step of a preview is per pixel
 /// (as-shot white balance, matrices, tone curve), so developing band by band gives the picture developing the
 /// whole reduced mosaic would.
 ///
@@ -16,7 +16,7 @@ import RawDevelop
 /// (thumbnails) — get `nil`, and the caller develops the whole frame.
 enum BandedPreview {
     /// Preview rows developed at a time.
-    static let bandRows = 64
+    static let bandRows = 128
 
     /// The preview of `image` with a long edge of `longEdge` pixels, or nil when the frame does not fit (see above).
     static func render(_ image: RawImage, longEdge: Int, developer: RawDeveloper) -> RGB8Image? {
