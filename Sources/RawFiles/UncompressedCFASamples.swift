@@ -6,11 +6,12 @@ import RawDNG
 import RawTIFF
 
 /// The raw samples of an uncompressed 16-bit CFA DNG (rawburst's own DNGs, and most plain DNG writers),
-/// taken straight from the file's bytes instead of LibRaw's `unpack`.
+/// taken straight from the file instead of LibRaw's `unpack`.
 ///
 /// LibRaw copies such a file pixel by pixel through its DNG loader (`adobe_copy_pixel`, about 50 ms on one core
-/// for 12 MP here) and the reader then copies LibRaw's buffer again; the samples are already in the file bytes
-/// the reader holds for its TIFF checks, so one copy gives the same buffer. Only the plainest layout qualifies;
+/// for 12 MP here); the strips are the samples, so reading them into the frame gives the same buffer. The reader
+/// lets go of the file's bytes (read for its TIFF checks) first, so the mosaic is never held twice. Only the
+/// plainest layout qualifies;
 /// anything else — compression, packed bit depths, tiles, a linearization table (LibRaw maps each value through
 /// it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel, big-endian
 /// samples — is left to LibRaw.
@@ -91,20 +92,5 @@ struct UncompressedCFASamples {
             done += n
         }
         return true
-    }
-
-    /// The samples, row after row (little-endian in the file as in memory: rawburst runs on little-endian CPUs).
-    func read(from bytes: [UInt8]) -> PixelStorage {
-        let rowBytes = width * 2
-        return PixelStorage(unsafeUninitializedCount: width * height) { destination in
-            bytes.withUnsafeBytes { file in
-                var row = 0
-                for strip in strips {
-                    UnsafeMutableRawPointer(destination + row * width)
-                        .copyMemory(from: file.baseAddress! + strip.offset, byteCount: strip.rows * rowBytes)
-                    row += strip.rows
-                }
-            }
-        }
     }
 }
