@@ -47,24 +47,36 @@ for sub in capture convert develop inspect analyze; do
     fi
 done
 
+# A burst on a real-time clock drops a frame that cannot start on its tick (--late drop, the default) and exits 3;
+# on a busy machine that can happen, and the demo goes on: every drop is counted in the manifest.
+allow_drops() {
+    local status=0
+    "$@" || status=$?
+    if [[ $status -eq 3 ]]; then
+        echo "demo: some frames were dropped on this machine's clock (late, or no free slot); each is counted in the manifest"
+    elif [[ $status -ne 0 ]]; then
+        exit "$status"
+    fi
+}
+
 mkdir -p "$DEMO_OUT"
 echo "== rawburst capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1' --name '%s-%4q-b%b' -o $DEMO_OUT/burst --overwrite"
-"$RAWBURST" capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1' --name '%s-%4q-b%b' \
+allow_drops "$RAWBURST" capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1' --name '%s-%4q-b%b' \
     -o "$DEMO_OUT/burst" --overwrite
 echo
 echo "== rawburst capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o $DEMO_OUT/capture --overwrite"
-"$RAWBURST" capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o "$DEMO_OUT/capture" --overwrite
+allow_drops "$RAWBURST" capture --sensor phone-wide --scene colorchart --frames 5 --fps 10 --seed 7 -o "$DEMO_OUT/capture" --overwrite
 echo
 echo "== rawburst capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny -o $DEMO_OUT/capture --overwrite"
 "$RAWBURST" capture --sensor mirrorless-24 --lens 85mm-f1.8 --scene depth --focus-zone 4 --preset sunny \
     -o "$DEMO_OUT/capture" --overwrite
 echo
 echo "== rawburst capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 --composite stacked --composite-split 60/40 --composite-border 8 -o $DEMO_OUT/pair --overwrite"
-"$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 \
+allow_drops "$RAWBURST" capture --sensor phone-wide --sensor phone-front --scene depth --frames 2 --fps 5 --develop jpg --develop-size 1600 \
     --composite stacked --composite-split 60/40 --composite-border 8 -o "$DEMO_OUT/pair" --overwrite
 echo
 echo "== rawburst capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight --compression lj92 --cinemadng --reel A001 -o $DEMO_OUT/clip --overwrite"
-"$RAWBURST" capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight \
+allow_drops "$RAWBURST" capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight \
     --compression lj92 --cinemadng --reel A001 -o "$DEMO_OUT/clip" --overwrite
 echo
 echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"

@@ -83,6 +83,8 @@ enum DNGTagTable {
     enum RawLayout {
         /// 16-bit samples, uncompressed, in strips of this many rows.
         case strips(rowsPerStrip: Int)
+        /// Uncompressed samples packed at `bits` bits (9...15), in strips of this many rows.
+        case packedStrips(rowsPerStrip: Int, bits: Int)
         /// Lossless-JPEG tiles of `size` x `size` pixels with `precision`-bit samples.
         case losslessJPEGTiles(size: Int, precision: Int)
         /// Lossless-JPEG strips (one stream each) of `rowsPerStrip` full rows, for frames narrower than a tile.
@@ -97,6 +99,9 @@ enum DNGTagTable {
         switch layout {
         case .strips(let rowsPerStrip):
             data = [.numbers(T.bitsPerSample, [16]), .number(T.compression, 1)]
+            data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
+        case .packedStrips(let rowsPerStrip, let bits):
+            data = [.numbers(T.bitsPerSample, [Double(bits)]), .number(T.compression, 1)]
             data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
         case .losslessJPEGTiles(let size, let precision):
             data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]

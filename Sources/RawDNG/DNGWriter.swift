@@ -7,7 +7,8 @@ import RawTIFF
 /// Writes raw frames as DNG 1.6 files through libtiff.
 ///
 /// Layout: IFD0 holds an 8-bit RGB thumbnail (long edge ≤ 256 px, rendered from the raw) and the
-/// camera-wide DNG tags; the raw mosaic is SubIFD 0 (`NewSubFileType` 0, 16-bit samples in strips);
+/// camera-wide DNG tags; the raw mosaic is SubIFD 0 (`NewSubFileType` 0: 16-bit or packed samples in strips, or
+/// lossless-JPEG tiles, as `Options.compression` says);
 /// an optional JPEG preview is SubIFD 1; EXIF and GPS live in their own IFDs. Files are written through
 /// `AtomicFile`: nothing appears under the final name until the file is complete and on disk.
 public struct DNGWriter: Sendable {
@@ -67,6 +68,13 @@ public struct DNGWriter: Sendable {
         public let warnings: [String]
         /// Whether the file's name is on disk too (`.notDurable` when its directory could not be flushed).
         public var publication: AtomicFile.Publication = .durable
+        /// How the raw mosaic was stored: the options' compression, except `.none` when `.packed` was asked for a
+        /// frame whose samples need 8 or 16 bits (packing applies to 9–15 bits; the file is then exactly what
+        /// `.none` writes).
+        public var compression: DNGCompression = .none
+        /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth, or the
+        /// lossless-JPEG precision.
+        public var bitsPerSample: Int = 16
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -110,10 +118,11 @@ public struct DNGWriter: Sendable {
             throw DNGWriteError(path: path, error.message)
         }
         let publication: AtomicFile.Publication
+        let stored: StoredRaw
         do {
             try file.beforeWriting()
-            try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
-                              to: file.temporaryPath, reportingAs: path)
+            stored = try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
+                                       to: file.temporaryPath, reportingAs: path)
             publication = try file.commit()
         } catch let error as DNGWriteError {
             file.discard()
@@ -129,12 +138,14 @@ public struct DNGWriter: Sendable {
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
         var report = Report(path: path, bytes: size, warnings: warnings)
         report.publication = publication
+        report.compression = stored.compression
+        report.bitsPerSample = stored.bitsPerSample
         return report
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
     private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options, knownDigest: [UInt8]?,
-                               to temporaryPath: String, reportingAs path: String) throws {
+                               to temporaryPath: String, reportingAs path: String) throws -> StoredRaw {
         let frame = image.frame
         let tiff = try TIFFWriteHandle(path: temporaryPath, reportingAs: path)
         let exifTags = ExifIFDBuilder.assignments(for: image.metadata)
@@ -155,7 +166,7 @@ public struct DNGWriter: Sendable {
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
             var ifd0: [TagAssignment] = []
-            try writeRaw(frame, options: options, tiff: tiff) { layout in
+            let stored = try writeRaw(frame, options: options, tiff: tiff) { layout in
                 ifd0 = DNGTagTable.cinemaIFD(image: image, calibration: calibration, layout: layout,
                                              software: options.software, uniqueID: uniqueID, cinema: cinema) + digestTags
                 var tags = ifd0
@@ -165,7 +176,7 @@ public struct DNGWriter: Sendable {
             }
             try tiff.close()
             try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
-            return
+            return stored
         }
         var preview: (image: RGB8Image, jpeg: [UInt8])?
         if let edge = options.previewLongEdge {
@@ -190,7 +201,7 @@ public struct DNGWriter: Sendable {
 
         // SubIFD 0: the raw mosaic.
         var rawTags: [TagAssignment] = []
-        try writeRaw(frame, options: options, tiff: tiff) { layout in
+        let stored = try writeRaw(frame, options: options, tiff: tiff) { layout in
             rawTags = DNGTagTable.rawIFD(frame: frame, layout: layout)
             return rawTags
         }
@@ -203,6 +214,7 @@ public struct DNGWriter: Sendable {
         }
         try tiff.close()
         try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
+        return stored
     }
 
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,
@@ -212,15 +224,29 @@ public struct DNGWriter: Sendable {
         return custom
     }
 
-    /// Writes the raw mosaic as the current directory, uncompressed in strips or as lossless-JPEG tiles:
+    /// How the raw mosaic was stored.
+    struct StoredRaw {
+        let compression: DNGCompression
+        let bitsPerSample: Int
+    }
+
+    /// Writes the raw mosaic as the current directory: uncompressed 16-bit or packed strips, or lossless-JPEG tiles;
     /// `tags` gets the layout and returns every tag of the directory, which are set before the data.
     private func writeRaw(_ frame: RawFrame, options: Options, tiff: TIFFWriteHandle,
-                          tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws {
+                          tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws -> StoredRaw {
+        let stored: StoredRaw
         switch options.compression {
         case .none:
-            let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
-            try tiff.set(tags(.strips(rowsPerStrip: rowsPerStrip)))
-            try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
+            stored = try writeUnpacked(frame, tiff: tiff, tags: tags)
+        case .packed:
+            guard let bits = Self.packedDepth(for: frame) else {
+                stored = try writeUnpacked(frame, tiff: tiff, tags: tags)
+                break
+            }
+            let rowsPerStrip = max(1, min(frame.height, (1 << 20) / PackedSamples.rowBytes(width: frame.width, bits: bits)))
+            try tiff.set(tags(.packedStrips(rowsPerStrip: rowsPerStrip, bits: bits)))
+            try writePackedStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip, bits: bits)
+            stored = StoredRaw(compression: .packed, bitsPerSample: bits)
         case .lj92:
             let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize, threads: options.encodingThreads)
             let precision = LJ92TileEncoder.precision(for: frame)
@@ -235,8 +261,19 @@ public struct DNGWriter: Sendable {
                 try tiff.set(tags(.losslessJPEGTiles(size: encoder.tileSize, precision: precision)))
                 try encoder.encode(frame, precision: precision) { index, bytes in try tiff.writeRawTile(UInt32(index), bytes) }
             }
+            stored = StoredRaw(compression: .lj92, bitsPerSample: precision)
         }
         try tiff.writeDirectory()
+        return stored
+    }
+
+    /// Sets the tags of 16-bit strips and writes them.
+    private func writeUnpacked(_ frame: RawFrame, tiff: TIFFWriteHandle,
+                               tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws -> StoredRaw {
+        let rowsPerStrip = max(1, min(frame.height, (1 << 20) / (frame.width * 2)))
+        try tiff.set(tags(.strips(rowsPerStrip: rowsPerStrip)))
+        try writeStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip)
+        return StoredRaw(compression: .none, bitsPerSample: 16)
     }
 
     private func writeCustom(_ tiff: TIFFWriteHandle, _ tags: [TagAssignment], gps: Bool) throws(DNGWriteError) -> UInt64 {
@@ -262,28 +299,5 @@ public struct DNGWriter: Sendable {
                                          [-0.9692660, 1.8760108, 0.0415560],
                                          [0.0556434, -0.2040259, 1.0572252])
         return try! ColorCalibration(colorMatrix1: xyzToSRGB, illuminant1: .d65) // a valid 3x3 matrix
-    }
-
-    private func writeStrips(_ tiff: TIFFWriteHandle, frame: RawFrame, rowsPerStrip: Int) throws {
-        let strips = (frame.height + rowsPerStrip - 1) / rowsPerStrip
-        let contiguous = frame.rowStride == frame.width && UInt16(littleEndian: 1) == 1
-        var scratch: [UInt16] = contiguous ? [] : [UInt16](repeating: 0, count: rowsPerStrip * frame.width)
-        for s in 0..<strips {
-            let firstRow = s * rowsPerStrip
-            let rows = min(rowsPerStrip, frame.height - firstRow)
-            if contiguous {
-                let start = UnsafeRawPointer(frame.storage.baseAddress + firstRow * frame.width)
-                try tiff.writeRawStrip(UInt32(s), UnsafeRawBufferPointer(start: start, count: rows * frame.width * 2))
-            } else {
-                try scratch.withUnsafeMutableBufferPointer { buf in
-                    for r in 0..<rows {
-                        let src = frame.storage.baseAddress + (firstRow + r) * frame.rowStride
-                        let dst = buf.baseAddress! + r * frame.width
-                        for c in 0..<frame.width { dst[c] = src[c].littleEndian }
-                    }
-                    try tiff.writeRawStrip(UInt32(s), UnsafeRawBufferPointer(start: buf.baseAddress, count: rows * frame.width * 2))
-                }
-            }
-        }
     }
 }

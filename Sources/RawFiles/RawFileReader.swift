@@ -63,7 +63,7 @@ public struct RawFileReader: Sendable {
         if openStatus != LIBRAW_SUCCESS.rawValue {
             throw openError(openStatus, handle: handle, tiff: tiff, head: head, path: path)
         }
-        // Uncompressed 16-bit DNGs: the samples come from the file directly, and LibRaw only identifies.
+        // Uncompressed DNGs (16-bit or packed): the samples come from the file directly, and LibRaw only identifies.
         var samples: PixelStorage?
         let identified = (width: Int(handle.data.pointee.sizes.raw_width), height: Int(handle.data.pointee.sizes.raw_height),
                           isCFA: handle.data.pointee.idata.filters != 0)

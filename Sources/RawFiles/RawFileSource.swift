@@ -197,6 +197,21 @@ public final class RawFileSource: FrameSource {
                              latenessNanoseconds: timing.latenessNanoseconds, sensorName: name)
     }
 
+    /// The file due next is passed over (its frame was late): its sequence number is used up and the replay moves on.
+    public func skipFrame() -> UInt64 {
+        if nextIndex == images.count && loop { nextIndex = 0 }
+        if nextIndex < images.count { nextIndex += 1 }
+        defer { sequence += 1 }
+        return sequence
+    }
+
+    /// Copies the next file's mosaic into `storage` as `nextFrame` would, without moving on.
+    public func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool {
+        guard storage.count >= samplesPerFrame, !images.isEmpty else { return false }
+        Self.copyMosaic(images[nextIndex == images.count ? 0 : nextIndex].frame, into: storage)
+        return true
+    }
+
     /// Copies the whole buffer of `frame` (masked areas included) into `storage`, rows `frame.width` apart.
     private static func copyMosaic(_ frame: RawFrame, into storage: PixelStorage) {
         let src = frame.storage.baseAddress

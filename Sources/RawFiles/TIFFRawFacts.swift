@@ -57,9 +57,17 @@ struct TIFFRawFacts {
         }
     }
 
-    /// Throws `.unsupported` for a DNG whose raw data uses a compression LibRaw cannot decode.
+    /// Throws `.unsupported` for a DNG whose raw data uses a compression LibRaw cannot decode, or whose uncompressed
+    /// integer samples have more than 16 bits (DNG allows up to 32; frames here hold 16-bit samples, and LibRaw would
+    /// cut the top bits off).
     func checkDecodable(path: String) throws(RawReadError) {
-        guard isDNG, let code = rawCompression, !Self.decodableDNGCompressions.contains(code) else { return }
+        guard isDNG, let code = rawCompression else { return }
+        if code == 1, let raw = structure.rawDirectory, (raw.integer(TIFFTag.sampleFormat) ?? 1) != 3,
+           let bits = raw.integers(TIFFTag.bitsPerSample)?.max(), bits > 16 {
+            throw RawReadError(path: path, kind: .unsupported,
+                               detail: "the DNG's raw image has \(bits) bits per sample; rawburst reads at most 16")
+        }
+        guard !Self.decodableDNGCompressions.contains(code) else { return }
         throw RawReadError(path: path, kind: .unsupported,
                            detail: "unsupported compression: the DNG's raw image uses \(Self.compressionName(code)), "
                                + "which LibRaw \(RawFileReader.libRawVersion) cannot decode")

@@ -5,28 +5,34 @@ import RawCore
 import RawDNG
 import RawTIFF
 
-/// The raw samples of an uncompressed 16-bit CFA DNG (rawburst's own DNGs, and most plain DNG writers),
-/// taken straight from the file instead of LibRaw's `unpack`.
+/// The raw samples of an uncompressed CFA DNG — 16-bit (rawburst's `none`, and most plain DNG writers) or packed
+/// at 1–15 bits per sample (rawburst's `packed`, Magic Lantern's and CHDK's DNGs) — taken straight from the file's
+/// strips instead of LibRaw's `unpack`.
 ///
 /// LibRaw copies such a file pixel by pixel through its DNG loader (`adobe_copy_pixel`, about 50 ms on one core
-/// for 12 MP here); the strips are the samples, so reading them into the frame gives the same buffer. The reader
-/// lets go of the file's bytes (read for its TIFF checks) first, so the mosaic is never held twice. Only the
-/// plainest layout qualifies;
-/// anything else — compression, packed bit depths, tiles, a linearization table (LibRaw maps each value through
-/// it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel, big-endian
-/// samples — is left to LibRaw.
+/// for 12 MP here; packed samples one `getbits` call each); the strips are the samples, so reading them into the
+/// frame (16-bit) or one unpacking pass over each strip (`PackedSamples.unpack`, rows starting on byte boundaries)
+/// gives the same buffer. The reader lets go of the file's bytes (read for its TIFF checks) first, so the mosaic is
+/// never held twice (issue #18). Only the plainest layout
+/// qualifies; anything else — compression, more than 16 bits, tiles, a linearization table (LibRaw maps each value
+/// through it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel,
+/// big-endian 16-bit samples — is left to LibRaw.
 struct UncompressedCFASamples {
     let width: Int
     let height: Int
+    /// Bits per sample, 1...16 (16: little-endian 16-bit samples; fewer: packed, most significant bit first).
+    let bits: Int
     /// Strips in order: file offset and rows.
     let strips: [(offset: Int, rows: Int)]
 
     /// The layout of `tiff`'s raw image when it qualifies (see the type's documentation), else nil.
     init?(_ tiff: TIFFRawFacts) {
-        guard tiff.isDNG, tiff.structure.byteOrder == .littleEndian, let raw = tiff.structure.rawDirectory,
+        guard tiff.isDNG, let raw = tiff.structure.rawDirectory,
               raw.integer(TIFFTag.compression) == 1,
               raw.integer(TIFFTag.photometricInterpretation) == 32803,
-              raw.integers(TIFFTag.bitsPerSample) == [16],
+              let bitsList = raw.integers(TIFFTag.bitsPerSample), bitsList.count == 1, let bits = bitsList.first,
+              PackedSamples.depths.contains(bits),
+              bits < 16 || tiff.structure.byteOrder == .littleEndian,
               (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
               (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1,
               (raw.integer(TIFFTag.sampleFormat) ?? 1) == 1,
@@ -35,13 +41,13 @@ struct UncompressedCFASamples {
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
               // The samples must fit in the file: strips that overlap cannot make a small file a large frame.
-              width * height * 2 <= tiff.bytes.count,
+              PackedSamples.rowBytes(width: width, bits: bits) * height <= tiff.bytes.count,
               let offsets = raw.integers(TIFFTag.stripOffsets), let counts = raw.integers(TIFFTag.stripByteCounts)
         else { return nil }
         let rowsPerStrip = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
         let stripCount = (height + rowsPerStrip - 1) / rowsPerStrip
         guard offsets.count == stripCount, counts.count == stripCount else { return nil }
-        let rowBytes = width * 2
+        let rowBytes = PackedSamples.rowBytes(width: width, bits: bits)
         var strips: [(offset: Int, rows: Int)] = []
         strips.reserveCapacity(stripCount)
         for index in 0..<stripCount {
@@ -55,26 +61,40 @@ struct UncompressedCFASamples {
         }
         self.width = width
         self.height = height
+        self.bits = bits
         self.strips = strips
     }
 
     /// DNG MaskedAreas.
     static let maskedAreas: UInt16 = 50830
 
-    /// The samples, row after row, read from the file at `path` strip by strip straight into the frame's storage
-    /// (the reader has let the file's bytes go by then, so the mosaic is not held twice); nil when the file no
-    /// longer holds them (it shrank since it was checked).
+    /// The samples, row after row, read from the file at `path` strip by strip: 16-bit strips straight into the
+    /// frame's storage (little-endian in the file as in memory: rawburst runs on little-endian CPUs), packed ones
+    /// through a buffer of one strip and unpacked. The reader has let the file's bytes go by then, so the mosaic is
+    /// not held twice. Nil when the file no longer holds them (it shrank since it was checked).
     func read(path: String) -> PixelStorage? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let rowBytes = width * 2
+        let (width, bits) = (width, bits)
+        let rowBytes = PackedSamples.rowBytes(width: width, bits: bits)
+        let largestStrip = bits == 16 ? 0 : (strips.map(\.rows).max() ?? 0) * rowBytes
+        let packed = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, largestStrip))
+        defer { packed.deallocate() }
         var complete = true
         let storage = PixelStorage(unsafeUninitializedCount: width * height) { destination in
             var row = 0
             for strip in strips where complete {
-                let target = UnsafeMutableRawPointer(destination + row * width)
-                complete = Self.readFully(fd, into: target, count: strip.rows * rowBytes, at: strip.offset)
+                let count = strip.rows * rowBytes
+                if bits == 16 {
+                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(destination + row * width), count: count,
+                                              at: strip.offset)
+                } else {
+                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(packed), count: count, at: strip.offset)
+                    for r in 0..<strip.rows where complete {
+                        PackedSamples.unpack(packed + r * rowBytes, count: width, bits: bits, into: destination + (row + r) * width)
+                    }
+                }
                 row += strip.rows
             }
             // Samples a failed read left unwritten are never read: the storage is dropped.

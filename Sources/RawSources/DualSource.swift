@@ -85,6 +85,15 @@ public final class DualSource {
         if let settingsB { try named(sensorNames.b) { () throws(CaptureSettingsError) in try b.configure(settingsB) } }
     }
 
+    /// Lets the next pair go by untaken (late on the burst's clock): both sources skip their frame and the pair's
+    /// sequence number is used up. Returns it.
+    public func skipPair() -> UInt64 {
+        _ = a.skipFrame()
+        _ = b.skipFrame()
+        defer { pairSequence += 1 }
+        return pairSequence
+    }
+
     /// Waits for the next trigger and fills `bufferA` from the first source and `bufferB` from the second.
     /// Both frames carry the pair's sequence number and trigger time. Throws when either source fails (the
     /// message starts with that sensor's name); the pair's sequence number is then used up.

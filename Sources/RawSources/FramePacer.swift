@@ -54,6 +54,12 @@ public struct FramePacer: Sendable {
         return (now, now - due)
     }
 
+    /// When the next frame is due (`CLOCK_MONOTONIC`, ns): nil before the schedule starts or when free-running.
+    public var nextDueNanoseconds: UInt64? {
+        guard let start = startNanoseconds, let interval = intervalNanoseconds else { return nil }
+        return start &+ UInt64((Double(frameIndex) * interval).rounded())
+    }
+
     /// Starts the schedule again from the next call (frame indices restart at 0).
     public mutating func reset() {
         startNanoseconds = nil

@@ -25,6 +25,13 @@ public protocol FrameSource: AnyObject {
     var workingMemoryBytes: Int { get }
     /// Fills `storage` (at least `samplesPerFrame` samples) with the next frame and returns its description.
     func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame
+    /// Lets the next frame go by untaken (on a real-time clock, a frame that could not start on its tick): its
+    /// sequence number is used up, as a camera's frame counter goes on past a frame nobody read, and the frame
+    /// after it is the next one `nextFrame` delivers. Returns the skipped frame's sequence number.
+    func skipFrame() -> UInt64
+    /// Makes a frame into `storage` as `nextFrame` would, to time it, without delivering it: no sequence number is
+    /// used up. Returns false when the source cannot (a camera: its frames cost our CPU nothing to make).
+    func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool
 }
 
 extension FrameSource {
@@ -33,6 +40,8 @@ extension FrameSource {
 
     /// 0: the source keeps nothing beyond the frame buffers it is given.
     public var workingMemoryBytes: Int { 0 }
+    /// False: the source cannot make a frame without delivering it.
+    public func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool { false }
 
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {

@@ -78,8 +78,9 @@ struct BadInputCLITests {
     @Test("a write that the system refuses part-way fails with its reason and leaves no file")
     func fileSizeLimit() throws {
         let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw")).path
-        // 2 MB: the uncompressed DNG (8.4 MB) stops in its first strips, the lossless-JPEG one (3.0 MB) in a tile.
-        for (compression, unit) in [("none", "strip 1"), ("lj92", "tile ")] {
+        // 2 MB: the uncompressed DNG (8.4 MB) stops in its first strips, the lossless-JPEG one (3.0 MB) in a tile, the
+        // packed one (the G2's 10-bit samples: 5.3 MB) in a strip.
+        for (compression, unit) in [("none", "strip 1"), ("lj92", "tile "), ("packed", "strip ")] {
             let tmp = try TemporaryDirectory()
             let script = "trap '' XFSZ; ulimit -f 2000; exec \"$0\" \"$@\""
             let result = try ExternalTool("/bin/bash").run(["-c", script, CLI.executable.path, "convert", source,
@@ -115,7 +116,7 @@ struct BadInputCLITests {
         let existing = disk.appendingPathComponent("canon-powershot-g2.dng")
         try Data("precious".utf8).write(to: existing)
 
-        for (compression, unit) in [("none", "strip "), ("lj92", "tile ")] {
+        for (compression, unit) in [("none", "strip "), ("lj92", "tile "), ("packed", "strip ")] {
             let result = try CLI.run(["convert", source, "-o", disk.path, "--overwrite", "--compression", compression])
             #expect(result.exitStatus == 1, "\(result)")
             #expect(result.stderr.hasPrefix("error: \(existing.path): cannot write \(unit)"), "\(result.stderr)")

@@ -26,6 +26,7 @@ struct BurstCLITests {
     static func start(_ arguments: [String], stdout: URL) throws -> Process {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": CLI.cacheHome]) { $1 }
         process.executableURL = CLI.executable
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: stdout)
@@ -55,7 +56,7 @@ struct BurstCLITests {
         let out = tmp.url.appendingPathComponent("pre")
         let stdout = tmp.url.appendingPathComponent("report.json")
         let process = try Self.start(["capture", "--profile", try Self.smallProfile(in: tmp).path] + Self.fixed
-                                     + ["--fps", "20", "--pre-record", "250ms", "--frames", "4", "-o", out.path, "--json"],
+                                     + ["--fps", "20", "--late", "wait", "--pre-record", "250ms", "--frames", "4", "-o", out.path, "--json"],
                                      stdout: stdout)
         // The journal records frames dropped from the window once it is full: wait for that, then trigger.
         let journal = out.appendingPathComponent("journal.jsonl")
@@ -87,7 +88,7 @@ struct BurstCLITests {
         let out = tmp.url.appendingPathComponent("long")
         let stdout = tmp.url.appendingPathComponent("report.json")
         let process = try Self.start(["capture", "--profile", try Self.smallProfile(in: tmp).path] + Self.fixed
-                                     + ["--fps", "20", "--frames", "100000", "-o", out.path, "--json"], stdout: stdout)
+                                     + ["--fps", "20", "--late", "wait", "--frames", "100000", "-o", out.path, "--json"], stdout: stdout)
         #expect(Self.wait(60) { Self.dngs(in: out).count >= 3 })
         kill(process.processIdentifier, SIGUSR2) // pause
         usleep(300_000)
@@ -111,14 +112,23 @@ struct BurstCLITests {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("hot")
         let result = try CLI.run(["capture", "--profile", try Self.smallProfile(in: tmp).path] + Self.fixed
-                                 + ["--fps", "20", "--frames", "200", "--simulate-thermal", "serious@0.3s,critical@1.2s",
+                                 + ["--fps", "20", "--late", "wait", "--frames", "200", "--simulate-thermal", "serious@0.3s,critical@1.2s",
                                     "-o", out.path, "--json"])
         #expect(result.exitStatus == 3, "\(result)")
         let burst = try #require(try Self.report(result)["burst"])
-        let steps = burst["degradations"]?.array ?? []
-        #expect(steps.compactMap { $0["level"]?.string } == ["lower-rate"])
-        #expect(steps.first?["reason"]?.string == "thermal state serious")
-        #expect(steps.first?["effect"]?.string == "frame rate halved: 20 → 10 fps")
+        let all = burst["degradations"]?.array ?? []
+        let steps = all.filter { $0["reason"]?.string?.hasPrefix("thermal") == true }
+        if steps.isEmpty {
+            // A loaded machine: frames came late and the governor had lowered the rate below 10 fps before 0.3 s, so
+            // the serious state's floor (half of 20 fps) changed nothing.
+            let lowered = all.first { ($0["fps"]?.double ?? 20) <= 10 }
+            #expect((lowered?["seconds"]?.double ?? 9) <= 0.4, "\(all)")
+        } else {
+            #expect(steps.compactMap { $0["level"]?.string } == ["lower-rate"])
+            #expect(steps.first?["reason"]?.string == "thermal state serious")
+            #expect(steps.first?["effect"]?.string?.hasSuffix("frame rate 20 → 10 fps") == true, "\(steps)")
+            #expect(steps.first?["fps"]?.double == 10)
+        }
         #expect(burst["stopReason"]?.string == "thermal state critical" && burst["stoppedEarly"]?.bool == true)
         let produced = try #require(burst["produced"]?.int)
         #expect(produced > 0 && produced < 200 && burst["written"]?.int == produced)
@@ -133,7 +143,7 @@ struct BurstCLITests {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("full")
         let result = try CLI.run(["capture", "--profile", try Self.smallProfile(in: tmp).path] + Self.fixed
-                                 + ["--frames", "40", "--fps", "20", "--writers", "1", "--simulate-disk", "fail@4", "-o", out.path, "--json"])
+                                 + ["--frames", "40", "--fps", "20", "--late", "wait", "--writers", "1", "--simulate-disk", "fail@4", "-o", out.path, "--json"])
         #expect(result.exitStatus == 1, "\(result)")
         #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
         let burst = try #require(try Self.report(result)["burst"])
@@ -221,7 +231,9 @@ struct BurstCLITests {
         }
         let thermal = try #require(runs.last)
         #expect(thermal["stopReason"]?.string == "thermal state critical")
-        #expect(thermal["degradations"]?.array?.compactMap(\.string) == ["no-previews", "lower-rate"])
+        // Fair sheds the optional work (unless the plan already had: a loaded machine), serious lowers the rate.
+        let thermalLevels = thermal["degradations"]?.array?.compactMap(\.string) ?? []
+        #expect(thermalLevels.last == "lower-rate", "\(thermalLevels)")
         let folders = try FileManager.default.contentsOfDirectory(atPath: keep.path).sorted()
         #expect(folders.count == runs.count)
         for (folder, run) in zip(folders, runs) {

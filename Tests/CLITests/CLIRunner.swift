@@ -8,9 +8,20 @@ enum CLI {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rawburst")
     }
 
-    /// Runs `rawburst ARGS` and returns its exit status and output.
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300) throws -> ProcessResult {
-        try ExternalTool(executable.path).run(arguments, timeout: timeout, currentDirectory: directory)
+    /// The calibration cache folder (`XDG_CACHE_HOME`) of every `rawburst` the tests run: one per test process, so
+    /// tests never read or write the user's own `~/.cache/rawburst`.
+    static let cacheHome: String = {
+        let path = NSTemporaryDirectory() + "rawburst-test-cache-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Runs `rawburst ARGS` (with `environment` added to the tests' calibration cache folder) and returns its exit
+    /// status and output.
+    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300,
+                    environment: [String: String] = [:]) throws -> ProcessResult {
+        try ExternalTool(executable.path).run(arguments, timeout: timeout, currentDirectory: directory,
+                                              environment: ["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 })
     }
 }
 

@@ -183,7 +183,7 @@ struct CaptureCLITests {
         let source = try #require(TestPaths.sharedSample("canon-powershot-g2.crw"))
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("replay")
-        let result = try CLI.run(["capture", "--replay", source.path, "--frames", "3", "--fps", "4", "-o", out.path, "--json"])
+        let result = try CLI.run(["capture", "--replay", source.path, "--frames", "3", "--fps", "4", "--late", "wait", "-o", out.path, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let report = try Self.report(result)
         #expect(report["replayedFiles"]?.int == 1 && report["sensors"]?[0]?.string == "replay")
@@ -214,13 +214,13 @@ struct CaptureCLITests {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("pair")
         let result = try CLI.run(["capture", "--sensor", "phone-wide", "--sensor", "phone-front", "--frames", "2",
-                                  "--fps", "4", "--scene", "depth", "-o", out.path, "--json"])
+                                  "--fps", "4", "--late", "wait", "--scene", "depth", "-o", out.path, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let report = try Self.report(result)
         #expect(report["sensors"]?.array?.compactMap(\.string) == ["phone-wide", "phone-front"])
         let frames = try #require(report["frames"]?.array)
-        #expect(frames.map { "\($0["sensor"]?.string ?? "")-\($0["sequenceNumber"]?.int ?? -1)" }
-                == ["phone-wide-0", "phone-front-0", "phone-wide-1", "phone-front-1"])
+        try #require(frames.map { "\($0["sensor"]?.string ?? "")-\($0["sequenceNumber"]?.int ?? -1)" }
+                     == ["phone-wide-0", "phone-front-0", "phone-wide-1", "phone-front-1"])
         for pair in [0, 2] {
             #expect(frames[pair]["monotonicNanoseconds"] == frames[pair + 1]["monotonicNanoseconds"])
         }
@@ -251,7 +251,7 @@ struct CaptureCLITests {
         // raced the renderer: on 2 busy cores it produced frames no faster than the disk took them).
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "30",
+        let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--frames", "8", "--fps", "30", "--late", "wait",
                                   "--iso", "100", "--shutter", "1/100", "--focus", "1m",
                                   "--memory-budget", "245MiB", "--overflow", "drop-newest", "--writers", "1",
                                   "--simulate-disk", "20MB/s,stall:8s@0s", "-o", out.path, "--json"])
@@ -313,7 +313,7 @@ struct CaptureCLITests {
         let frames = try #require(report["frames"]?.array)
         #expect(frames.compactMap { $0["settings"]?["exposureCompensation"]?.double } == [-1, 0, 1])
         #expect(frames.compactMap { $0["bracketIndex"]?.int } == [0, 1, 2])
-        #expect(report["burst"]?["plan"]?.string == "ev:-1,0,+1")
+        #expect(report["burst"]?["bracketPlan"]?.string == "ev:-1,0,+1")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
         #expect(names == ["phone-front-0-b0.dng", "phone-front-1-b1.dng", "phone-front-2-b2.dng"])
         let file = tmp.url.appendingPathComponent("plan.json")
@@ -332,7 +332,7 @@ struct CaptureCLITests {
     func timelapse() throws {
         let tmp = try TemporaryDirectory()
         let result = try CLI.run(["capture", "--sensor", "phone-front", "--scene", "grey-ramp", "--focus", "1m",
-                                  "--interval", "250ms", "--duration", "1s", "-o", tmp.url.appendingPathComponent("tl").path, "--json"])
+                                  "--interval", "250ms", "--late", "wait", "--duration", "1s", "-o", tmp.url.appendingPathComponent("tl").path, "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let report = try Self.report(result)
         #expect(report["fps"]?.double == 4 && report["burst"]?["produced"]?.int == 4)

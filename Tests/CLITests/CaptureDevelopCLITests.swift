@@ -66,7 +66,7 @@ struct CaptureDevelopCLITests {
         // A thermal state that sets the governor at no-previews from the start: developing waits too.
         out = tmp.url.appendingPathComponent("hot")
         result = try CLI.run(["capture", "--profile", profile] + Self.fixed
-                             + ["--frames", "2", "--fps", "10", "--simulate-thermal", "fair@0s", "-o", out.path,
+                             + ["--frames", "2", "--fps", "10", "--late", "wait", "--simulate-thermal", "fair@0s", "-o", out.path,
                                 "--develop", "jpg", "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         report = try JSONValue(parsing: Data(result.stdout.utf8))

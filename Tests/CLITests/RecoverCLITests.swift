@@ -19,9 +19,10 @@ struct RecoverCLITests {
             .replacingOccurrences(of: #""height" : 2320"#, with: #""height" : 600"#)
             .replacingOccurrences(of: #""maximumFrameRate" : 30"#, with: #""maximumFrameRate" : 60"#).utf8).write(to: profile)
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": CLI.cacheHome]) { $1 }
         process.executableURL = CLI.executable
         process.arguments = ["capture", "--profile", profile.path, "--scene", "grey-ramp", "--iso", "100", "--shutter", "1/100",
-                             "--focus", "1m", "--frames", "500", "--fps", "50", "--writers", "2", "-o", out.path]
+                             "--focus", "1m", "--frames", "500", "--fps", "50", "--late", "wait", "--writers", "2", "-o", out.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -154,6 +154,7 @@ import Glibc
             frames: 8, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 50)
+        configuration.late = .wait
         let session = try BurstSession(source: sensor, configuration: configuration)
         let pausedSeen = Locked(false)
         var hooks = BurstSession.Hooks()
@@ -189,6 +190,7 @@ import Glibc
             frames: 8, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 50)
+        configuration.late = .wait
         let session = try BurstSession(source: sensor, configuration: configuration)
         var hooks = BurstSession.Hooks()
         hooks.afterTrigger = { count in
@@ -222,6 +224,7 @@ import Glibc
         let source = try Self.pair()
         var configuration = BurstSession.Configuration(frames: 4, overflow: .block, writers: 2, outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 50)
+        configuration.late = .wait
         configuration.memoryBudget = BurstMemoryPlan.budget(forSlots: 4, source: source, configuration: configuration)
         let session = try BurstSession(source: source, configuration: configuration)
         #expect(session.pool.slotCount == 4)
@@ -309,17 +312,20 @@ import Glibc
             frames: 6, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 40)
+        configuration.late = .wait
         configuration.thermal = try ThermalSchedule(parsing: "serious@0s")
         let report = try BurstSession(source: sensor, configuration: configuration).run()
         #expect(report.problems == [])
         #expect(report.stopReason == nil)
         #expect(report.ledger.written.sorted() == Self.numbers(0..<6))
-        #expect(report.degradations.count == 1)
-        let step = try #require(report.degradations.first)
-        #expect(step.level == "lower-rate")
-        #expect(step.reason == "thermal state serious" && step.reason.contains("thermal"))
+        // (A loaded machine may add lateness steps; the thermal ones are what this test is about.)
+        let thermal = report.degradations.filter { if case .thermal = $0.cause { true } else { false } }
+        #expect(thermal.count == 1)
+        let step = try #require(thermal.first)
+        #expect(step.level == "lower-rate" && step.fps == 20)
+        #expect(step.reason == "thermal state serious")
         #expect(step.afterSequenceNumber == nil)
-        #expect(step.effect == "frame rate halved: 40 → 20 fps")
+        #expect(step.effect == "DNGs without JPEG preview or raw digest, no analysis, development after the burst; frame rate 40 → 20 fps")
         // At 20 fps frame 5 is due 250 ms after the schedule starts (at 40 fps: 125 ms); never earlier.
         let last = try #require(report.frames.first { $0.sequenceNumber == 5 })
         #expect(last.monotonicNanoseconds - report.startedNanoseconds >= 245_000_000,
@@ -333,14 +339,24 @@ import Glibc
             frames: 10, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 40)
+        configuration.late = .wait
         configuration.thermal = try ThermalSchedule(parsing: "fair@0s,nominal@100ms")
         let report = try BurstSession(source: sensor, configuration: configuration).run()
         #expect(report.problems == [])
         #expect(report.ledger.written.sorted() == Self.numbers(0..<10))
-        #expect(report.degradations.map(\.level) == ["no-previews", "normal"])
-        #expect(report.degradations.map(\.reason) == ["thermal state fair", "thermal state nominal"])
-        #expect(report.degradations.first?.afterSequenceNumber == nil)
-        #expect((report.degradations.last?.seconds ?? 0) >= 0.1)
+        let thermal = report.degradations.filter { if case .thermal = $0.cause { true } else { false } }
+        #expect(thermal.first?.level == "no-previews" && thermal.first?.reason == "thermal state fair")
+        #expect(thermal.first?.afterSequenceNumber == nil)
+        let cooled = thermal.last?.seconds ?? 0
+        if report.degradations.count == thermal.count {
+            // Cooling lifts the floor: back to full work.
+            #expect(thermal.map(\.level) == ["no-previews", "normal"], "\(report.degradations)")
+            #expect(thermal.last?.reason == "thermal state nominal" && cooled >= 0.1)
+        } else {
+            // A loaded machine made frames late: the governor's own steps keep what they gave up (a step that came with
+            // the cooling carries its own cause).
+            #expect(report.degradations.filter { $0.newLevel == .normal }.allSatisfy { $0.seconds >= 0.1 }, "\(report.degradations)")
+        }
     }
 
     @Test func aCriticalThermalStateStopsTheBurst() throws {
@@ -350,6 +366,7 @@ import Glibc
             frames: 6, overflow: .block, writers: 2, memoryBudget: BurstSessionTests.budget(slots: 3, sensor: sensor, writers: 2),
             outputDirectory: tmp.url.path)
         configuration.clock = .realTime(fps: 40)
+        configuration.late = .wait
         configuration.thermal = try ThermalSchedule(parsing: "critical@0s")
         let report = try BurstSession(source: sensor, configuration: configuration).run()
         #expect(report.stoppedEarly && report.stopReason == "thermal state critical")
@@ -372,11 +389,13 @@ import Glibc
     /// A 4-slot, one-writer block burst of `frames` frames whose writer writes frame s only once frame s + 3
     /// is in the pool: from the fourth trigger on, at least two slots are always queued (the governor's
     /// pressure depth for 4 slots and 1 writer), on any machine.
-    static func pressuredBurst(frames: Int, governor: Bool, directory: String) throws -> BurstSession.Report {
+    static func pressuredBurst(frames: Int, governor: Bool, compression: DNGCompression = .none,
+                               directory: String) throws -> BurstSession.Report {
         let sensor = try Self.sensor()
         var configuration = BurstSession.Configuration(
             frames: frames, overflow: .block, writers: 1, memoryBudget: BurstSessionTests.budget(slots: 4, sensor: sensor, writers: 1),
             outputDirectory: directory)
+        configuration.dngOptions.compression = compression
         configuration.governor = governor
         let session = try BurstSession(source: sensor, configuration: configuration)
         #expect(session.pool.slotCount == 4)
@@ -392,29 +411,27 @@ import Glibc
 
     @Test func queuePressureDegradesInTheDeclaredOrder() throws {
         let tmp = try TemporaryDirectory()
-        let report = try Self.pressuredBurst(frames: 40, governor: true, directory: tmp.url.path)
+        let report = try Self.pressuredBurst(frames: 40, governor: true, compression: .lj92, directory: tmp.url.path)
         #expect(report.problems == [])
         #expect(report.stopReason == nil)
         #expect(report.ledger.written.sorted() == Self.numbers(0..<40))
-        let governor = BurstGovernor(slots: 4, writers: 1)
-        #expect(governor.pressureDepth == 2 && governor.settleFrames == 10)
-        // The first step as soon as the queue is 2 deep (within the first few triggers: when depends on how soon the
-        // writer takes frame 0), then one per 10 frames, in order; never back down.
-        #expect(report.degradations.map(\.level) == ["no-previews", "cheaper-compression", "lower-rate"])
-        let after = report.degradations.compactMap(\.afterSequenceNumber)
-        #expect(after.count == 3 && after[0] <= 3, "\(after)")
-        #expect(after.count == 3 && after[1] == after[0] + 10 && after[2] == after[1] + 10, "\(after)")
+        // A free-running lossless-JPEG burst limited by its CPU: its ladder has no rate to lower.
+        #expect(BurstGovernor.ladder(bottleneck: .cpu, compression: .lj92, shedsWork: true, packable: true, realTime: false)
+                == [.noPreviews, .packed, .uncompressed])
+        // The writer lags four frames behind from the start: the pool is full within a few triggers, so the governor
+        // climbs before it is (no frame waits for a slot with a rung left), in the ladder's order, never back down.
+        let levels = report.degradations.map(\.newLevel)
+        #expect(levels.last == .uncompressed && levels == levels.sorted(), "\(report.degradations)")
+        #expect(report.degradations.first.map { $0.afterSequenceNumber ?? 0 <= 4 } == true, "\(report.degradations)")
         for step in report.degradations {
-            #expect(step.reason.hasPrefix("queue ") && step.reason.hasSuffix(" of 4 slots (writers behind)"), "\(step.reason)")
+            #expect(step.reason.hasPrefix("pool "), "\(step.reason)")
         }
-        #expect(report.degradations.last?.effect == "no rate to lower (free-running)")
-        // The first step gives up the raw digest: frames written after it carry none, and their records say so.
-        #expect(report.degradations.first?.effect.contains("without NewRawImageDigest") == true)
+        // Shedding gives up the raw digest: frames written after it carry none, and their records say so.
+        #expect(report.degradations.first?.effect.contains("without JPEG preview or raw digest") == true)
         let last = try #require(report.frames.max { $0.sequenceNumber < $1.sequenceNumber })
-        #expect(!last.rawImageDigest)
+        #expect(!last.rawImageDigest && last.compression == .none)
         #expect(try TIFFStructure.read(path: last.path).mainDirectory[TIFFTag.newRawImageDigest] == nil)
-        let levels = report.degradations.map { step in BurstGovernor.Level.allCases.first { $0.name == step.level } }
-        #expect(levels.allSatisfy { $0 != nil } && levels == levels.sorted { ($0?.rawValue ?? 0) < ($1?.rawValue ?? 0) })
+        #expect(report.frames.min { $0.sequenceNumber < $1.sequenceNumber }?.compression == .lj92)
     }
 
     @Test func withoutTheGovernorNothingDegrades() throws {

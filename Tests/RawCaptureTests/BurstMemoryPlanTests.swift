@@ -44,18 +44,4 @@ import Testing
                 == "peak RSS 347 MiB went over the memory limit of 320 MiB (--memory-budget 256 MiB + 64 MiB) by 27 MiB")
     }
 
-    @Test func theFirstStepComesAtTheFirstDeepQueueLaterOnesAfterSettling() {
-        // Two sensors' smallest developing pool: 5 slots, 2 writers. At 30 fps it fills in a few frames, so the
-        // first step may not wait for ten frames (it did, and frames were dropped before anything was given up).
-        var governor = BurstGovernor(slots: 5, writers: 2)
-        #expect(governor.pressureDepth == 2 && governor.settleFrames == 10)
-        func observe(_ queued: Int, _ n: UInt64) -> BurstGovernor.Level? {
-            governor.observe(queued: queued, thermal: .nominal, seconds: Double(n) / 30, lastSequenceNumber: n) { $0.name }
-        }
-        #expect(observe(1, 0) == nil)
-        #expect(observe(2, 1) == .noPreviews)
-        for n in 2...10 { #expect(observe(5, UInt64(n)) == nil, "frame \(n)") }
-        #expect(observe(5, 11) == .cheaperCompression)
-        #expect(governor.steps.map(\.afterSequenceNumber) == [1, 11])
-    }
 }

@@ -48,7 +48,9 @@ import Testing
         let json = String(decoding: try encoder.encode(deferral), as: UTF8.self)
         #expect(json == #"{"dng":"main-0004.dng","reason":"governor at no-previews","sensor":"main","sequenceNumber":4}"#)
         #expect(try JSONDecoder().decode(DevelopDeferral.self, from: Data(json.utf8)) == deferral)
-        #expect(BurstGovernor.Cause.queue(depth: 6, slots: 8).description == "queue 6 of 8 slots (writers behind)")
+        #expect(BurstGovernor.Cause.filling(secondsToFull: 0.8, free: 3, slots: 8).description
+                == "pool full in 0.8 s at the measured rate (3 of 8 slots free)")
+        #expect(BurstGovernor.Cause.nearlyFull(free: 1, slots: 8).description == "pool nearly full (1 of 8 slots free)")
     }
 
     @Test("one error protocol: the subject, then the message")

@@ -23,6 +23,7 @@ private final class DelayedSource: FrameSource {
         usleep(delayMicroseconds)
         return try inner.nextFrame(into: storage)
     }
+    func skipFrame() -> UInt64 { inner.skipFrame() }
 }
 
 /// `DualSource`: two sensors triggered together.

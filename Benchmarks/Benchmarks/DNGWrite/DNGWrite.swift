@@ -162,4 +162,5 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         blackHole(image.frame.width)
     }
+    registerPackedBenchmarks() // issue #18: none vs packed vs lj92 at 12 bits (PackedWrite.swift)
 }

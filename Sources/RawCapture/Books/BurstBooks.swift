@@ -22,8 +22,10 @@ struct BurstBooks: Sendable {
     /// The last file counter per sensor.
     var counters: [String: Int] = [:]
     var bytesWritten = 0
-    /// The governor's level (set by the sensor thread, read by the writers per frame).
+    /// The governor's level (set by the sensor thread, for the progress line).
     var level = BurstGovernor.Level.normal
+    /// Frames the writers have finished with, written or failed (the governor's measure of their pace).
+    var finished = 0
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
 
@@ -51,10 +53,15 @@ struct WriteOutcome: Sendable {
 extension BurstRun {
     /// Records a drop in the ledger and the journal.
     func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
-        books.withLock { $0[ledger: frame.sensorName].recordDropped(frame.sequenceNumber, reason: reason) }
+        drop(frame.sequenceNumber, sensor: frame.sensorName, reason)
+    }
+
+    /// Records the drop of frame `sequenceNumber` of `sensor` in the ledger and the journal.
+    func drop(_ sequenceNumber: UInt64, sensor: String, _ reason: BurstLedger.DropReason) {
+        books.withLock { $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason) }
         var entry = BurstJournal.Entry(.dropped)
-        entry.sequenceNumber = frame.sequenceNumber
-        entry.sensor = frame.sensorName
+        entry.sequenceNumber = sequenceNumber
+        entry.sensor = sensor
         entry.reason = reason.rawValue
         journalAppend(entry)
     }
@@ -62,10 +69,15 @@ extension BurstRun {
     /// Records that the sensor made `frame` (a journal line that is not flushed on its own: the next flushed line
     /// takes it to disk). After a crash, a frame produced but neither committed nor dropped was lost in flight.
     func recordProduced(_ frame: CapturedFrame) {
-        books.withLock { $0[ledger: frame.sensorName].recordProduced(frame.sequenceNumber) }
+        recordProduced(frame.sequenceNumber, sensor: frame.sensorName)
+    }
+
+    /// Records that `sensor` made (or, late, let go by) frame `sequenceNumber`.
+    func recordProduced(_ sequenceNumber: UInt64, sensor: String) {
+        books.withLock { $0[ledger: sensor].recordProduced(sequenceNumber) }
         var entry = BurstJournal.Entry(.produced)
-        entry.sequenceNumber = frame.sequenceNumber
-        entry.sensor = frame.sensorName
+        entry.sequenceNumber = sequenceNumber
+        entry.sensor = sensor
         journalAppend(entry, flush: false)
     }
 
@@ -86,6 +98,7 @@ extension BurstRun {
             $0[ledger: record.sensor].recordWritten(record.sequenceNumber)
             $0.records.append(record)
             $0.bytesWritten += record.bytes
+            $0.finished += 1
             $0.consecutiveWriteFailures = 0
             if case .notDurable(let reason) = outcome.publication {
                 $0.failures.append(.notDurable(sequenceNumber: record.sequenceNumber, sensor: sensor, detail: reason))
@@ -102,6 +115,7 @@ extension BurstRun {
         let inARow = books.withLock { books -> Int in
             books.failures.append(.write(sequenceNumber: frame.sequenceNumber, sensor: sensor, detail: message))
             books.consecutiveWriteFailures += 1
+            books.finished += 1
             return books.consecutiveWriteFailures
         }
         drop(frame, .writeFailed)
@@ -121,7 +135,7 @@ extension BurstRun {
         }
     }
 
-    /// The governor's level now (the writers read it per frame).
+    /// The governor's level now.
     var currentLevel: BurstGovernor.Level { books.withLock { $0.level } }
 
     /// Appends to the journal (flushed unless `flush` is false), if there is one; a failure is reported as an error.

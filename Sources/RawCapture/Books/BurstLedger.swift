@@ -17,6 +17,9 @@ public struct BurstLedger: Sendable, Hashable {
         case burstStopped = "burst-stopped"
         /// Pre-record: the frame was older than the window kept before the trigger, or the trigger never came.
         case outsidePreRecord = "outside-pre-record"
+        /// On a real-time clock, the frame could not start within half a frame interval of its tick (policy
+        /// `--late drop`): a camera would have lost it.
+        case late
     }
 
     /// A dropped frame.

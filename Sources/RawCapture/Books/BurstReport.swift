@@ -68,6 +68,8 @@ extension BurstSession {
         public let stopCause: StopCause?
         /// The governor's changes of level, in order.
         public let degradations: [BurstGovernor.Step]
+        /// How long the burst was predicted to hold (its session's `prediction`), nil without a time plan.
+        public var prediction: BurstPrediction? = nil
         /// Sensor-to-slot latency of every frame produced (ns), in order.
         public let slotLatencies: [UInt64]
         /// `CLOCK_MONOTONIC` start of every trigger (ns), in order; a pair's two frames share one.

@@ -31,16 +31,19 @@ public struct DevelopDeferral: Sendable, Hashable, Codable {
     public enum Cause: Sendable, Hashable, CustomStringConvertible, CaseIterable {
         /// The memory budget has no room for developers during the burst.
         case noRoomInBudget
+        /// The CPU plan has no time for developing during the burst (the writers need the cores).
+        case noTimeInPlan
         /// The governor had given up optional work (at `no-previews` or beyond).
         case governor(BurstGovernor.Level)
 
         /// Every cause (for reading `reason` back).
-        public static var allCases: [Cause] { [.noRoomInBudget] + BurstGovernor.Level.allCases.map(Cause.governor) }
+        public static var allCases: [Cause] { [.noRoomInBudget, .noTimeInPlan] + BurstGovernor.Level.allCases.map(Cause.governor) }
 
         /// `the memory budget has no room for developing during the burst`, `governor at no-previews`.
         public var description: String {
             switch self {
             case .noRoomInBudget: "the memory budget has no room for developing during the burst"
+            case .noTimeInPlan: "the CPU plan has no time for developing during the burst"
             case .governor(let level): "governor at \(level.name)"
             }
         }

@@ -24,6 +24,16 @@ extension BurstSession {
         /// The burst's clock: `.realTime(fps:)` triggers frames start to start (the sources should be
         /// free-running); `.freeRunning` takes frames as fast as they come.
         public var clock: FrameClock = .freeRunning
+        /// What a real-time clock does with a frame that cannot start within half an interval of its tick: drop it
+        /// (counted as `late`, its sequence number used up; the default) or take it late (offline simulation).
+        public var late: LateFramePolicy = .drop
+        /// With a real-time clock, the burst's length in wall time (seconds from the first triggered frame's tick,
+        /// pauses not counted): no trigger is due after it, so a lowered rate makes fewer frames, never a longer
+        /// burst. `frames` still caps the count. Nil: `frames` alone decides.
+        public var duration: Double?
+        /// The CPU and disk plan the burst was configured from (its choice of compression and optional work, what
+        /// limits it); the governor's ladder follows its bottleneck. Nil: limited by the CPU, full work.
+        public var timePlan: BurstTimePlan?
         /// Keep a journal (`journal.jsonl`) in the output folder, for `BurstRecovery` after a crash.
         public var journal = true
         /// Write a JSON sidecar beside each DNG (`FrameSidecar`), before the frame is committed.

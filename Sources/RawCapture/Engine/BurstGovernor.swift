@@ -1,166 +1,197 @@
 import RawCore
+import RawDNG
 import RawSources
 
-/// The burst's pressure governor: when the writers fall behind (the pool's queue stays deep) or the device
-/// gets hot, it gives up work in a declared order before the overflow policy has to drop a frame.
+/// The burst's pressure governor: it predicts, from measured rates, when the pool will be full (or sees frames
+/// starting late) and gives up work in a declared order early enough that no frame is dropped while it still has
+/// something to give up.
 ///
-/// The order (docs/capture.md, "The governor"):
-/// 1. `no-previews`: DNGs are written without the optional JPEG preview and the raw digest, and frames are no
-///    longer analysed;
-/// 2. `cheaper-compression`: lossless-JPEG DNGs give way to uncompressed ones (a burst already uncompressed has
-///    nothing to give up here and says so);
-/// 3. `lower-rate`: the frame rate is halved (with a real-time clock; a free-running burst has no rate to lower);
+/// The order is the burst's *ladder* (`BurstGovernor.ladder(...)`): only the rungs that give something for what
+/// limits this burst, in this order —
+/// 1. `no-previews`: no JPEG preview and no raw digest in the DNGs, no analysis, development after the burst
+///    (only when the CPU is the limit and there is such work to shed);
+/// 2. `packed`: lossless JPEG gives way to packed samples (much less CPU, a quarter more bytes than LJ92's typical
+///    output); when the disk is the limit, an uncompressed burst goes the other way, to packed (a quarter fewer bytes);
+/// 3. `uncompressed`: packed or lossless JPEG gives way to plain 16-bit samples (CPU limit only);
+/// 4. `lower-rate`: the frame rate is lowered to what the writers were measured to sustain (real-time clocks
+///    only; repeated while the pool still fills);
 /// then the overflow policy decides, frame by frame.
 ///
-/// Queue pressure raises the level one step at a time and never lowers it during a burst: the first step as soon
-/// as the queue is deep (a small pool fills within a few frames, so waiting would drop frames before anything is
-/// given up), each later one at most once per `settleFrames` frames so the effect of a step is seen before the next. The thermal state sets a floor:
-/// `fair` → `no-previews`, `serious` → `lower-rate`; it is lifted when the state cools. `critical` stops the
-/// burst (handled by the session). Every change is recorded as a `Step` for the manifest.
+/// When to step (`observe`): the pool's occupancy is sampled before each trigger; its growth per second over a
+/// window of a few frame intervals says when the pool will be full. The governor steps when that is sooner than
+/// the time a step needs to act (the writers first finish what is queued the old way), when a frame started more
+/// than a quarter interval late, or when a frame was dropped late; it waits for a fresh window between two such
+/// steps so each step's effect is seen. When the next trigger would take the last free slot it goes straight to
+/// the last rung. The thermal state sets a floor (`fair`: no previews; `serious`: half rate) that is lifted
+/// when it cools; `critical` stops the burst (the session does that). Every change is a `Step` in the manifest.
 public struct BurstGovernor: Sendable {
-    /// How much the burst has given up.
-    public enum Level: Int, Sendable, Hashable, Codable, Comparable, CaseIterable {
-        case normal = 0, noPreviews, cheaperCompression, lowerRate
+    /// What the governor sees before a trigger.
+    public struct Observation: Sendable {
+        /// Seconds since the burst started.
+        public var seconds: Double
+        /// Slots taken (filling, queued or being written), free, and queued (full, waiting for a writer).
+        public var occupied: Int
+        public var free: Int
+        public var queued: Int
+        /// Frames the writers have finished (written or failed) so far.
+        public var finished: Int
+        /// How late the last trigger started (ns), and how many frames were dropped late so far.
+        public var lastLatenessNanoseconds: UInt64
+        public var lateDrops: Int
+        /// The device's thermal state.
+        public var thermal: ThermalState
+        /// The last sequence number produced.
+        public var lastSequenceNumber: UInt64?
+        /// How long the source took to make the last trigger's frames (s), when measured.
+        public var sensorSeconds: Double?
 
-        /// The level's name in the manifest.
-        public var name: String {
-            switch self {
-            case .normal: "normal"
-            case .noPreviews: "no-previews"
-            case .cheaperCompression: "cheaper-compression"
-            case .lowerRate: "lower-rate"
-            }
-        }
-
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-    }
-
-    /// Why the level changed.
-    public enum Cause: Sendable, Hashable, CustomStringConvertible {
-        /// The queue stayed `depth` deep in a pool of `slots` slots: the writers are behind.
-        case queue(depth: Int, slots: Int)
-        /// The thermal state set (or lifted) a floor.
-        case thermal(ThermalState)
-
-        /// `queue 6 of 8 slots (writers behind)`, `thermal state fair`.
-        public var description: String {
-            switch self {
-            case .queue(let depth, let slots): "queue \(depth) of \(slots) slots (writers behind)"
-            case .thermal(let state): "thermal state \(state.rawValue)"
-            }
-        }
-    }
-
-    /// One change of level. In the manifest: `level` and `reason` by their names, with `seconds`,
-    /// `afterSequenceNumber` and `effect`.
-    public struct Step: Sendable, Hashable, Encodable {
-        /// The level from now on.
-        public let newLevel: Level
-        /// Seconds after the burst started.
-        public let seconds: Double
-        /// The last sequence number produced before the change.
-        public let afterSequenceNumber: UInt64?
-        /// Why: the queue's depth or the thermal state.
-        public let cause: Cause
-        /// What changed for the frames that follow.
-        public let effect: String
-
-        /// The new level's name, as the manifest writes it (`no-previews`).
-        public var level: String { newLevel.name }
-        /// The cause in words, as the manifest writes it.
-        public var reason: String { cause.description }
-
-        private enum CodingKeys: String, CodingKey { case level, seconds, afterSequenceNumber, reason, effect }
-
-        /// Writes the names and words of the manifest.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(level, forKey: .level)
-            try container.encode(seconds, forKey: .seconds)
-            try container.encodeIfPresent(afterSequenceNumber, forKey: .afterSequenceNumber)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(effect, forKey: .effect)
+        /// An observation.
+        public init(seconds: Double, occupied: Int, free: Int, queued: Int? = nil, finished: Int,
+                    lastLatenessNanoseconds: UInt64 = 0, lateDrops: Int = 0, thermal: ThermalState = .nominal,
+                    lastSequenceNumber: UInt64? = nil, sensorSeconds: Double? = nil) {
+            self.sensorSeconds = sensorSeconds
+            self.seconds = seconds
+            self.occupied = occupied
+            self.free = free
+            self.queued = queued ?? max(0, occupied - 1)
+            self.finished = finished
+            self.lastLatenessNanoseconds = lastLatenessNanoseconds
+            self.lateDrops = lateDrops
+            self.thermal = thermal
+            self.lastSequenceNumber = lastSequenceNumber
         }
     }
 
-    /// Slots in the pool and writer threads (the queue the writers cannot be working on is slots − writers).
+    /// The rungs this burst can use, in order.
+    public let ladder: [Level]
+    /// What the burst starts with.
+    public let initialWork: Work
+    /// Slots in the pool, and frames per trigger.
     public let slots: Int
-    public let writers: Int
-    /// Frames between two pressure steps.
-    public let settleFrames: Int
-    /// The level now.
+    public let framesPerTrigger: Int
+    /// The level now (the highest rung applied, or the thermal floor).
     public private(set) var level: Level = .normal
+    /// What the writers and the sensor do now.
+    public private(set) var work: Work
     /// Every change so far.
     public private(set) var steps: [Step] = []
 
-    private var pressureLevel: Level = .normal
-    /// Frames observed since the last pressure step; starts settled, so the first step needs no wait.
-    private var framesSinceStep: Int
+    /// Rungs applied under pressure (a prefix of the ladder).
+    private var position = 0
+    /// The thermal floor now.
+    private var thermalFloor = ThermalFloor.none
+    /// The rate `lower-rate` set last (triggers per second), nil before it.
+    private var loweredFPS: Double?
+    private var gauge: PressureGauge
+    private var lateDropsSeen = 0
 
-    /// A governor for a pool of `slots` slots drained by `writers` writers.
-    public init(slots: Int, writers: Int) {
+    /// A governor for a pool of `slots` slots, `framesPerTrigger` frames per trigger, starting with `work`, with the
+    /// rungs of `ladder`.
+    public init(ladder: [Level], work: Work, slots: Int, framesPerTrigger: Int = 1) {
+        self.ladder = ladder
+        initialWork = work
+        self.work = work
         self.slots = slots
-        self.writers = writers
-        settleFrames = max(10, slots)
-        framesSinceStep = settleFrames
+        self.framesPerTrigger = max(1, framesPerTrigger)
+        gauge = PressureGauge(intervalSeconds: work.fps.map { 1 / $0 })
     }
 
-    /// Queue depth at which the writers count as falling behind: three quarters of the slots no writer can
-    /// be busy with, and at least 2.
-    public var pressureDepth: Int { max(2, (slots - min(writers, slots - 1)) * 3 / 4) }
+    /// Looks at the pool, the lateness and the thermal state before a trigger; returns the step taken, if any.
+    public mutating func observe(_ o: Observation) -> Step? {
+        gauge.add(seconds: o.seconds, occupied: o.occupied, finished: o.finished)
+        let floor = ThermalFloor(o.thermal)
+        let floorChanged = floor != thermalFloor
+        thermalFloor = floor
+        if let cause = pressure(o), let step = climb(o, cause: cause) { return step }
+        return floorChanged ? record(o, cause: .thermal(o.thermal)) : nil
+    }
 
-    /// Looks at the queue and the thermal state before a frame; returns the new level when it changed.
-    /// `effect` describes, for the manifest, what a level means for this burst.
-    public mutating func observe(queued: Int, thermal: ThermalState, seconds: Double, lastSequenceNumber: UInt64?,
-                                 effect: (Level) -> String) -> Level? {
-        framesSinceStep += 1
-        var cause: Cause?
-        if queued >= pressureDepth && framesSinceStep >= settleFrames && pressureLevel < .lowerRate {
-            pressureLevel = Level(rawValue: pressureLevel.rawValue + 1)!
-            framesSinceStep = 0
-            cause = .queue(depth: queued, slots: slots)
+    /// Why the governor should step now, or nil.
+    private mutating func pressure(_ o: Observation) -> Cause? {
+        let canClimb = position < ladder.count || ladder.last == .lowerRate
+        guard canClimb else { return nil }
+        // The next trigger takes the last free slots while frames wait for a writer (not merely the writers' own).
+        if o.free <= framesPerTrigger && o.queued > 0 && gauge.growing && position < ladder.count {
+            return .nearlyFull(free: o.free, slots: slots)
         }
-        let floor: Level = thermal >= .serious ? .lowerRate : thermal == .fair ? .noPreviews : .normal
-        let next = max(pressureLevel, floor)
-        guard next != level else { return nil }
-        let why: Cause = if let cause, floor <= pressureLevel { cause } else { .thermal(thermal) }
-        level = next
-        steps.append(Step(newLevel: next, seconds: (seconds * 1000).rounded() / 1000,
-                          afterSequenceNumber: lastSequenceNumber, cause: why, effect: effect(next)))
-        return next
+        if o.lateDrops > lateDropsSeen {
+            lateDropsSeen = o.lateDrops
+            return .lateDrop
+        }
+        guard gauge.settled else { return nil }
+        if let interval = gauge.intervalSeconds, Double(o.lastLatenessNanoseconds) / 1e9 > max(0.002, interval / 4) {
+            return .late(milliseconds: (Double(o.lastLatenessNanoseconds) / 1e4).rounded() / 100)
+        }
+        if let toFull = gauge.secondsToFull(free: o.free - framesPerTrigger), toFull < 2 * gauge.leadSeconds(occupied: o.occupied) {
+            return .filling(secondsToFull: (toFull * 100).rounded() / 100, free: o.free, slots: slots)
+        }
+        return nil
+    }
+
+    /// Applies the next rung (every remaining rung when `toTop`), or lowers the rate again at the top.
+    private mutating func climb(_ o: Observation, cause: Cause) -> Step? {
+        var toTop = false
+        if case .nearlyFull = cause { toTop = true }
+        let target = toTop ? ladder.count : min(ladder.count, position + 1)
+        // Late frames with the writers keeping up: the source is what is slow, so the rate follows what it makes.
+        var sensorBound: Double?
+        switch cause {
+        case .late, .lateDrop: sensorBound = o.sensorSeconds
+        default: sensorBound = nil
+        }
+        if target == position {
+            guard ladder.last == .lowerRate, let rate = work.fps else { return nil }
+            loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
+        } else {
+            if ladder[position..<target].contains(.lowerRate), let rate = work.fps {
+                loweredFPS = gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger, sensorSeconds: sensorBound)
+            }
+            position = target
+        }
+        gauge.restart()
+        return record(o, cause: cause)
+    }
+
+    /// Works out the level and work from the rungs applied and the thermal floor, and records the change.
+    private mutating func record(_ o: Observation, cause: Cause) -> Step? {
+        let applied = ladder.prefix(position)
+        var next = initialWork
+        if applied.contains(.noPreviews) || thermalFloor >= .shedWork { next.shedsOptionalWork = true }
+        for rung in applied {
+            if rung == .packed { next.compression = .packed }
+            if rung == .uncompressed { next.compression = .none }
+        }
+        var reported = applied.last ?? .normal
+        if thermalFloor >= .shedWork { reported = max(reported, .noPreviews) }
+        if let fps = initialWork.fps {
+            var rate = applied.contains(.lowerRate) ? (loweredFPS ?? fps / 2) : fps
+            if thermalFloor == .halfRate {
+                rate = min(rate, fps / 2)
+                reported = .lowerRate
+            }
+            next.fps = rate
+        }
+        let previous = work
+        guard next != previous || reported != level else { return nil }
+        level = reported
+        work = next
+        gauge.intervalSeconds = next.fps.map { 1 / $0 }
+        let step = Step(newLevel: reported, seconds: (o.seconds * 1000).rounded() / 1000,
+                        afterSequenceNumber: o.lastSequenceNumber, cause: cause,
+                        effect: Work.change(from: previous, to: next, sustainedFPS: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }),
+                        fps: next.fps == previous.fps ? nil : next.fps.map { ($0 * 100).rounded() / 100 })
+        steps.append(step)
+        return step
     }
 }
 
-extension BurstGovernor.Level {
-    /// What this level does in a burst configured as `configuration`, for the manifest.
-    func effect(in configuration: BurstSession.Configuration) -> String {
-        switch self {
-        case .normal: return "full work for every frame"
-        case .noPreviews:
-            let analysis = configuration.analysis == nil ? "" : "; frames are no longer analysed"
-            let digest = configuration.dngOptions.rawImageDigest ? "; DNGs are written without NewRawImageDigest" : ""
-            return (configuration.dngOptions.previewLongEdge == nil
-                ? "no previews to skip (DNGs carry only their thumbnail)"
-                : "DNGs are written without their JPEG preview") + digest + analysis
-        case .cheaperCompression:
-            let previews = configuration.dngOptions.previewLongEdge == nil ? "" : "; previews skipped"
-            if configuration.dngOptions.compression == .lj92 {
-                return "DNGs are written uncompressed from now on instead of lossless JPEG" + previews
-            }
-            return "no cheaper compression: DNGs are already uncompressed" + previews
-        case .lowerRate:
-            if case .realTime(let fps) = configuration.clock {
-                return "frame rate halved: \(SettingText.number(fps)) → \(SettingText.number(fps / 2)) fps"
-            }
-            return "no rate to lower (free-running)"
-        }
-    }
-}
+/// What the thermal state forces, whatever the pressure.
+enum ThermalFloor: Int, Comparable {
+    case none = 0, shedWork, halfRate
 
-extension FrameClock {
-    /// Half the rate of a real-time clock (a free-running one stays as it is): the governor's `lower-rate`.
-    var halved: FrameClock {
-        if case .realTime(let fps) = self { return .realTime(fps: fps / 2) }
-        return self
+    init(_ state: ThermalState) {
+        self = state >= .serious ? .halfRate : state == .fair ? .shedWork : .none
     }
+
+    static func < (a: ThermalFloor, b: ThermalFloor) -> Bool { a.rawValue < b.rawValue }
 }

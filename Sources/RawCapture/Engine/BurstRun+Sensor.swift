@@ -21,6 +21,13 @@ struct SensorState {
     var latencies: [UInt64] = []
     var triggerTimes: [UInt64] = []
     var firstFrame: UInt64?
+    /// With a duration: no trigger is due at or after this (`CLOCK_MONOTONIC`, ns); set at the first triggered tick.
+    var deadline: UInt64?
+    /// Triggers dropped late so far, and how late the last trigger started (ns).
+    var lateDrops = 0
+    var lastLateness: UInt64 = 0
+    /// How long the source took to make the last trigger's frames (ns).
+    var lastFill: UInt64?
 
     init(governor: BurstGovernor, clock: FrameClock, triggered: Bool) {
         self.governor = governor
@@ -41,30 +48,72 @@ extension BurstRun {
     /// Waits out a pause; ends the loop on a stop or once every frame is taken; at the pre-record's trigger, lets
     /// the kept frames go to the writers.
     func checkpoint(_ s: inout SensorState) throws(SensorLoopEnd) {
+        let before = MonotonicClock.nanoseconds()
         let (stop, triggered, paused) = session.control.checkpoint()
         if paused { s.pauses += 1 }
         if let stop { throw SensorLoopEnd(cause: stop) }
-        if paused { s.pacer = FramePacer(clock: s.clock) }
+        if paused {
+            s.pacer = FramePacer(clock: s.clock)
+            // A pause does not count against the duration.
+            if let deadline = s.deadline { s.deadline = deadline + (MonotonicClock.nanoseconds() - before) }
+        }
         if triggered && !s.triggered {
             s.triggered = true
             s.triggeredAt = s.lastSequence.map { $0 + 1 } ?? 0
             pool.setHeld(false)
         }
         if s.triggered && s.taken >= configuration.frames { throw SensorLoopEnd(cause: nil) }
+        if let deadline = s.deadline, (s.pacer.nextDueNanoseconds ?? MonotonicClock.nanoseconds()) >= deadline {
+            throw SensorLoopEnd(cause: nil)
+        }
     }
 
-    /// Ends the loop at a critical thermal state; otherwise lets the governor look at the queue and the thermal
-    /// state, and slows the clock when it reaches `lower-rate`.
+    /// At a triggered tick of a burst with a duration, the first sets when the burst ends.
+    func startDuration(_ s: inout SensorState, tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64)) {
+        guard s.deadline == nil, s.triggered, let duration = configuration.duration, case .realTime = configuration.clock
+        else { return }
+        s.deadline = tick.monotonicNanoseconds - tick.latenessNanoseconds + UInt64(duration * 1e9)
+    }
+
+    /// The last moment (ns) a frame due at this tick may start under `--late drop`, or nil when frames are never
+    /// dropped late (free-running, or `--late wait`).
+    func lateLimit(_ s: SensorState, tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64)) -> UInt64? {
+        guard configuration.late == .drop, let interval = s.pacer.intervalNanoseconds else { return nil }
+        return tick.monotonicNanoseconds - tick.latenessNanoseconds + LateFramePolicy.tolerance(intervalNanoseconds: interval)
+    }
+
+    /// A trigger that could not start on its tick: the source lets its frames go by (their sequence numbers used
+    /// up) and each is counted as produced and dropped `late`.
+    func dropLate(_ s: inout SensorState) {
+        let numbers = session.source.skip()
+        for (number, sensor) in zip(numbers, session.sensorNames) {
+            recordProduced(number, sensor: sensor)
+            drop(number, sensor: sensor, .late)
+        }
+        s.triggers += 1
+        if s.triggered { s.taken += 1 }
+        s.lastSequence = numbers.first
+        s.lateDrops += 1
+    }
+
+    /// Ends the loop at a critical thermal state; otherwise lets the governor look at the pool, the lateness and the
+    /// thermal state, and follows the rate it sets.
     func governorStep(_ s: inout SensorState) throws(SensorLoopEnd) {
         let seconds = Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9
         let thermal = configuration.thermal?.state(at: seconds) ?? .nominal
         if thermal == .critical { throw SensorLoopEnd(cause: .thermalCritical) }
         guard configuration.governor && s.triggered else { return }
-        guard let changed = s.governor.observe(queued: pool.statistics.queued, thermal: thermal, seconds: seconds,
-                                               lastSequenceNumber: s.lastSequence,
-                                               effect: { $0.effect(in: configuration) }) else { return }
-        books.withLock { $0.level = changed }
-        let rate = changed >= .lowerRate ? configuration.clock.halved : configuration.clock
+        let stats = pool.statistics
+        let finished = books.withLock { $0.finished }
+        let observation = BurstGovernor.Observation(
+            seconds: seconds, occupied: stats.occupied, free: stats.slotCount - stats.occupied, queued: stats.queued,
+            finished: finished,
+            lastLatenessNanoseconds: s.lastLateness, lateDrops: s.lateDrops, thermal: thermal,
+            lastSequenceNumber: s.lastSequence, sensorSeconds: s.lastFill.map { Double($0) / 1e9 })
+        guard s.governor.observe(observation) != nil else { return }
+        let (level, work) = (s.governor.level, s.governor.work)
+        books.withLock { $0.level = level }
+        let rate: FrameClock = work.fps.map { .realTime(fps: $0) } ?? configuration.clock
         if rate != s.clock {
             s.clock = rate
             s.pacer = FramePacer(clock: rate)
@@ -88,7 +137,7 @@ extension BurstRun {
 
     /// free → filling: a slot for every frame of the trigger, or none. Before a pre-record's trigger, once its
     /// window is full, the oldest kept trigger makes room (its frames are dropped as outside the pre-record).
-    func takeSlots(_ s: SensorState) -> [Slot] {
+    func takeSlots(_ s: SensorState, lateLimit: UInt64?) -> [Slot]? {
         let perTrigger = session.source.framesPerTrigger
         var reclaimed: [Slot] = []
         if !s.triggered && pool.statistics.queued >= configuration.preRecordFrames * perTrigger {
@@ -98,18 +147,22 @@ extension BurstRun {
                 reclaimed.append(slot)
             }
         }
-        return acquireSlots(count: perTrigger, reusing: reclaimed)
+        return acquireSlots(count: perTrigger, reusing: reclaimed, lateLimit: lateLimit)
     }
 
     /// `count` slots by the overflow policy (after `reusing`, slots already in hand), or none: a trigger gets
-    /// a slot for every frame or for none.
-    private func acquireSlots(count: Int, reusing: [Slot]) -> [Slot] {
+    /// a slot for every frame or for none. Nil when `block` waited until `lateLimit` (the frame is then late).
+    private func acquireSlots(count: Int, reusing: [Slot], lateLimit: UInt64?) -> [Slot]? {
         var slots = reusing
         while slots.count < count {
             var slot: Slot?
             switch configuration.overflow {
             case .block:
-                slot = pool.acquire(waiting: true)
+                slot = lateLimit.map { pool.acquire(until: $0) } ?? pool.acquire(waiting: true)
+                if slot == nil, let lateLimit, MonotonicClock.nanoseconds() >= lateLimit {
+                    for taken in slots { pool.abandon(taken) }
+                    return nil
+                }
             case .dropNewest, .stop:
                 slot = pool.tryAcquire()
             case .dropOldest:
@@ -137,13 +190,16 @@ extension BurstRun {
         let frames: [CapturedFrame]
         do {
             let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
+            let began = MonotonicClock.nanoseconds()
             frames = try session.source.next(into: buffers).map { Self.retimed($0, due: due) }
+            s.lastFill = MonotonicClock.nanoseconds() - began
         } catch {
             for slot in slots { pool.abandon(slot) }
             recordFailure(.sensor("\(error)"))
             throw SensorLoopEnd(cause: .sensorFailed("\(error)"))
         }
         s.triggers += 1
+        s.lastLateness = frames.first?.latenessNanoseconds ?? tick.latenessNanoseconds
         s.triggerTimes.append(frames.first?.monotonicNanoseconds ?? tick.monotonicNanoseconds)
         if s.triggered { s.taken += 1 }
         s.lastSequence = frames.first?.sequenceNumber
@@ -168,7 +224,7 @@ extension BurstRun {
                        _ s: inout SensorState) {
         let depth = pool.statistics.queued
         for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
-            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, queueDepth: depth + offset + 1,
+            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, work: s.governor.work, queueDepth: depth + offset + 1,
                                                               bracketIndex: bracketIndex, slotLatency: slotLatency))
         }
         if s.firstFrame == nil { s.firstFrame = MonotonicClock.nanoseconds() }

@@ -21,14 +21,16 @@ extension BurstRun {
         let frame = located(pending.frame)
         let taken = Date()
         var options = configuration.dngOptions
-        // The governor's first step: no optional preview, and no raw digest (an MD5 of the samples: about as much CPU
-        // as the rest of an uncompressed write; docs/benchmarks.md). Each frame's record says whether it has one.
-        if currentLevel >= .noPreviews {
+        let work = pending.work
+        // Shed optional work (the plan's choice or the governor's `no-previews`): no optional preview, and no raw
+        // digest (an MD5 of the samples: about as much CPU as the rest of an uncompressed write; docs/benchmarks.md).
+        // Each frame's record says whether it has one.
+        if work.shedsOptionalWork {
             options.previewLongEdge = nil
             options.rawImageDigest = false
         }
-        // Its second: no compression.
-        if currentLevel >= .cheaperCompression { options.compression = .none }
+        // The compression the plan and the governor set now.
+        options.compression = work.compression
         options.cinemaDNG = configuration.cinemaDNG?.frame(sequenceNumber: frame.sequenceNumber)
         let counter = nextCounter(frame.sensorName)
         let name = configuration.nameTemplate.name(sensor: frame.sensorName, sequenceNumber: frame.sequenceNumber,
@@ -38,8 +40,10 @@ extension BurstRun {
         let written: DNGWriter.Report
         do {
             try beforeWrite?(frame.sequenceNumber)
-            try faults?.beforeWrite(bytes: frame.image.frame.width * frame.image.frame.height * 2)
+            try faults?.beforeWrite()
             written = try DNGWriter(options: options).write(frame.image, to: path)
+            // A simulated disk takes the file's bytes at its bandwidth before the write counts as done.
+            faults?.afterWrite(bytes: written.bytes)
         } catch {
             recordWriteFailure(frame, message: "\(error)")
             return
@@ -65,23 +69,25 @@ extension BurstRun {
             bytes: written.bytes, encodeSeconds: Date().timeIntervalSince(taken),
             committedNanoseconds: MonotonicClock.nanoseconds(), settings: frame.settings,
             bracketIndex: pending.bracketIndex, captureTime: frame.image.metadata.captureTime)
-        record.compression = options.compression
+        record.compression = written.compression
         record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)
-        analyse(frame)
-        develop(frame, dng: path)
+        analyse(frame, work: work)
+        develop(frame, dng: path, work: work)
     }
 
     /// Develops a written frame from its slot when the plan has room for it and the governor allows, or leaves it
     /// for after the burst (with the reason). A failed development is an error of the burst, not of the frame.
-    private func develop(_ frame: CapturedFrame, dng: String) {
+    private func develop(_ frame: CapturedFrame, dng: String, work: BurstGovernor.Work) {
         guard let development = configuration.development else { return }
         let level = currentLevel
         let cause: DevelopDeferral.Cause?
         if !session.memory.developsDuringBurst {
             cause = .noRoomInBudget
-        } else if level >= .noPreviews {
+        } else if configuration.timePlan.map({ !$0.developsDuringBurst }) ?? false {
+            cause = .noTimeInPlan
+        } else if work.shedsOptionalWork {
             cause = .governor(level)
         } else {
             cause = nil
@@ -107,9 +113,9 @@ extension BurstRun {
 
     /// Analyses a written frame straight from its slot, on this writer's thread (one core: the others write and
     /// capture), unless the governor has degraded the burst; then it only counts the skip.
-    private func analyse(_ frame: CapturedFrame) {
+    private func analyse(_ frame: CapturedFrame, work: BurstGovernor.Work) {
         guard let analyzer = configuration.analysis else { return }
-        guard currentLevel == .normal else {
+        guard !work.shedsOptionalWork else {
             books.withLock { $0.skippedAnalyses += 1 }
             return
         }

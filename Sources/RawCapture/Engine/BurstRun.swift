@@ -49,8 +49,7 @@ final class BurstRun: Sendable {
         let preRecording = configuration.preRecordFrames > 0
         if preRecording { pool.setHeld(true) }
         let writers = startWriters()
-        var sensor = SensorState(governor: BurstGovernor(slots: pool.slotCount, writers: configuration.writers),
-                                 clock: configuration.clock, triggered: !preRecording)
+        var sensor = SensorState(governor: Self.initialGovernor(session), clock: configuration.clock, triggered: !preRecording)
         var stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger)
         if !sensor.triggered { dropPreRecord() }
         pool.close()
@@ -74,18 +73,27 @@ final class BurstRun: Sendable {
                 try checkpoint(&s)
                 try governorStep(&s)
                 let bracketIndex = try applyPlanStep(s, metered: metered)
-                // The trigger, on the burst's clock.
+                // The trigger, on the burst's clock; one that cannot start within half an interval is dropped late.
                 let tick = s.pacer.waitForNextFrame()
+                startDuration(&s, tick: tick)
+                let limit = lateLimit(s, tick: tick)
+                s.lastLateness = tick.latenessNanoseconds
                 // free → filling: a slot for every frame of the trigger, by the overflow policy, or none.
-                let slots = takeSlots(s)
-                // filling: the source makes the frames straight into the slots (into the spares without slots).
-                let (frames, slotLatency) = try fill(slots, tick: tick, &s)
-                if slots.isEmpty {
-                    // No slots: the frames are dropped (policy `stop`: and the burst ends).
-                    try dropUnslotted(frames)
+                if let limit, tick.monotonicNanoseconds > limit {
+                    dropLate(&s)
+                } else if let slots = takeSlots(s, lateLimit: limit) {
+                    // filling: the source makes the frames straight into the slots (into the spares without slots).
+                    let (frames, slotLatency) = try fill(slots, tick: tick, &s)
+                    if slots.isEmpty {
+                        // No slots: the frames are dropped (policy `stop`: and the burst ends).
+                        try dropUnslotted(frames)
+                    } else {
+                        // filling → full: the writers take them from here (full → encoding → free, `writeLoop`).
+                        handToWriters(slots, frames, bracketIndex: bracketIndex, slotLatency: slotLatency, &s)
+                    }
                 } else {
-                    // filling → full: the writers take them from here (full → encoding → free, `writeLoop`).
-                    handToWriters(slots, frames, bracketIndex: bracketIndex, slotLatency: slotLatency, &s)
+                    // `block` waited for a slot past the frame's limit: late.
+                    dropLate(&s)
                 }
                 afterTrigger?(s.triggers)
                 reportProgress()
@@ -93,6 +101,25 @@ final class BurstRun: Sendable {
         } catch {
             return error.cause
         }
+    }
+
+    /// The governor of a run of `session`: the ladder of its time plan's bottleneck, starting with the plan's work.
+    static func initialGovernor(_ session: BurstSession) -> BurstGovernor {
+        let c = session.configuration
+        var fps: Double?
+        if case .realTime(let rate) = c.clock { fps = rate }
+        var work = BurstGovernor.Work(compression: c.dngOptions.compression, fps: fps)
+        work.shedsOptionalWork = !(c.timePlan?.optionalWork ?? true)
+        let optional = c.dngOptions.previewLongEdge != nil || c.dngOptions.rawImageDigest || c.analysis != nil
+            || (c.development != nil && session.memory.developsDuringBurst)
+        let bits = session.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16
+        var ladder = BurstGovernor.ladder(bottleneck: c.timePlan?.bottleneck ?? .cpu, compression: work.compression,
+                                          shedsWork: optional && !work.shedsOptionalWork, packable: (9...15).contains(bits),
+                                          realTime: fps != nil)
+        // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
+        if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
+        return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount,
+                             framesPerTrigger: session.source.framesPerTrigger)
     }
 
     /// Starts `configuration.writers` writer threads; the group is left when each has emptied the closed pool.
@@ -122,7 +149,7 @@ final class BurstRun: Sendable {
     /// The report of the ended run.
     private func report(_ s: SensorState, stopCause: BurstSession.StopCause?, seconds: Double) -> BurstSession.Report {
         let final = books.withLock { $0 }
-        return BurstSession.Report(
+        var report = BurstSession.Report(
             ledgers: final.ledgers, frames: final.records, failures: final.failures, pool: pool.statistics,
             memory: session.memory, seconds: seconds, stopCause: stopCause, degradations: s.governor.steps,
             slotLatencies: s.latencies, triggerNanoseconds: s.triggerTimes, startedNanoseconds: startedNanoseconds,
@@ -130,5 +157,7 @@ final class BurstRun: Sendable {
             developed: final.developed, deferredDevelopments: final.deferredDevelopments,
             analyses: final.analyses.sorted { ($0.sensor, $0.sequenceNumber) < ($1.sensor, $1.sequenceNumber) },
             skippedAnalyses: final.skippedAnalyses)
+        report.prediction = session.prediction
+        return report
     }
 }

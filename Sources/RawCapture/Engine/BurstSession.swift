@@ -28,6 +28,8 @@ public final class BurstSession: @unchecked Sendable {
     public let memory: BurstMemoryPlan
     /// The pool.
     public let pool: FramePool<Pending>
+    /// How long the burst holds by its time plan and its pool (nil without a time plan).
+    public let prediction: BurstPrediction?
 
     /// Buffers a trigger's frames are made into when the policy finds them no slot (one per frame of a trigger).
     let spares: [PixelStorage]
@@ -64,6 +66,8 @@ public final class BurstSession: @unchecked Sendable {
         self.source = source
         self.configuration = configuration
         pool = try FramePool(samplesPerSlot: source.samplesPerSlot, slotCount: memory.slots)
+        let slots = memory.slots
+        prediction = configuration.timePlan.map { BurstPrediction(plan: $0, slots: slots) }
         spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
         control = BurstControl(triggered: configuration.preRecordFrames == 0)
         sensorNames = source.sensorNames
@@ -133,6 +137,9 @@ extension BurstSession {
     /// A full slot's frame on its way to a writer.
     public struct Pending: Sendable {
         let frame: CapturedFrame
+        /// The work the governor allowed when the frame was made (its compression, optional work): a step applies
+        /// from the frame after the step's `afterSequenceNumber`, whenever a writer gets to it.
+        let work: BurstGovernor.Work
         let queueDepth: Int
         let bracketIndex: Int
         let slotLatency: UInt64

@@ -65,6 +65,16 @@ public enum BurstSource {
     /// The capabilities of the first source (the one a bracketing plan's exposure is metered on).
     var capabilities: SourceCapabilities { sources[0].capabilities }
 
+    /// Lets the next trigger's frames go by untaken (late): one sequence number per frame, in trigger order, used up.
+    func skip() -> [UInt64] {
+        switch self {
+        case .single(let source): return [source.skipFrame()]
+        case .pair(let dual):
+            let number = dual.skipPair()
+            return [number, number]
+        }
+    }
+
     /// Fills `buffers` (one per frame of a trigger) and returns the frames in the same order.
     func next(into buffers: [PixelStorage]) throws(FrameSourceError) -> [CapturedFrame] {
         switch self {

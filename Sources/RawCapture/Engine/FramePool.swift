@@ -114,9 +114,26 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     /// Takes a free slot for filling, waiting for one when `waiting` is true (the `block` policy) until a
     /// writer releases one or the pool is closed. Nil when none is free and not waiting, or when closed.
     public func acquire(waiting: Bool) -> Slot? {
+        acquire(waiting: waiting, until: nil)
+    }
+
+    /// `acquire(waiting: true)` that gives up (nil) once `CLOCK_MONOTONIC` passes `deadline` (ns) without a free slot.
+    public func acquire(until deadline: UInt64) -> Slot? {
+        acquire(waiting: true, until: deadline)
+    }
+
+    private func acquire(waiting: Bool, until deadline: UInt64?) -> Slot? {
         condition.lock()
         defer { condition.unlock() }
-        while freeSlots.isEmpty && waiting && !closed { condition.wait() }
+        while freeSlots.isEmpty && waiting && !closed {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { break }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
         guard !closed, let index = freeSlots.popLast() else { return nil }
         move(index, from: .free, to: .filling)
         return Slot(index: index, storage: storages[index])

@@ -97,29 +97,20 @@ final class StorageFaultInjector: Sendable {
         shared = Mutex(Shared(random: seed | 1))
     }
 
-    /// Called by a writer before it writes `bytes`: waits as the simulated disk would, then throws if this
-    /// write is one that fails.
-    func beforeWrite(bytes: Int) throws(StorageFaultError) {
-        let (number, stall, diskUntil) = shared.withLock { s -> (Int, Double, UInt64) in
+    /// Called by a writer before it writes a file: waits out a stall, then throws if this write is one that fails.
+    func beforeWrite() throws(StorageFaultError) {
+        let (number, stall) = shared.withLock { s -> (Int, Double) in
             s.writes += 1
             var stall = 0.0
             if let (seconds, probability) = faults.randomStall {
                 s.random ^= s.random << 13; s.random ^= s.random >> 7; s.random ^= s.random << 17
                 if Double(s.random >> 11) / Double(1 << 53) < probability { stall = seconds }
             }
-            var until: UInt64 = 0
-            if let rate = faults.bytesPerSecond {
-                // The disk is one queue: this write starts when the previous one has finished.
-                let now = MonotonicClock.nanoseconds()
-                let begin = max(now, s.diskFreeAt)
-                s.diskFreeAt = begin + UInt64(Double(bytes) / Double(rate) * 1e9)
-                until = s.diskFreeAt
-            }
-            return (s.writes, stall, until)
+            return (s.writes, stall)
         }
         let now = MonotonicClock.nanoseconds()
         let elapsed = Double(now - min(now, startNanoseconds)) / 1e9
-        var wakeAt = diskUntil
+        var wakeAt: UInt64 = 0
         for s in faults.stalls where elapsed >= s.at && elapsed < s.at + s.seconds {
             wakeAt = max(wakeAt, startNanoseconds + UInt64((s.at + s.seconds) * 1e9))
         }
@@ -131,6 +122,19 @@ final class StorageFaultInjector: Sendable {
         if faults.errorWrites.contains(number) {
             throw StorageFaultError("Input/output error (simulated: write \(number))")
         }
+    }
+
+    /// Called by a writer after it wrote a file of `bytes`: with a bandwidth limit, waits until the simulated disk
+    /// (one queue shared by every writer) has taken them.
+    func afterWrite(bytes: Int) {
+        guard let rate = faults.bytesPerSecond else { return }
+        let until = shared.withLock { s -> UInt64 in
+            let now = MonotonicClock.nanoseconds()
+            let begin = max(now, s.diskFreeAt)
+            s.diskFreeAt = begin + UInt64(Double(bytes) / Double(rate) * 1e9)
+            return s.diskFreeAt
+        }
+        MonotonicClock.sleep(until: until)
     }
 }
 

@@ -16,6 +16,13 @@ public enum MonotonicClock {
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
+    /// CPU time this process has used so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds.
+    public static func processCPUNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
     /// Sleeps until `CLOCK_MONOTONIC` reaches `deadline` (absolute; restarted after signals). Returns at once
     /// when the deadline has passed.
     public static func sleep(until deadline: UInt64) {

@@ -96,6 +96,19 @@ public final class SimulatedSensor: FrameSource {
                              sensorName: profile.name)
     }
 
+    public func skipFrame() -> UInt64 {
+        defer { sequence += 1 }
+        return sequence
+    }
+
+    /// Renders a frame into `storage` exactly as `nextFrame` would (same cost), then takes back its sequence number.
+    public func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool {
+        let saved = sequence
+        defer { sequence = saved }
+        _ = try nextFrame(into: storage)
+        return true
+    }
+
     /// The noise seed of frame `number`: output `number` of a SplitMix64 generator seeded with the sensor seed.
     static func frameSeed(_ seed: UInt64, _ number: UInt64) -> UInt64 {
         SplitMix64.value(at: number, seed: seed)

@@ -8,6 +8,8 @@ extension OverflowPolicy: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 }
 
+extension LateFramePolicy: ExpressibleByArgument {}
+
 extension DNGCompression: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
 }

@@ -4,7 +4,7 @@ import RawBurst
 /// Parses `--compression` values for `convert` and `capture`.
 enum DNGCompressionArgument {
     static func parse(_ text: String) throws -> DNGCompression {
-        try BadValue.parse(text, otherwise: "--compression must be none or lj92, not \"\(text)\"")
+        try BadValue.parse(text, otherwise: "--compression must be none, lj92 or packed, not \"\(text)\"")
     }
 
     /// `capture`'s choice: `auto`, or a compression.

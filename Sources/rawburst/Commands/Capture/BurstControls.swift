@@ -105,6 +105,12 @@ final class BurstStatusLine: @unchecked Sendable {
     private let keys: Bool
     private let lock = NSLock()
     private var lastDraw: UInt64 = 0
+    /// The plan's prediction in a few words (`continuous`, `holds ~38 frames`), set before the burst starts.
+    var prediction: String? {
+        get { lock.lock(); defer { lock.unlock() }; return predictionText }
+        set { lock.lock(); predictionText = newValue; lock.unlock() }
+    }
+    private var predictionText: String?
 
     init(enabled: Bool, total: Int, keys: Bool) {
         self.enabled = enabled
@@ -127,7 +133,7 @@ final class BurstStatusLine: @unchecked Sendable {
             text = "\(p.written)/\(total) written · " + String(format: "%.1f fps", Double(p.produced) / seconds)
                 + " · queue \(p.queued)/\(p.slots) · " + String(format: "%.0f MB/s", Double(p.bytes) / seconds / 1e6)
                 + " · \(p.dropped) dropped"
-            if p.level != .normal { text += " · \(p.level.name)" }
+            if p.level != .normal { text += " · \(p.level.name)" } else if let predictionText { text += " · \(predictionText)" }
         }
         if p.paused { text = "PAUSED · " + text + (keys ? " · p resumes" : "") }
         else if keys { text += " · p pause · q stop" }

@@ -66,6 +66,8 @@ extension CaptureCommand {
             frames: try frameCount(), overflow: options.overflow, writers: options.writers,
             memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
         configuration.clock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
+        configuration.late = late
+        configuration.duration = duration?.seconds
         configuration.sidecars = sidecar
         if analyze {
             var analysis = FrameAnalysis.Options()
@@ -124,8 +126,10 @@ extension CaptureCommand {
             sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
             replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(), settings: settings,
             chartFiles: chartFiles, frames: frameReports,
-            burst: .init(plan: configuration.plan?.plan.description, planSteps: configuration.plan?.plan.frameCount,
-                         overflow: options.overflow.rawValue, writers: options.writers, memory: report.memory,
+            burst: .init(bracketPlan: configuration.plan?.plan.description, bracketPlanSteps: configuration.plan?.plan.frameCount,
+                         plan: configuration.timePlan, prediction: report.prediction,
+                         late: configuration.clock == .freeRunning ? nil : configuration.late.rawValue,
+                         duration: configuration.duration, overflow: options.overflow.rawValue, writers: options.writers, memory: report.memory,
                          slots: report.pool.slotCount, slotMiB: (slotMiB * 100).rounded() / 100, highWater: report.pool.highWater,
                          preRecordFrames: configuration.preRecordFrames, triggeredAtSequenceNumber: report.triggeredAtSequenceNumber,
                          pauses: report.pauses, thermal: options.thermal?.description, simulatedDisk: options.storageFaults?.description,
@@ -191,6 +195,11 @@ extension CaptureCommand {
                            + (keys ? "Enter or " : "") + "kill -USR1 \(getpid())"
                            + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
         }
+        if let prediction = session.prediction, !json {
+            if let plan = configuration.timePlan { Terminal.error("plan: DNGs \(plan.compression.rawValue) — \(plan.reason)") }
+            Terminal.error("prediction: \(prediction.summary)")
+        }
+        status.prediction = session.prediction?.short
         let report = session.run(progress: { status.update($0) })
         controls.finish()
         status.finish()
@@ -220,10 +229,15 @@ extension CaptureCommand {
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
                        statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
         if let plan = burst.configuration.compressionPlan {
-            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed"]
-            let switched = frames.contains { $0.compression != plan.chosen.rawValue }
+            let names: [DNGCompression: String] = [.lj92: "lossless JPEG (lj92)", .none: "uncompressed",
+                                                  .packed: "uncompressed, packed at the sensor's bit depth (packed)"]
+            // Frames stored otherwise than chosen: the governor's switch, or (packed) samples that need 16 bits.
+            let used = Set(frames.map(\.compression)).subtracting([plan.chosen.rawValue]).sorted()
+            let governed = report.degradations.contains { $0.newLevel == .packed || $0.newLevel == .uncompressed }
+            let unpacked = !used.isEmpty && !governed && plan.chosen == .packed
             print("  DNGs \(names[plan.chosen] ?? plan.chosen.rawValue)" + (plan.requested == "auto" ? " (auto: \(plan.reason))" : "")
-                  + (switched ? "; the governor switched to uncompressed during the burst" : ""))
+                  + (!used.isEmpty && governed ? "; the governor switched to \(used.joined(separator: ", ")) during the burst" : "")
+                  + (unpacked ? "; 8- and 16-bit samples are written unpacked" : ""))
         }
         if let clip = burst.configuration.cinemaDNG {
             print("  CinemaDNG clip: reel \(clip.reelName) at \(SettingText.number(clip.frameRate)) fps, time codes from "

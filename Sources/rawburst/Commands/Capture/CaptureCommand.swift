@@ -108,9 +108,15 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Time between frames for a timelapse, start to start: 2s, 500ms, 1m (instead of --fps).", transform: CaptureValues.interval)
     var interval: TimeSpan?
 
-    @Option(help: "Capture for this long: 10s, 1m, 500ms (frames = duration × rate; needs --fps or --interval).",
+    @Option(help: ArgumentHelp("Capture for this long, in wall time: 10s, 1m, 500ms (at most duration × rate frames; a rate "
+                               + "the governor lowers makes fewer frames, not a longer burst; needs --fps or --interval)."),
             transform: CaptureValues.duration)
     var duration: TimeSpan?
+
+    @Option(help: ArgumentHelp("With --fps or --interval: a frame that cannot start within half a frame interval of its "
+                               + "tick is dropped and counted (drop, as a camera loses it) or taken late (wait: offline simulation).",
+                               valueName: "drop|wait"))
+    var late: LateFramePolicy = .drop
 
     @Option(parsing: .unconditional, help: "Noise seed: the same seed gives byte-identical frames.")
     var seed: UInt64 = 0
@@ -283,8 +289,9 @@ struct CaptureCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (setup, burst, settings) = try resolve()
-        try prepareOutput(setup: setup, configuration: burst.configuration)
+        let (setup, resolved, settings) = try resolve()
+        try prepareOutput(setup: setup, configuration: resolved.configuration)
+        let burst = planTime(resolved, setup: setup)
         let chartFiles = try writeCharts(setup: setup)
         try runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles)
     }
@@ -302,9 +309,7 @@ struct CaptureCommand: ParsableCommand {
                 throw BadValue("--name '\(options.nameTemplate)' has no %s: two sensors' frames would get the same names")
             }
             var configuration = try burstConfiguration(options: options, settings: settings)
-            try storageOptions.apply(to: &configuration, samplesPerTrigger: setup.cameras.map(\.samplesPerFrame).reduce(0, +),
-                                     bitsPerSample: setup.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16,
-                                     fps: try frameRate())
+            try storageOptions.apply(to: &configuration, fps: try frameRate())
             configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
             try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }

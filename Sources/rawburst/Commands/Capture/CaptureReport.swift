@@ -70,8 +70,16 @@ struct CaptureReport: Encodable {
             let sequenceNumber: UInt64
             let reason: String
         }
-        let plan: String?
-        let planSteps: Int?
+        /// The bracketing plan (`--bracket`) and its frame count.
+        let bracketPlan: String?
+        let bracketPlanSteps: Int?
+        /// The CPU and disk plan: each measured cost, the budget, the choice; and how long the burst was predicted to hold.
+        let plan: BurstTimePlan?
+        let prediction: BurstPrediction?
+        /// Real-time clocks: what a frame that cannot start on its tick became (`drop` or `wait`), and the wall-time
+        /// length asked for (`--duration`, seconds).
+        let late: String?
+        let duration: Double?
         let overflow: String
         let writers: Int
         let memory: BurstMemoryPlan

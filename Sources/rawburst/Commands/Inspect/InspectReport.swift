@@ -128,7 +128,9 @@ struct InspectReport: Encodable {
     static func rawData(_ raw: TIFFDirectory) -> RawData? {
         guard let code = raw.integer(TIFFTag.compression) else { return nil }
         let names = [1: "uncompressed", 7: "lossless JPEG", 8: "Deflate", 9: "VC-5", 34892: "lossy JPEG", 52546: "JPEG XL"]
-        return RawData(compression: code, name: names[code] ?? "compression \(code)",
+        var name = names[code] ?? "compression \(code)"
+        if code == 1, let bits = raw.integer(TIFFTag.bitsPerSample), bits != 8, bits < 16 { name += ", packed \(bits)-bit" }
+        return RawData(compression: code, name: name,
                        tiles: raw.integers(TIFFTag.tileOffsets)?.count, tileWidth: raw.integer(TIFFTag.tileWidth),
                        tileLength: raw.integer(TIFFTag.tileLength), strips: raw.integers(TIFFTag.stripOffsets)?.count)
     }

@@ -1,0 +1,139 @@
+import RawCore
+import RawDNG
+
+/// The burst's CPU and disk plan, beside its memory plan: what one trigger costs this machine (making the frames,
+/// writing each with every compression, with and without the optional work), what the burst's rate allows
+/// (cores × frame interval, the disk's bandwidth), and the choice made from it — the compression, whether the
+/// optional work (JPEG previews, raw digests) and development run during the burst — with the headroom left.
+///
+/// The rule: keep a quarter of the CPU free (`headroom`) for the scheduler, the journal and bursts of noise; among
+/// the compressions that fit both the CPU left and 90 % of the disk's bandwidth, take the one that writes the
+/// fewest bytes (lossless JPEG, then packed, then uncompressed); if none fits with the optional work, try without
+/// it; if still none fits, take the one that overloads the scarcer resource least, and the governor takes over
+/// from the first frame. What limits the burst (`bottleneck`) decides the governor's ladder.
+public struct BurstTimePlan: Sendable, Hashable, Codable {
+    /// One compression's figures for one trigger.
+    public struct Option: Sendable, Hashable, Codable {
+        public let compression: DNGCompression
+        /// CPU milliseconds of one core per trigger: the sensor plus the writes, with and without the optional work.
+        public let cpuMilliseconds: Double
+        public let cpuMillisecondsShed: Double
+        /// Bytes written per trigger, and the disk bandwidth that needs at the burst's rate (MB/s, 10^6 bytes).
+        public let bytes: Int
+        public let neededMBps: Double?
+    }
+
+    /// What the plan knew: frames per second (triggers), frames per trigger, samples per trigger, cores.
+    public let fps: Double?
+    public let framesPerTrigger: Int
+    public let samplesPerTrigger: Int
+    public let cores: Int
+    /// The sensor's CPU per trigger (ms), when the source could be timed.
+    public let sensorMilliseconds: Double?
+    /// CPU milliseconds the cores have per trigger (cores × interval), and the share kept free.
+    public let budgetMilliseconds: Double?
+    public let headroom: Double
+    /// The disk's sustained write+fsync bandwidth (MB/s) and where the figure came from.
+    public let diskMBps: Double?
+    public let diskSource: String?
+    /// Every compression's figures.
+    public let options: [Option]
+    /// The choice.
+    public let compression: DNGCompression
+    /// Whether the optional work (previews, digests, analysis) runs from the first frame, and development during the burst.
+    public let optionalWork: Bool
+    public let developsDuringBurst: Bool
+    /// What limits the burst at the choice.
+    public let bottleneck: BurstGovernor.Bottleneck
+    /// Why, in one sentence.
+    public let reason: String
+
+    /// The inputs of a plan.
+    public struct Inputs: Sendable {
+        public var fps: Double?
+        public var framesPerTrigger: Int
+        public var samplesPerFrame: Int
+        public var bitsPerSample: Int
+        public var cores: Int
+        public var sensorMilliseconds: Double?
+        public var costs: FrameCostCalibration
+        public var diskBytesPerSecond: Double?
+        public var diskSource: String?
+        /// Nil: choose; otherwise the compression asked for.
+        public var requested: DNGCompression?
+        /// Development asked for, and its CPU per frame when known (ms of one core).
+        public var develops: Bool
+        public var developMilliseconds: Double?
+
+        /// Inputs with no rate, one frame per trigger, and nothing known but the costs.
+        public init(samplesPerFrame: Int, bitsPerSample: Int, costs: FrameCostCalibration) {
+            fps = nil
+            framesPerTrigger = 1
+            self.samplesPerFrame = samplesPerFrame
+            self.bitsPerSample = bitsPerSample
+            cores = 1
+            self.costs = costs
+            requested = nil
+            develops = false
+        }
+    }
+
+    /// Plans a burst from `inputs` (see the type's rule).
+    public init(_ inputs: Inputs) {
+        let perTrigger = max(1, inputs.framesPerTrigger)
+        fps = inputs.fps
+        framesPerTrigger = perTrigger
+        samplesPerTrigger = inputs.samplesPerFrame * perTrigger
+        cores = max(1, inputs.cores)
+        sensorMilliseconds = inputs.sensorMilliseconds.map(Self.round)
+        headroom = 0.25
+        diskMBps = inputs.diskBytesPerSecond.map { Self.round($0 / 1e6) }
+        diskSource = inputs.diskSource
+        let coreCount = max(1, inputs.cores)
+        let budget = inputs.fps.map { Self.round(Double(coreCount) * 1000 / $0) }
+        budgetMilliseconds = budget
+        let sensor = inputs.sensorMilliseconds ?? 0
+        let measured: [Option] = DNGCompression.allCases.compactMap { c in
+            guard let full = inputs.costs.milliseconds(samples: inputs.samplesPerFrame, compression: c, shed: false),
+                  let shed = inputs.costs.milliseconds(samples: inputs.samplesPerFrame, compression: c, shed: true)
+            else { return nil }
+            let bytes = Self.bytes(samples: inputs.samplesPerFrame, bits: inputs.bitsPerSample, compression: c,
+                                   costs: inputs.costs) * perTrigger
+            return Option(compression: c, cpuMilliseconds: Self.round(sensor + full * Double(perTrigger)),
+                          cpuMillisecondsShed: Self.round(sensor + shed * Double(perTrigger)), bytes: bytes,
+                          neededMBps: inputs.fps.map { Self.round(Double(bytes) * $0 / 1e6) })
+        }
+        options = measured
+        let choice = Self.choose(measured, inputs: inputs, budget: budget.map { $0 * 0.75 })
+        compression = choice.option?.compression ?? inputs.requested ?? .none
+        let work = choice.optionalWork
+        optionalWork = work
+        bottleneck = choice.bottleneck
+        let spare = choice.option.flatMap { o in
+            budget.map { $0 * 0.75 - (work ? o.cpuMilliseconds : o.cpuMillisecondsShed) }
+        }
+        if !inputs.develops {
+            developsDuringBurst = false
+        } else if let spare, let develop = inputs.developMilliseconds {
+            developsDuringBurst = work && develop * Double(perTrigger) <= spare
+        } else {
+            developsDuringBurst = work
+        }
+        reason = choice.reason
+    }
+
+    /// Bytes of one frame's file with `compression`: its raw data — 2 per sample uncompressed, bits/8 packed (9–15
+    /// bits), lossless JPEG at the ratio measured in the calibration — and the measured overhead (thumbnail, preview,
+    /// tags).
+    static func bytes(samples: Int, bits: Int, compression: DNGCompression, costs: FrameCostCalibration) -> Int {
+        let raw: Int
+        switch compression {
+        case .none: raw = samples * 2
+        case .lj92: raw = Int(Double(samples * 2) * (costs.losslessRatio ?? 0.7))
+        case .packed: raw = (9...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
+        }
+        return raw + (costs.overheadBytes ?? 0)
+    }
+
+    static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+}

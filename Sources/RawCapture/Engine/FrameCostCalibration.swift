@@ -1,0 +1,110 @@
+import Foundation
+import RawCore
+import RawDNG
+
+/// What one frame costs this machine to write, by compression, measured before a burst: the CPU time (all
+/// threads) of `DNGWriter` writing a synthetic camera-like frame with the burst's own options, per sample, with and
+/// without the optional work (JPEG preview, raw digest). Linear in the frame's samples, which is how the plan
+/// scales it to the burst's frames.
+///
+/// Measured on a 1024x768 frame (0.75 MP) written to a private temporary folder (CPU time does not depend on the
+/// disk; the burst's own folder gets nothing that a crash could leave behind) and removed: about 40 ms in all on
+/// this project's 2-core machine; the result is kept in `CalibrationCache` so later bursts start at once.
+public struct FrameCostCalibration: Sendable, Hashable, Codable {
+    /// CPU nanoseconds per sample of writing a DNG, by compression name, with the optional work.
+    public var fullNanosecondsPerSample: [String: Double]
+    /// The same without the optional work (the governor's `no-previews`).
+    public var shedNanosecondsPerSample: [String: Double]
+    /// Lossless JPEG's raw data over the uncompressed samples' bytes, on the measured frame.
+    public var losslessRatio: Double?
+    /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags): the same for any frame of the same aspect.
+    public var overheadBytes: Int?
+
+    /// Costs given (from a cache, or a test's figures).
+    public init(fullNanosecondsPerSample: [String: Double], shedNanosecondsPerSample: [String: Double],
+                losslessRatio: Double?, overheadBytes: Int?) {
+        self.fullNanosecondsPerSample = fullNanosecondsPerSample
+        self.shedNanosecondsPerSample = shedNanosecondsPerSample
+        self.losslessRatio = losslessRatio
+        self.overheadBytes = overheadBytes
+    }
+
+    /// The CPU cost of one frame of `samples` samples written with `compression`, in milliseconds of one core.
+    public func milliseconds(samples: Int, compression: DNGCompression, shed: Bool) -> Double? {
+        let table = shed ? shedNanosecondsPerSample : fullNanosecondsPerSample
+        return table[compression.rawValue].map { $0 * Double(samples) / 1e6 }
+    }
+
+    /// The width and height of the frame measured.
+    static let size = (width: 1024, height: 768)
+
+    /// Measures each compression with and without the optional work of `options` for frames of `bitsPerSample`
+    /// bits and `cfa`, writing into a temporary folder of its own (removed afterwards). Nil when no file could be written.
+    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
+        guard let image = syntheticImage(bitsPerSample: bitsPerSample, cfa: cfa) else { return nil }
+        var template = Array((NSTemporaryDirectory() + "rawburst-calibration-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let directory = String(cString: made)
+        defer { rmdir(directory) }
+        var full: [String: Double] = [:], shed: [String: Double] = [:], sizes: [DNGCompression: Int] = [:]
+        let samples = Double(size.width * size.height)
+        for compression in DNGCompression.allCases {
+            for shedding in [false, true] {
+                var o = options
+                o.compression = compression
+                o.overwrite = true
+                o.cinemaDNG = nil
+                if shedding {
+                    o.previewLongEdge = nil
+                    o.rawImageDigest = false
+                }
+                guard let (ns, bytes) = cpuNanoseconds(writing: image, options: o, directory: directory) else { return nil }
+                if !shedding { sizes[compression] = bytes }
+                if shedding { shed[compression.rawValue] = ns / samples } else { full[compression.rawValue] = ns / samples }
+            }
+        }
+        let raw = Int(samples) * 2
+        let overhead = sizes[.none].map { max(0, $0 - raw) }
+        let ratio = sizes[.lj92].flatMap { lj in overhead.map { Double(max(0, lj - $0)) / Double(raw) } }
+        return FrameCostCalibration(fullNanosecondsPerSample: full, shedNanosecondsPerSample: shed,
+                                    losslessRatio: ratio.map { ($0 * 1000).rounded() / 1000 }, overheadBytes: overhead)
+    }
+
+    /// Process CPU time of the faster of two writes of `image` with `options` (the first also warms caches), and
+    /// the file's size.
+    private static func cpuNanoseconds(writing image: RawImage, options: DNGWriter.Options,
+                                       directory: String) -> (Double, Int)? {
+        let path = (directory as NSString).appendingPathComponent(".rawburst-calibration-\(getpid()).dng")
+        defer { unlink(path) }
+        var best = Double.infinity, bytes = 0
+        for _ in 0..<2 {
+            let cpu = MonotonicClock.processCPUNanoseconds()
+            guard let report = try? DNGWriter(options: options).write(image, to: path) else { return nil }
+            best = min(best, Double(MonotonicClock.processCPUNanoseconds() - cpu))
+            bytes = report.bytes
+        }
+        return (best, bytes)
+    }
+
+    /// A camera-like frame: a smooth ramp with noise, at `bitsPerSample` bits.
+    static func syntheticImage(bitsPerSample: Int, cfa: CFALayout) -> RawImage? {
+        let (width, height) = size
+        let bits = max(8, min(16, bitsPerSample))
+        let storage = PixelStorage(count: width * height)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let top = Double((1 << bits) - 1)
+        let noiseScale = max(1, top / 256)
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let noise = (Double(Int(state >> 59)) - 16) * noiseScale / 4
+                let v = top * (0.1 + 0.6 * Double(x + y) / Double(width + height)) + noise
+                storage.baseAddress[y * width + x] = UInt16(max(0, min(top, v)))
+            }
+        }
+        guard let levels = try? BlackLevels(uniform: 0),
+              let frame = try? RawFrame(width: width, height: height, storage: storage, cfa: cfa, blackLevels: levels,
+                                        whiteLevel: UInt32(top), bitsPerSample: bits) else { return nil }
+        return try? RawImage(frame: frame, metadata: FrameMetadata(), calibration: nil)
+    }
+}

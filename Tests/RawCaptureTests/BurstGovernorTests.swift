@@ -1,0 +1,119 @@
+import RawCapture
+import RawCore
+import RawDNG
+import RawSources
+import Testing
+
+/// `BurstGovernor` on its own: its ladders, when it predicts the pool fills, lateness, the thermal floor and the rate.
+@Suite struct BurstGovernorTests {
+    @Test("each bottleneck's ladder holds only the rungs that give it something, in the declared order")
+    func ladders() {
+        func ladder(_ b: BurstGovernor.Bottleneck, _ c: DNGCompression, shed: Bool = true, packable: Bool = true,
+                    realTime: Bool = true) -> [BurstGovernor.Level] {
+            BurstGovernor.ladder(bottleneck: b, compression: c, shedsWork: shed, packable: packable, realTime: realTime)
+        }
+        #expect(ladder(.cpu, .lj92) == [.noPreviews, .packed, .uncompressed, .lowerRate])
+        #expect(ladder(.cpu, .lj92, packable: false) == [.noPreviews, .uncompressed, .lowerRate])
+        #expect(ladder(.cpu, .packed) == [.noPreviews, .uncompressed, .lowerRate])
+        #expect(ladder(.cpu, .none) == [.noPreviews, .lowerRate])
+        #expect(ladder(.cpu, .none, shed: false) == [.lowerRate])
+        #expect(ladder(.cpu, .none, shed: false, realTime: false) == [])
+        // A slow disk: uncompressing would add bytes and shedding previews saves none; packing saves a quarter.
+        #expect(ladder(.disk, .none) == [.packed, .lowerRate])
+        #expect(ladder(.disk, .none, packable: false) == [.lowerRate])
+        #expect(ladder(.disk, .lj92) == [.lowerRate])
+        #expect(ladder(.disk, .packed) == [.lowerRate])
+    }
+
+    /// A governor at 10 fps over `slots` slots with the CPU ladder of a lossless-JPEG burst.
+    static func governor(slots: Int = 20) -> BurstGovernor {
+        BurstGovernor(ladder: [.noPreviews, .packed, .uncompressed, .lowerRate],
+                      work: BurstGovernor.Work(compression: .lj92, fps: 10), slots: slots)
+    }
+
+    @Test("a pool filling at a measured rate is stepped before it is full, one rung per settled window")
+    func predictsTheFill() {
+        var g = Self.governor()
+        var steps: [(frame: Int, step: BurstGovernor.Step)] = []
+        // 10 fps in, 5 fps out: the occupancy grows by one slot every two frames (plus the writer's own slot).
+        for n in 0..<60 {
+            let occupied = min(20, 1 + n / 2)
+            let o = BurstGovernor.Observation(seconds: Double(n) / 10, occupied: occupied, free: 20 - occupied,
+                                              finished: n / 2, lastSequenceNumber: UInt64(n))
+            if let step = g.observe(o) { steps.append((n, step)) }
+        }
+        // The first step long before the pool is full (frame ~38), each later one only after a fresh window.
+        #expect(steps.count >= 2, "\(steps.map(\.step))")
+        // In the ladder's order; once at the top, only the rate goes on down.
+        let ladder: [BurstGovernor.Level] = [.noPreviews, .packed, .uncompressed, .lowerRate]
+        let climbed = steps.map(\.step.newLevel)
+        #expect(Array(climbed.prefix(4)) == Array(ladder.prefix(climbed.count)), "\(climbed)")
+        #expect(climbed.dropFirst(4).allSatisfy { $0 == .lowerRate })
+        let rates = steps.compactMap(\.step.fps)
+        #expect(rates == rates.sorted(by: >) && rates.allSatisfy { $0 < 10 }, "\(rates)")
+        let first = steps.first?.frame ?? 99
+        #expect(first < 30, "first step at frame \(first)")
+        for (a, b) in zip(steps, steps.dropFirst()) { #expect(b.frame - a.frame >= 3, "\(a.frame) → \(b.frame)") }
+        #expect(steps.first?.step.reason.hasPrefix("pool full in ") == true)
+        #expect(g.work.shedsOptionalWork)
+    }
+
+    @Test("a steady pool is left alone")
+    func steadyPool() {
+        var g = Self.governor(slots: 6)
+        for n in 0..<100 {
+            let occupied = 1 + n % 2
+            let o = BurstGovernor.Observation(seconds: Double(n) / 10, occupied: occupied, free: 6 - occupied, finished: n)
+            #expect(g.observe(o) == nil, "frame \(n)")
+        }
+        #expect(g.level == .normal && g.steps.isEmpty)
+    }
+
+    @Test("the last free slot sends the governor to the top of its ladder at once, and the rate follows the writers")
+    func nearlyFullGoesToTheTop() throws {
+        var g = Self.governor(slots: 8)
+        var last: BurstGovernor.Step?
+        // The writers finish 4 frames a second while 10 come: 8 slots fill in about 1.3 s.
+        for n in 0..<40 where last == nil {
+            let occupied = min(8, 1 + (n * 6) / 10)
+            last = g.observe(.init(seconds: Double(n) / 10, occupied: occupied, free: 8 - occupied, finished: (n * 4) / 10,
+                                   lastSequenceNumber: UInt64(n)))
+        }
+        let step = try #require(last)
+        // With a window of 0.4 s, a prediction may come first; whichever came, the top is reached with a slot left.
+        while g.level < .lowerRate {
+            let o = BurstGovernor.Observation(seconds: 5, occupied: 7, free: 1, finished: 20)
+            guard g.observe(o) != nil else { break }
+        }
+        #expect(g.level == .lowerRate, "\(g.steps)")
+        #expect(g.work.compression == .none && g.work.shedsOptionalWork)
+        let fps = try #require(g.work.fps)
+        // 85 % of the measured 4 fps, within 10/8 ... 8.5 fps.
+        #expect(fps >= 1.25 && fps <= 8.5, "\(fps)")
+        #expect(step.afterSequenceNumber != nil)
+    }
+
+    @Test("frames starting more than a quarter interval late are pressure; a late drop steps at once")
+    func latenessIsPressure() {
+        var g = Self.governor()
+        for n in 0..<5 {
+            _ = g.observe(.init(seconds: Double(n) / 10, occupied: 1, free: 19, finished: n))
+        }
+        let late = g.observe(.init(seconds: 0.5, occupied: 1, free: 19, finished: 5, lastLatenessNanoseconds: 40_000_000))
+        #expect(late?.newLevel == .noPreviews && late?.reason == "frames starting late (40 ms)")
+        let dropped = g.observe(.init(seconds: 0.6, occupied: 1, free: 19, finished: 6, lateDrops: 1))
+        #expect(dropped?.newLevel == .packed && dropped?.cause == .lateDrop)
+        #expect(g.observe(.init(seconds: 0.7, occupied: 1, free: 19, finished: 7, lateDrops: 1)) == nil)
+    }
+
+    @Test("the thermal state sets a floor that lifts when it cools")
+    func thermalFloor() {
+        var g = Self.governor()
+        #expect(g.observe(.init(seconds: 0, occupied: 1, free: 19, finished: 0, thermal: .fair))?.newLevel == .noPreviews)
+        #expect(g.work.shedsOptionalWork && g.work.compression == .lj92)
+        let serious = g.observe(.init(seconds: 0.1, occupied: 1, free: 19, finished: 1, thermal: .serious))
+        #expect(serious?.newLevel == .lowerRate && serious?.fps == 5)
+        let cooled = g.observe(.init(seconds: 0.2, occupied: 1, free: 19, finished: 2, thermal: .nominal))
+        #expect(cooled?.newLevel == .normal && cooled?.fps == 10 && !g.work.shedsOptionalWork)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import RawCapture
+import RawCore
+import RawDNG
+import RawSimulator
+import RawSources
+import TestSupport
+import Testing
+
+/// The CPU and disk plan: its rule, its prediction, and both held against bursts on simulated slow disks.
+@Suite struct BurstTimePlanTests {
+    /// Costs per sample (ns) that make a 1 MP frame cost 10 ms uncompressed, 12 ms packed, 40 ms as lossless JPEG
+    /// (5 ms less each without the optional work), lossless JPEG at 60 % of the samples' bytes, 100 kB of overhead.
+    static let costs = FrameCostCalibration(
+        fullNanosecondsPerSample: ["none": 10, "packed": 12, "lj92": 40],
+        shedNanosecondsPerSample: ["none": 5, "packed": 7, "lj92": 35], losslessRatio: 0.6, overheadBytes: 100_000)
+
+    static func inputs(fps: Double?, disk: Double?, sensor: Double = 20, cores: Int = 2) -> BurstTimePlan.Inputs {
+        var inputs = BurstTimePlan.Inputs(samplesPerFrame: 1_000_000, bitsPerSample: 12, costs: costs)
+        inputs.fps = fps
+        inputs.cores = cores
+        inputs.sensorMilliseconds = sensor
+        inputs.diskBytesPerSecond = disk
+        return inputs
+    }
+
+    @Test("the fewest bytes that fit 75 % of the cores and 90 % of the disk; optional work dropped before a denser compression")
+    func theRule() {
+        // 10 fps on 2 cores: 200 ms per trigger, 150 usable. Lossless JPEG: 20 + 40 = 60 ms, 1.3 MB a frame, 13 MB/s.
+        let roomy = BurstTimePlan(Self.inputs(fps: 10, disk: 500e6))
+        #expect(roomy.compression == .lj92 && roomy.optionalWork && roomy.bottleneck == .cpu)
+        #expect(roomy.options.first { $0.compression == .lj92 }?.bytes == 1_300_000)
+        #expect(roomy.options.first { $0.compression == .packed }?.bytes == 1_600_000)
+        #expect(roomy.options.first { $0.compression == .none }?.neededMBps == 21)
+        // 40 fps: 50 ms per trigger, 37.5 usable: lossless JPEG (60) does not fit, packed (32) does.
+        let fast = BurstTimePlan(Self.inputs(fps: 40, disk: 500e6))
+        #expect(fast.compression == .packed && fast.optionalWork)
+        // 60 fps: 33 ms, 25 usable: packed without optional work (27) is too much, uncompressed without it (25) fits.
+        let faster = BurstTimePlan(Self.inputs(fps: 60, disk: 500e6))
+        #expect(faster.compression == .none && !faster.optionalWork, "\(faster.reason)")
+        // A 15 MB/s disk at 10 fps: lossless JPEG (13 MB/s) fits 90 % of it, packed (16) does not.
+        let slow = BurstTimePlan(Self.inputs(fps: 10, disk: 15e6))
+        #expect(slow.compression == .lj92)
+        // 8 MB/s: nothing fits; lossless JPEG overloads the disk least, and the disk is what limits the burst.
+        let slower = BurstTimePlan(Self.inputs(fps: 10, disk: 8e6))
+        #expect(slower.compression == .lj92 && slower.bottleneck == .disk)
+        #expect(slower.reason.hasPrefix("nothing keeps up at this rate; lj92 comes closest"))
+        // Asked for: kept, with the figures; the optional work goes when it does not fit.
+        var asked = Self.inputs(fps: 60, disk: 500e6)
+        asked.requested = .lj92
+        let kept = BurstTimePlan(asked)
+        #expect(kept.compression == .lj92 && !kept.optionalWork && kept.reason.hasPrefix("asked for with --compression lj92"))
+    }
+
+    @Test("the prediction: continuous when the writers keep up, otherwise slots ÷ (rate − capacity)")
+    func prediction() {
+        let continuous = BurstPrediction(plan: BurstTimePlan(Self.inputs(fps: 10, disk: 500e6)), slots: 20)
+        #expect(continuous.sustainable && continuous.summary == "continuous at 10 fps (needs 13 MB/s, disk 500 MB/s)")
+        // Uncompressed by request onto a 10.5 MB/s disk at 10 fps: 2.1 MB a frame, so the disk takes 5 fps. The first
+        // write takes 10 ms of CPU and 0.2 s on the disk before a slot comes back: 22 slots fill in
+        // (22 − 5 × 0.21) / (10 − 5) = 4.19 s, 42 frames.
+        var asked = Self.inputs(fps: 10, disk: 10.5e6)
+        asked.requested = DNGCompression.none
+        let plan = BurstTimePlan(asked)
+        let p = BurstPrediction(plan: plan, slots: 22)
+        #expect(!p.sustainable && p.capacityFPS == 5 && p.secondsBeforeFull == 4.2 && p.framesBeforeFull == 42, "\(p)")
+        #expect(p.short == "holds ~42 frames")
+        #expect(p.summary.hasPrefix("holds ~42 frames (4.2 s) at 10 fps, then the governor steps in"))
+        let free = BurstPrediction(plan: BurstTimePlan(Self.inputs(fps: nil, disk: nil)), slots: 8)
+        #expect(free.sustainable && free.summary.hasPrefix("free-running"))
+    }
+
+    /// A burst of the small sensor's frames at `fps`, uncompressed, onto a simulated disk taking `fraction` of what the
+    /// plan says the burst needs, with the plan's (real, measured) costs. Returns the report and the session.
+    static func diskBurst(fraction: Double, fps: Double = 30, slots: Int, seconds: Double, governor: Bool,
+                          directory: String) throws -> (BurstSession.Report, BurstSession) {
+        let sensor = try BurstSessionTests.sensor()
+        let costs = try #require(FrameCostCalibration.measure(options: DNGWriter.Options(), bitsPerSample: 12, cfa: .rggb))
+        var inputs = BurstTimePlan.Inputs(samplesPerFrame: sensor.samplesPerFrame, bitsPerSample: 12, costs: costs)
+        inputs.fps = fps
+        inputs.cores = ProcessInfo.processInfo.activeProcessorCount
+        inputs.requested = DNGCompression.none
+        let needed = try #require(BurstTimePlan(inputs).options.first { $0.compression == .none }?.neededMBps)
+        let disk = Int(needed * 1e6 * fraction)
+        inputs.diskBytesPerSecond = Double(disk)
+        var configuration = BurstSession.Configuration(
+            frames: 100_000, overflow: .dropNewest, writers: 2,
+            memoryBudget: BurstSessionTests.budget(slots: slots, sensor: sensor, writers: 2), outputDirectory: directory)
+        configuration.clock = .realTime(fps: fps)
+        configuration.late = .wait
+        configuration.duration = seconds
+        configuration.governor = governor
+        configuration.timePlan = BurstTimePlan(inputs)
+        configuration.storageFaults = try StorageFaults(parsing: "\(disk)/s")
+        let session = try BurstSession(source: sensor, configuration: configuration)
+        return (session.run(), session)
+    }
+
+    @Test("a disk at 10–90 % of the needed bandwidth: no frame is dropped while the governor has a rung left",
+          arguments: [0.1, 0.3, 0.5, 0.7, 0.9])
+    func noDropBeforeTheLastRung(fraction: Double) throws {
+        let tmp = try TemporaryDirectory()
+        let (report, session) = try Self.diskBurst(fraction: fraction, slots: 8, seconds: 2, governor: true,
+                                                   directory: tmp.url.path)
+        #expect(report.problems == [])
+        #expect(session.configuration.timePlan?.bottleneck == .disk)
+        // A slow disk's ladder: packed (a quarter fewer bytes at 12 bits), then the rate.
+        let levels = report.degradations.map(\.newLevel)
+        #expect(levels.allSatisfy { $0 == .packed || $0 == .lowerRate }, "\(report.degradations)")
+        let poolFull = report.ledger.drops.filter { $0.reason == .poolFull }.map(\.sequenceNumber)
+        if let first = poolFull.min() {
+            let lowered = try #require(report.degradations.first { $0.newLevel == .lowerRate }, "dropped \(poolFull) at level normal")
+            #expect(first > lowered.afterSequenceNumber ?? 0, "frame \(first) dropped before the rate was lowered: \(report.degradations)")
+        }
+        if fraction <= 0.5 { #expect(levels.contains(.lowerRate), "\(report.degradations)") }
+    }
+
+    @Test("prediction against outcome on three disk speeds, without the governor: the pool fills within ±15 % of when it said",
+          arguments: [0.25, 0.5, 0.75])
+    func predictionHolds(fraction: Double) throws {
+        let tmp = try TemporaryDirectory()
+        // At 10 fps the writers need a small share of the cores even in a debug build on a loaded machine, so the
+        // disk is what fills the pool: 16 slots in about 16 / (10 − 10 × fraction) s.
+        let slots = 16
+        let (report, session) = try Self.diskBurst(fraction: fraction, fps: 10, slots: slots,
+                                                   seconds: Double(slots) / (10 * (1 - fraction)) + 0.5,
+                                                   governor: false, directory: tmp.url.path)
+        let predicted = try #require(session.prediction?.secondsBeforeFull, "\(String(describing: session.prediction))")
+        #expect(session.pool.slotCount == slots)
+        let first = try #require(report.ledger.drops.filter { $0.reason == .poolFull }.map(\.sequenceNumber).min())
+        let start = try #require(report.triggerNanoseconds.first)
+        let at = Double(report.triggerNanoseconds[Int(first)] - start) / 1e9
+        let planned = session.configuration.timePlan?.options.first { $0.compression == .none }?.bytes ?? 0
+        #expect(abs(at - predicted) <= 0.15 * predicted, "predicted \(predicted) s, first drop at \(at) s (frame \(first)); bytes planned \(planned), written \(report.frames.map(\.bytes).max() ?? 0); commits \(report.frames.sorted { $0.committedNanoseconds < $1.committedNanoseconds }.map { Double($0.committedNanoseconds - start) / 1e9 })")
+    }
+}
