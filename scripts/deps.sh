@@ -14,7 +14,7 @@
 set -euo pipefail
 
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config)
-CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time)
+CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time libtiff-tools)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
              PIL=Pillow scipy=scipy)

@@ -15,8 +15,19 @@ public final class PixelStorage: @unchecked Sendable {
     public let baseAddress: UnsafeMutablePointer<UInt16>
     /// Number of samples.
     public let count: Int
-    /// Whether the buffer came from `calloc` (freed with `free`) rather than `allocate`.
-    private let fromCalloc: Bool
+    /// How the buffer is released.
+    private let release: Release
+    /// What keeps an adopted buffer alive (nil for buffers this storage allocated itself).
+    private let owner: AnyObject?
+
+    private enum Release {
+        /// Allocated with `allocate`: deallocated.
+        case deallocate
+        /// Allocated with `calloc`: freed with `free`.
+        case free
+        /// Another object's memory (a decoder's buffer): released with that object.
+        case owner
+    }
 
     /// Allocates `count` samples, zero-filled.
     public init(count: Int) {
@@ -24,7 +35,8 @@ public final class PixelStorage: @unchecked Sendable {
         baseAddress = .allocate(capacity: max(count, 1))
         baseAddress.initialize(repeating: 0, count: max(count, 1))
         self.count = count
-        fromCalloc = false
+        release = .deallocate
+        owner = nil
     }
 
     /// Allocates `count` zero samples without touching them: the system hands out zero pages lazily, so the
@@ -37,7 +49,8 @@ public final class PixelStorage: @unchecked Sendable {
         }
         baseAddress = memory.bindMemory(to: UInt16.self, capacity: max(count, 1))
         self.count = count
-        fromCalloc = true
+        release = .free
+        owner = nil
     }
 
     /// Allocates `count` samples without zero-filling them and lets `fill` write them, for callers that
@@ -48,8 +61,21 @@ public final class PixelStorage: @unchecked Sendable {
         baseAddress = .allocate(capacity: max(count, 1))
         if count == 0 { baseAddress.initialize(to: 0) }
         self.count = count
-        fromCalloc = false
+        release = .deallocate
+        owner = nil
         fill(baseAddress)
+    }
+
+    /// Wraps `count` samples at `baseAddress` that belong to `owner` (a decoder's own buffer), without copying
+    /// them: the storage keeps `owner` alive, and the memory is released when `owner` is. So a decoded mosaic is
+    /// held once, not once by the decoder and once by the frame. Whoever adopts the buffer must no longer write to
+    /// it through `owner`.
+    package init(adopting baseAddress: UnsafeMutablePointer<UInt16>, count: Int, owner: AnyObject) {
+        precondition(count >= 0, "negative sample count")
+        self.baseAddress = baseAddress
+        self.count = count
+        release = .owner
+        self.owner = owner
     }
 
     /// Allocates storage holding a copy of `samples`.
@@ -59,8 +85,15 @@ public final class PixelStorage: @unchecked Sendable {
     }
 
     deinit {
-        if fromCalloc { free(baseAddress) } else { baseAddress.deallocate() }
+        switch release {
+        case .deallocate: baseAddress.deallocate()
+        case .free: free(baseAddress)
+        case .owner: break // `owner` goes with this storage and releases its memory itself
+        }
     }
+
+    /// Whether the samples are another object's buffer (``init(adopting:count:owner:)``), held without a copy.
+    package var isAdopted: Bool { release == .owner }
 
     /// The samples as a mutable buffer.
     public var buffer: UnsafeMutableBufferPointer<UInt16> {

@@ -96,6 +96,13 @@ public struct DNGWriter: Sendable {
     /// Writes `image` to `path` atomically and returns what was written.
     @discardableResult
     public func write(_ image: RawImage, to path: String) throws(DNGWriteError) -> Report {
+        try write(image, to: path, knownRawImageDigest: nil)
+    }
+
+    /// Writes like ``write(_:to:)``; `knownRawImageDigest`, when given, is `NewRawImageDigest` of `image`'s samples
+    /// already computed (a reader that checked it), written instead of hashing the samples again.
+    @discardableResult
+    package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?) throws(DNGWriteError) -> Report {
         let options: Options
         do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
         let frame = image.frame
@@ -114,8 +121,8 @@ public struct DNGWriter: Sendable {
         let stored: StoredRaw
         do {
             try file.beforeWriting()
-            stored = try writeContents(image, calibration: calibration, options: options, to: file.temporaryPath,
-                                       reportingAs: path)
+            stored = try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
+                                       to: file.temporaryPath, reportingAs: path)
             publication = try file.commit()
         } catch let error as DNGWriteError {
             file.discard()
@@ -137,7 +144,7 @@ public struct DNGWriter: Sendable {
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
-    private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options,
+    private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options, knownDigest: [UInt8]?,
                                to temporaryPath: String, reportingAs path: String) throws -> StoredRaw {
         let frame = image.frame
         let tiff = try TIFFWriteHandle(path: temporaryPath, reportingAs: path)
@@ -152,7 +159,8 @@ public struct DNGWriter: Sendable {
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
         var digestTags: [TagAssignment] = []
         if options.rawImageDigest {
-            let digest = NewRawImageDigest.digest(of: frame, threads: options.encodingThreads)
+            let digest = knownDigest.flatMap { $0.count == 16 ? $0 : nil }
+                ?? NewRawImageDigest.digest(of: frame, threads: options.encodingThreads)
             digestTags.append(.bytes(TIFFTag.newRawImageDigest, digest))
         }
         if let cinema = options.cinemaDNG {

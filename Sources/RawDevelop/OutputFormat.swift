@@ -75,18 +75,21 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     public var pngBitDepth: Int
     /// Replace an existing file at the destination (default false: an existing file is refused).
     public var overwrite: Bool
+    /// How TIFF files store their samples (default uncompressed, see ``TIFFCompression``).
+    public var tiffCompression: TIFFCompression = .none
 
     /// The valid JPEG/HEIF qualities.
     public static let qualityRange = 1...100
 
     /// Creates options; every value is checked by ``validated()``.
     public init(quality: Int = 90, heifBitDepth: Int = 8, tiffBitDepth: Int = 16, pngBitDepth: Int = 16,
-                overwrite: Bool = false) {
+                overwrite: Bool = false, tiffCompression: TIFFCompression = .none) {
         self.quality = quality
         self.heifBitDepth = heifBitDepth
         self.tiffBitDepth = tiffBitDepth
         self.pngBitDepth = pngBitDepth
         self.overwrite = overwrite
+        self.tiffCompression = tiffCompression
     }
 
     /// These options after checking every value (each failure is one line naming the setting).

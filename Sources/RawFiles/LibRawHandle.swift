@@ -57,6 +57,11 @@ final class LibRawHandle {
         libraw_unpack(data)
     }
 
+    /// Closes the input file (LibRaw's data stream) once the raw data is unpacked; the decoded data stays.
+    func closeFile() {
+        libraw_recycle_datastream(data)
+    }
+
     /// What the callbacks recorded so far.
     var callbackReport: CallbackReport {
         CallbackReport(dataErrors: callbackWords[0], firstDataErrorOffset: callbackWords[1],

@@ -38,10 +38,19 @@ public struct RawFileReader: Sendable {
     /// Reads pixels, levels, CFA, metadata and colour calibration. Throws RawReadError with a one-line
     /// description naming the file and the problem.
     public func read(path: String) throws(RawReadError) -> RawImage {
+        var digest: [UInt8]?
+        return try read(path: path, verifiedDigest: &digest)
+    }
+
+    /// Reads like ``read(path:)`` and sets `verifiedDigest` to the file's `NewRawImageDigest` when it was checked
+    /// against the samples read (a DNG that carries one, with ``verifiesRawImageDigest``): it is then the digest of
+    /// the frame's samples, which a converter writing the same frame need not compute again.
+    package func read(path: String, verifiedDigest: inout [UInt8]?) throws(RawReadError) -> RawImage {
+        verifiedDigest = nil
         let fileSize = try RawFileAccess.readableFileSize(path)
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
         if let raf = RAFHeader(head) { try raf.checkComplete(path: path, fileSize: fileSize) }
-        let tiff = try TIFFRawFacts.inspect(path: path, head: head)
+        var tiff = try TIFFRawFacts.inspect(path: path, head: head)
         try tiff?.checkDecodable(path: path)
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)
@@ -54,13 +63,20 @@ public struct RawFileReader: Sendable {
         if openStatus != LIBRAW_SUCCESS.rawValue {
             throw openError(openStatus, handle: handle, tiff: tiff, head: head, path: path)
         }
-        // Uncompressed 16-bit DNGs: the samples come from the bytes already read, and LibRaw only identifies.
+        // Uncompressed DNGs (16-bit or packed): the samples come from the file directly, and LibRaw only identifies.
         var samples: PixelStorage?
         let identified = (width: Int(handle.data.pointee.sizes.raw_width), height: Int(handle.data.pointee.sizes.raw_height),
                           isCFA: handle.data.pointee.idata.filters != 0)
-        if readsUncompressedDNGDirectly, let tiff, let layout = UncompressedCFASamples(tiff), identified.isCFA,
-           identified.width == layout.width, identified.height == layout.height {
-            samples = layout.read(from: tiff.bytes)
+        // (No binding of `tiff` may outlive this line: it would keep the file's bytes alive past `releaseBytes`.)
+        let uncompressed = readsUncompressedDNGDirectly && identified.isCFA ? tiff.flatMap(UncompressedCFASamples.init) : nil
+        if let layout = uncompressed, identified.width == layout.width, identified.height == layout.height {
+            // The strips go straight from the file into the frame, after the file's bytes are let go.
+            tiff?.releaseBytes()
+            guard let read = layout.read(path: path) else {
+                throw RawReadError(path: path, kind: .truncated, detail: "the raw data ends before it is complete "
+                                   + "(the file changed while it was read)")
+            }
+            samples = read
         } else if decodesLosslessJPEGDirectly, let tiff, let layout = LosslessJPEGCFASamples(tiff), identified.isCFA,
                   identified.width == layout.width, identified.height == layout.height {
             // Lossless JPEG: our decoder, in parallel; a stream that does not fill its tile exactly goes to LibRaw.
@@ -70,6 +86,8 @@ public struct RawFileReader: Sendable {
             case .failure(.mismatch): samples = nil
             }
         }
+        // From here only the parsed structure is needed: the file's bytes go before LibRaw allocates its mosaic.
+        tiff?.releaseBytes()
         if samples == nil {
             let unpackStatus = handle.unpack()
             if unpackStatus != LIBRAW_SUCCESS.rawValue {
@@ -81,7 +99,7 @@ public struct RawFileReader: Sendable {
         }
 
         var frame = try RawFrameParts(libRaw: handle, samples: samples, path: path)
-        if verifiesRawImageDigest, let tiff { try verifyDigest(tiff, frame: frame, path: path) }
+        if verifiesRawImageDigest, let tiff { verifiedDigest = try verifyDigest(tiff, frame: frame, path: path) }
         var metadata = LibRawMetadata.metadata(handle)
         var calibration = LibRawMetadata.calibrationParts(handle)
         if let tiff, tiff.isDNG {
@@ -93,18 +111,20 @@ public struct RawFileReader: Sendable {
 
     /// Compares the DNG's NewRawImageDigest with the samples, when the digest applies to them: 16-bit samples
     /// (no linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
-    private func verifyDigest(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) throws(RawReadError) {
+    /// Returns the digest when it was checked, nil when it does not apply.
+    private func verifyDigest(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) throws(RawReadError) -> [UInt8]? {
         guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
               raw.integer(TIFFTag.imageWidth) == frame.width, raw.integer(TIFFTag.imageLength) == frame.height,
               frame.width > 0, frame.height > 0, frame.storage.count >= frame.width * frame.height
-        else { return }
+        else { return nil }
         let computed = NewRawImageDigest.digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height,
                                                 rowStride: frame.width, threads: ProcessInfo.processInfo.activeProcessorCount)
         if computed != stored {
             throw RawReadError(path: path, kind: .corrupt,
                                detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
         }
+        return computed
     }
 
     /// The error for a failed `libraw_open_file`.

@@ -33,8 +33,8 @@ struct RawFrameParts {
 }
 
 extension RawFrameParts {
-    /// Gathers the frame from a LibRaw handle: the full raw buffer copied bit-exactly from LibRaw's `unpack`
-    /// (or `samples`, the same buffer read without it, when given; LibRaw then needs only to have opened the
+    /// Gathers the frame from a LibRaw handle: the full raw buffer from LibRaw's `unpack` — adopted as it is when
+    /// its rows are tight (the storage then keeps `handle` alive), else copied bit-exactly (or `samples`, the same buffer read without it, when given; LibRaw then needs only to have opened the
     /// file), the active area, the CFA layout and the black and white levels LibRaw settled on.
     init(libRaw handle: LibRawHandle, samples: PixelStorage? = nil, path: String) throws(RawReadError) {
         let d = handle.data
@@ -76,6 +76,11 @@ extension RawFrameParts {
                                    detail: "raw image holds \(samples.count) samples, not \(rawWidth)x\(rawHeight)")
             }
             storage = samples
+        } else if pitchBytes == rawWidth * 2 {
+            // Tight rows: the frame takes LibRaw's buffer itself (the handle lives as long as the frame), so the
+            // mosaic is held once. LibRaw no longer needs its file.
+            handle.closeFile()
+            storage = PixelStorage(adopting: raw!, count: rawWidth * rawHeight, owner: handle)
         } else {
             storage = PixelStorage(unsafeUninitializedCount: rawWidth * rawHeight) { destination in
                 Self.copyRows(from: raw!, pitchBytes: pitchBytes, width: rawWidth, height: rawHeight, to: destination)

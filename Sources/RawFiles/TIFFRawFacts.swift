@@ -9,8 +9,15 @@ import RawTIFF
 struct TIFFRawFacts {
     /// The parsed TIFF directories.
     let structure: TIFFStructure
-    /// The whole file, as it was parsed (uncompressed DNG samples are taken from here without LibRaw's unpack).
-    let bytes: [UInt8]
+    /// The whole file, as it was parsed (lossless-JPEG DNG tiles are decoded from here without LibRaw's unpack);
+    /// empty once ``releaseBytes()`` has let it go.
+    private(set) var bytes: [UInt8]
+
+    /// Lets the file's bytes go once only the parsed structure is needed (before a decoder allocates the mosaic),
+    /// so that the file and the mosaic are not held at once.
+    mutating func releaseBytes() {
+        bytes = []
+    }
 
     /// True for DNG files.
     var isDNG: Bool { structure.isDNG }

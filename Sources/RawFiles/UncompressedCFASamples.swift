@@ -1,15 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RawCore
 import RawDNG
 import RawTIFF
 
 /// The raw samples of an uncompressed CFA DNG — 16-bit (rawburst's `none`, and most plain DNG writers) or packed
 /// at 1–15 bits per sample (rawburst's `packed`, Magic Lantern's and CHDK's DNGs) — taken straight from the file's
-/// bytes instead of LibRaw's `unpack`.
+/// strips instead of LibRaw's `unpack`.
 ///
 /// LibRaw copies such a file pixel by pixel through its DNG loader (`adobe_copy_pixel`, about 50 ms on one core
-/// for 12 MP here; packed samples one `getbits` call each) and the reader then copies LibRaw's buffer again; the
-/// samples are already in the file bytes the reader holds for its TIFF checks, so one copy (16-bit) or one unpacking
-/// pass (`PackedSamples.unpack`, rows starting on byte boundaries) gives the same buffer. Only the plainest layout
+/// for 12 MP here; packed samples one `getbits` call each); the strips are the samples, so reading them into the
+/// frame (16-bit) or one unpacking pass over each strip (`PackedSamples.unpack`, rows starting on byte boundaries)
+/// gives the same buffer. The reader lets go of the file's bytes (read for its TIFF checks) first, so the mosaic is
+/// never held twice (issue #18). Only the plainest layout
 /// qualifies; anything else — compression, more than 16 bits, tiles, a linearization table (LibRaw maps each value
 /// through it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel,
 /// big-endian 16-bit samples — is left to LibRaw.
@@ -64,28 +68,49 @@ struct UncompressedCFASamples {
     /// DNG MaskedAreas.
     static let maskedAreas: UInt16 = 50830
 
-    /// The samples, row after row (16-bit ones are little-endian in the file as in memory: rawburst runs on
-    /// little-endian CPUs).
-    func read(from bytes: [UInt8]) -> PixelStorage {
+    /// The samples, row after row, read from the file at `path` strip by strip: 16-bit strips straight into the
+    /// frame's storage (little-endian in the file as in memory: rawburst runs on little-endian CPUs), packed ones
+    /// through a buffer of one strip and unpacked. The reader has let the file's bytes go by then, so the mosaic is
+    /// not held twice. Nil when the file no longer holds them (it shrank since it was checked).
+    func read(path: String) -> PixelStorage? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
         let (width, bits) = (width, bits)
         let rowBytes = PackedSamples.rowBytes(width: width, bits: bits)
-        return PixelStorage(unsafeUninitializedCount: width * height) { destination in
-            bytes.withUnsafeBytes { file in
-                let base = file.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                var row = 0
-                for strip in strips {
-                    if bits == 16 {
-                        UnsafeMutableRawPointer(destination + row * width)
-                            .copyMemory(from: base + strip.offset, byteCount: strip.rows * rowBytes)
-                    } else {
-                        for r in 0..<strip.rows {
-                            PackedSamples.unpack(base + strip.offset + r * rowBytes, count: width, bits: bits,
-                                                 into: destination + (row + r) * width)
-                        }
+        let largestStrip = bits == 16 ? 0 : (strips.map(\.rows).max() ?? 0) * rowBytes
+        let packed = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, largestStrip))
+        defer { packed.deallocate() }
+        var complete = true
+        let storage = PixelStorage(unsafeUninitializedCount: width * height) { destination in
+            var row = 0
+            for strip in strips where complete {
+                let count = strip.rows * rowBytes
+                if bits == 16 {
+                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(destination + row * width), count: count,
+                                              at: strip.offset)
+                } else {
+                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(packed), count: count, at: strip.offset)
+                    for r in 0..<strip.rows where complete {
+                        PackedSamples.unpack(packed + r * rowBytes, count: width, bits: bits, into: destination + (row + r) * width)
                     }
-                    row += strip.rows
                 }
+                row += strip.rows
             }
+            // Samples a failed read left unwritten are never read: the storage is dropped.
         }
+        return complete ? storage : nil
+    }
+
+    /// `pread` until `count` bytes are in; false at the end of the file or on an error.
+    private static func readFully(_ fd: Int32, into target: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = pread(fd, target + done, count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
     }
 }

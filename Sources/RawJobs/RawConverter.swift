@@ -35,8 +35,10 @@ public struct RawConverter: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let image = try reader.read(path: job.input)
-            let report = try writer.write(image, to: job.output)
+            // A digest the reader checked is the digest of the samples written: it is not computed again.
+            var digest: [UInt8]?
+            let image = try reader.read(path: job.input, verifiedDigest: &digest)
+            let report = try writer.write(image, to: job.output, knownRawImageDigest: digest)
             return Result(job: job, bytes: report.bytes, seconds: elapsed(), warnings: report.warnings, error: nil)
         } catch let error as RawReadError {
             return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: error.description)

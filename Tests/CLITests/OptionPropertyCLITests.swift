@@ -35,7 +35,8 @@ struct OptionPropertyCLITests {
         ],
         "develop": [
             "--recursive": .flag, "--output": .words, "--overwrite": .flag, "--format": .words, "--quality": .number,
-            "--bits": .number, "--wb": .words, "--demosaic": .words, "--space": .words, "--look": .words, "--tone": .words,
+            "--bits": .number, "--tiff-compression": .words, "--wb": .words, "--demosaic": .words, "--space": .words,
+            "--look": .words, "--tone": .words,
             "--exposure": .number, "--no-baseline-exposure": .flag, "--highlights": .words, "--crop": .words,
             "--size": .number, "--no-rotate": .flag, "--linear": .flag, "--jobs": .number, "--composite": .words,
             "--composite-stack": .words, "--composite-split": .number, "--composite-border": .number,

@@ -224,7 +224,8 @@ struct EncoderPixelTests {
             EncoderFixtures.gradientSamples().map { Float($0) / 65535 },
         ]
         for (n, image) in [floatImage, intImage].enumerated() {
-            let path = try EncoderFixtures.write(image, .tiff, options: EncodeOptions(tiffBitDepth: 32), in: tmp, name: "\(n).tif")
+            let path = try EncoderFixtures.write(image, .tiff, options: EncodeOptions(tiffBitDepth: 32, tiffCompression: .lzw),
+                                                 in: tmp, name: "\(n).tif")
             let dump = tmp.file("\(n).f32").path
             let info = try Python.json(script: script, arguments: [path, dump])
             #expect(info["dtype"]?.string == "float32" && info["sampleformat"]?.int == 3 && info["bits"]?.int == 32)

@@ -19,6 +19,8 @@ final class ConvertState: @unchecked Sendable {
     var directory = ""
     var dngBytes: [UInt8] = []
     var decoded: RawImage?
+    /// Issue #18: the 12 MP input DNG (uncompressed, as `capture --compression none` writes it).
+    var large = ""
 }
 
 let state = ConvertState()
@@ -59,6 +61,26 @@ func plainWrite(_ bytes: [UInt8], to path: String) -> Int {
     }
     precondition(fsync(fd) == 0, "cannot fsync \(path)")
     return done
+}
+
+/// Issue #18 item 8: a 12 MP 12-bit frame of the simulated phone-wide sensor written as an uncompressed DNG in
+/// `directory` (what `rawburst capture --frames 1 --compression none` makes).
+func writeLargeInput(in directory: String) throws -> String {
+    let sensor = try SimulatedSensor(profile: SensorProfile.builtIn(named: "phone-wide")!, scene: SceneCatalog.scene(named: "depth"),
+                                     seed: 1)
+    try sensor.configure(CaptureSettings(iso: 100, shutter: 1.0 / 60, focus: .metres(2)))
+    let frame = try sensor.nextFrame(into: PixelStorage(count: sensor.samplesPerFrame))
+    let path = directory + "/input-12mp.dng"
+    try DNGWriter().write(frame.image, to: path)
+    return path
+}
+
+/// `rawburst convert`'s own path (RawConverter, default 1024 px preview) with `compression`.
+func convertLarge(_ compression: DNGCompression) -> RawConverter.Result {
+    var options = converterOptions()
+    options.previewLongEdge = 1024
+    options.compression = compression
+    return RawConverter(writerOptions: options).convert(ConversionJob(input: state.large, output: state.directory + "/out.dng"))
 }
 
 func converterOptions() -> DNGWriter.Options {
@@ -106,6 +128,30 @@ let benchmarks: @Sendable () -> Void = {
     } teardown: {
         BenchSupport.removeScratchDirectory(state.directory)
         state.decoded = nil
+    }
+
+    // Issue #18 item 8: a 12 MP DNG converted as `rawburst convert` does (1024 px preview, digest), against LibRaw's
+    // own unpack of the same file (what `unprocessed_raw` does before writing its TIFF).
+    Benchmark("LibRaw open+unpack 12 MP DNG (baseline)") { _ in
+        blackHole(try libRawUnpack(state.large))
+    } setup: {
+        state.directory = BenchSupport.makeScratchDirectory("convert-12mp-libraw")
+        state.large = try writeLargeInput(in: state.directory)
+    } teardown: {
+        BenchSupport.removeScratchDirectory(state.directory)
+    }
+
+    for compression in [DNGCompression.none, .lj92] {
+        Benchmark("Convert 12 MP DNG to DNG, \(compression.rawValue) (RawConverter, 1024 px preview)") { _ in
+            let result = convertLarge(compression)
+            precondition(result.succeeded, result.error ?? "")
+            blackHole(result.bytes)
+        } setup: {
+            state.directory = BenchSupport.makeScratchDirectory("convert-12mp-\(compression.rawValue)")
+            state.large = try writeLargeInput(in: state.directory)
+        } teardown: {
+            BenchSupport.removeScratchDirectory(state.directory)
+        }
     }
 
     // The floor for the goal: LibRaw's unpack plus a plain durable write of as many bytes as the converted DNG

@@ -5,25 +5,29 @@ import RawTIFF
 /// Encodes developed images as TIFF through libtiff.
 ///
 /// The file is little-endian, one image, RGB, contiguous samples, upright (Orientation 1), 72 pixels per
-/// inch, in strips of about 256 KiB compressed with LZW (code 5, TIFF 6): 16-bit unsigned samples with the
-/// horizontal-differencing predictor (2), or 32-bit IEEE float samples (SampleFormat 3) with the
-/// floating-point predictor (3). LZW is lossless and read by every TIFF reader (Deflate packs a little tighter
-/// but is an Adobe extension exiftool's validator warns about); the float samples are written exactly as they are. IFD0 carries Make, Model, Software, DateTime
+/// inch, in strips of about 256 KiB: 16-bit unsigned samples, or 32-bit IEEE float samples (SampleFormat 3), written
+/// exactly as they are. By default the strips are uncompressed (``TIFFCompression``: noisy 16-bit data barely
+/// compresses, and every codec costs many times the write); Deflate, Zstandard or LZW can be chosen, each with the
+/// horizontal-differencing predictor (2) for integers or the floating-point predictor (3) for floats.
+/// IFD0 carries Make, Model, Software, DateTime
 /// and the ICC profile (tag 34675); EXIF and GPS are real sub-IFDs (written before the image directory,
 /// which then points at them), and their rationals are rewritten as exact fractions after libtiff closes the
 /// file (libtiff stores them through `float`). Images above about 3.5 GB of samples are written as BigTIFF.
 public struct TIFFEncoder: Sendable, Hashable {
     /// Bits per sample: 16 (unsigned integers) or 32 (IEEE floats).
     public var bitDepth: Int
+    /// How the strips are stored (default uncompressed).
+    public var compression: TIFFCompression
 
     /// Creates an encoder writing 16-bit integer or (`bitDepth` 32) float samples.
-    public init(bitDepth: Int = 16) {
+    public init(bitDepth: Int = 16, compression: TIFFCompression = .none) {
         self.bitDepth = bitDepth
+        self.compression = compression
     }
 
     /// Creates an encoder with the TIFF settings of `options`.
     public init(options: EncodeOptions) {
-        self.init(bitDepth: options.tiffBitDepth)
+        self.init(bitDepth: options.tiffBitDepth, compression: options.tiffCompression)
     }
 
     /// Target size of one uncompressed strip.
@@ -66,7 +70,8 @@ public struct TIFFEncoder: Sendable, Hashable {
                           TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset]))])
             if let gpsOffset { try tiff.set(TagAssignment(TIFFTag.gpsIFD, .unsigned([gpsOffset]))) }
 
-            // Strips: each is copied into a scratch buffer first, because libtiff's predictors work in place.
+            // Strips: uncompressed ones go as they are; compressed ones are copied into a scratch buffer first,
+            // because libtiff's predictors work in place.
             let strips = (image.height + rowsPerStrip - 1) / rowsPerStrip
             let samplesPerStrip = rowsPerStrip * image.width * 3
             if float {
@@ -87,11 +92,11 @@ public struct TIFFEncoder: Sendable, Hashable {
         }
     }
 
-    /// The image directory's own tags: size, RGB samples (16-bit unsigned or 32-bit float), LZW with its
-    /// predictor, strips.
+    /// The image directory's own tags: size, RGB samples (16-bit unsigned or 32-bit float), the compression and
+    /// its predictor, strips.
     private func imageTags(_ image: DevelopedImage, rowsPerStrip: Int) -> [TagAssignment] {
         let float = bitDepth == 32
-        return [
+        var tags = [
             TagAssignment(TIFFTag.imageWidth, .unsigned([UInt64(image.width)])),
             TagAssignment(TIFFTag.imageLength, .unsigned([UInt64(image.height)])),
             TagAssignment(TIFFTag.bitsPerSample, .unsigned([UInt64(bitDepth)])),
@@ -99,23 +104,33 @@ public struct TIFFEncoder: Sendable, Hashable {
             TagAssignment(TIFFTag.sampleFormat, .singleShort(float ? TIFFValue.sampleFormatFloat : TIFFValue.sampleFormatUnsigned)),
             TagAssignment(TIFFTag.photometricInterpretation, .unsigned([UInt64(TIFFValue.photometricRGB)])),
             TagAssignment(TIFFTag.planarConfiguration, .unsigned([UInt64(TIFFValue.planarContiguous)])),
-            // LZW is TIFF 6 (Deflate is not, and exiftool -validate says so).
-            TagAssignment(TIFFTag.compression, .unsigned([UInt64(TIFFValue.compressionLZW)])),
-            TagAssignment(TIFFTag.predictor, .unsigned([UInt64(float ? TIFFValue.predictorFloatingPoint : TIFFValue.predictorHorizontal)])),
+            TagAssignment(TIFFTag.compression, .unsigned([UInt64(compression.tagValue)])),
             TagAssignment(TIFFTag.rowsPerStrip, .unsigned([UInt64(rowsPerStrip)])),
         ]
+        if compression.usesPredictor {
+            let predictor = float ? TIFFValue.predictorFloatingPoint : TIFFValue.predictorHorizontal
+            tags.append(TagAssignment(TIFFTag.predictor, .unsigned([UInt64(predictor)])))
+        }
+        return tags
     }
 
     private func writeStrips<T: BitwiseCopyable>(_ samples: [T], tiff: TIFFWriteHandle, strips: Int,
                                                  samplesPerStrip: Int) throws(TIFFWriteError) {
-        let scratch = UnsafeMutableBufferPointer<T>.allocate(capacity: samplesPerStrip)
+        let copies = compression.usesPredictor
+        let scratch = UnsafeMutableBufferPointer<T>.allocate(capacity: copies ? samplesPerStrip : 1)
         defer { scratch.deallocate() }
         try samples.withUnsafeBufferPointer { (source) throws(TIFFWriteError) in
             for s in 0..<strips {
                 let start = s * samplesPerStrip
                 let count = min(samplesPerStrip, source.count - start)
-                scratch.baseAddress!.update(from: source.baseAddress! + start, count: count)
-                try tiff.writeEncodedStrip(UInt32(s), UnsafeMutableRawPointer(scratch.baseAddress!), bytes: count * MemoryLayout<T>.stride)
+                let bytes = count * MemoryLayout<T>.stride
+                if copies {
+                    scratch.baseAddress!.update(from: source.baseAddress! + start, count: count)
+                    try tiff.writeEncodedStrip(UInt32(s), UnsafeMutableRawPointer(scratch.baseAddress!), bytes: bytes)
+                } else {
+                    // Native little-endian samples are the file's byte order: the strip goes to the file as it is.
+                    try tiff.writeRawStrip(UInt32(s), UnsafeRawBufferPointer(start: source.baseAddress! + start, count: bytes))
+                }
             }
         }
     }

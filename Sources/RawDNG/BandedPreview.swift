@@ -1,0 +1,139 @@
+import RawCore
+import RawDevelop
+
+/// The JPEG preview of a frame much larger than the preview, made cheaply in time and memory.
+///
+/// The default crop's CFA periods are averaged down to exactly one period per preview pixel (each output period is
+/// the mean of the 1-2 or more source periods it covers, a box filter on the raw samples), a band of preview rows at
+/// a time, and each band is developed with the preview settings. One period is one pixel, so the developer bins
+/// without resizing and never holds a picture-sized float image: besides the output, memory is one band (about
+/// 2.5 MiB for a 1024 px preview), whatever the frame's size. Every development step of a preview is per pixel
+/// (as-shot white balance, matrices, tone curve), so developing band by band gives the picture developing the
+/// whole reduced mosaic would.
+///
+/// Frames it does not fit — non-square pixels, black levels that repeat over more than one CFA period, frames whose
+/// crop is not larger than the preview, or pictures so small that the developer's own sampling path is cheaper
+/// (thumbnails) — get `nil`, and the caller develops the whole frame.
+enum BandedPreview {
+    /// Preview rows developed at a time.
+    static let bandRows = 128
+
+    /// The preview of `image` with a long edge of `longEdge` pixels, or nil when the frame does not fit (see above).
+    static func render(_ image: RawImage, longEdge: Int, developer: RawDeveloper) -> RGB8Image? {
+        guard let plan = Plan(image.frame, longEdge: longEdge) else { return nil }
+        var pixels = [UInt8](repeating: 0, count: plan.width * plan.height * 3)
+        var firstRow = 0
+        while firstRow < plan.height {
+            let rows = min(bandRows, plan.height - firstRow)
+            guard let band = plan.band(firstRow: firstRow, rows: rows, image: image, threads: developer.threads),
+                  let developed = try? developer.preview(band, longEdge: max(plan.width, rows)),
+                  developed.width == plan.width, developed.height == rows
+            else { return nil }
+            let samples = developed.uint8Samples
+            guard samples.count == plan.width * rows * 3 else { return nil }
+            pixels.replaceSubrange(firstRow * plan.width * 3 ..< (firstRow + rows) * plan.width * 3, with: samples)
+            firstRow += rows
+        }
+        return try? RGB8Image(width: plan.width, height: plan.height, pixels: pixels)
+    }
+
+    /// Where each preview pixel's samples come from.
+    struct Plan {
+        let frame: RawFrame
+        /// The default crop, in buffer coordinates.
+        let crop: PixelRect
+        let periodRows: Int
+        let periodColumns: Int
+        /// Preview size in pixels (= output periods).
+        let width: Int
+        let height: Int
+        /// First source period of each output period, plus one past the end: output column `i` covers source
+        /// period columns `columnStarts[i] ..< columnStarts[i + 1]`.
+        let columnStarts: [Int]
+        let rowStarts: [Int]
+        let cfa: CFALayout
+        let blackLevels: BlackLevels
+
+        init?(_ frame: RawFrame, longEdge: Int) {
+            let pr = frame.cfa.rows, pc = frame.cfa.columns
+            guard frame.defaultScale.horizontal == 1, frame.defaultScale.vertical == 1,
+                  pr % frame.blackLevels.rows == 0, pc % frame.blackLevels.columns == 0 else { return nil }
+            let area = frame.activeArea, inner = frame.defaultCrop
+            guard let crop = try? PixelRect(top: area.top + inner.top, left: area.left + inner.left,
+                                            height: inner.height, width: inner.width) else { return nil }
+            let across = crop.width / pc, down = crop.height / pr
+            // The size the developer gives the whole crop, so that both paths make the same picture size.
+            let fit = min(1, Double(longEdge) / Double(max(crop.width, crop.height)))
+            let width = max(1, Int((Double(crop.width) * fit).rounded()))
+            let height = max(1, Int((Double(crop.height) * fit).rounded()))
+            // At least one whole period per preview pixel.
+            guard longEdge >= 16, width <= across, height <= down else { return nil }
+            // Pictures at least 4 times smaller than the periods each way: the developer samples them more cheaply.
+            guard across < 4 * width || down < 4 * height else { return nil }
+            var pattern: [CFAColor] = [], blacks: [Double] = []
+            for dy in 0..<pr {
+                for dx in 0..<pc {
+                    pattern.append(frame.color(row: crop.top + dy, column: crop.left + dx))
+                    blacks.append(frame.blackLevel(row: crop.top + dy, column: crop.left + dx))
+                }
+            }
+            guard let cfa = try? CFALayout(rows: pr, columns: pc, pattern: pattern),
+                  let black = try? BlackLevels(rows: pr, columns: pc, values: blacks) else { return nil }
+            self.frame = frame
+            self.crop = crop
+            periodRows = pr
+            periodColumns = pc
+            self.width = width
+            self.height = height
+            columnStarts = (0...width).map { $0 * across / width }
+            rowStarts = (0...height).map { $0 * down / height }
+            self.cfa = cfa
+            blackLevels = black
+        }
+
+        /// Preview rows `firstRow ..< firstRow + rows` as a small raw image: one CFA period per preview pixel.
+        func band(firstRow: Int, rows: Int, image: RawImage, threads: Int) -> RawImage? {
+            let bandWidth = width * periodColumns, bandHeight = rows * periodRows
+            let storage = PixelStorage(unsafeUninitializedCount: bandWidth * bandHeight) { out in
+                ParallelRows.run(rows: rows, threads: threads, minimumRows: 4) { outputRows in
+                    reduce(outputRows.lowerBound + firstRow ..< outputRows.upperBound + firstRow,
+                           into: out + (outputRows.lowerBound * periodRows) * bandWidth)
+                }
+            }
+            guard let band = try? RawFrame(width: bandWidth, height: bandHeight, storage: storage, cfa: cfa,
+                                           blackLevels: blackLevels, whiteLevel: frame.whiteLevel,
+                                           bitsPerSample: frame.bitsPerSample) else { return nil }
+            return RawImage(frame: band, metadata: image.metadata, calibration: image.calibration)
+        }
+
+        /// Averages the source periods of preview rows `outputRows` into `out` (their mosaic rows, tight).
+        private func reduce(_ outputRows: Range<Int>, into out: UnsafeMutablePointer<UInt16>) {
+            let pr = periodRows, pc = periodColumns, bandWidth = width * pc
+            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: crop.width)
+            defer { sums.deallocate() }
+            let base = frame.storage.baseAddress, stride = frame.rowStride
+            for (k, j) in outputRows.enumerated() {
+                let first = rowStarts[j], count = max(1, rowStarts[j + 1] - first)
+                for dy in 0..<pr {
+                    // Down the covered rows of this phase: one vectorised add per sample.
+                    sums.update(repeating: 0, count: crop.width)
+                    for s in 0..<count {
+                        let row = base + (crop.top + (first + s) * pr + dy) * stride + crop.left
+                        for x in 0..<crop.width { sums[x] &+= UInt32(row[x]) }
+                    }
+                    // Across: each output period averages the periods it covers, phase by phase.
+                    let target = out + (k * pr + dy) * bandWidth
+                    for i in 0..<width {
+                        let c0 = columnStarts[i], n = max(1, columnStarts[i + 1] - c0)
+                        let divisor = UInt32(n * count)
+                        for dx in 0..<pc {
+                            var total: UInt32 = 0
+                            for t in 0..<n { total &+= sums[(c0 + t) * pc + dx] }
+                            target[i * pc + dx] = UInt16((total + divisor / 2) / divisor)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
