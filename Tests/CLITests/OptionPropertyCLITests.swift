@@ -26,7 +26,7 @@ struct OptionPropertyCLITests {
             "--profile": .words, "--replay": .words, "--lens": .words, "--scene": .words, "--iso": .number,
             "--shutter": .number, "--aperture": .number, "--focus": .number, "--focus-point": .number,
             "--focus-zone": .number, "--ev": .number, "--metering": .words, "--wb": .words, "--preset": .words,
-            "--presets": .words, "--fps": .number, "--interval": .number, "--duration": .number, "--seed": .number,
+            "--presets": .words, "--fps": .number, "--interval": .number, "--duration": .number, "--late": .words, "--seed": .number,
             "--frames": .number, "--bracket": .words, "--bracket-file": .words, "--output": .words,
             "--memory-budget": .number, "--overflow": .words, "--writers": .number, "--simulate-disk": .words,
             "--simulate-thermal": .words, "--pre-record": .number, "--trigger-after": .number, "--preview": .number,
@@ -54,6 +54,7 @@ struct OptionPropertyCLITests {
         "stress": ["--scenario": .words, "--quick": .flag, "--sensor": .words, "--profile": .words, "--writers": .number,
                    "--keep": nil, "--json": .flag],
         "sensors": ["--json": .flag],
+        "storage": ["--file-size": .number, "--seconds": .number, "--no-cache": .flag, "--json": .flag],
     ]
 
     /// How an option is fed.
@@ -139,6 +140,9 @@ struct OptionPropertyCLITests {
                     case "analyze":
                         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
                         base = [command, dng] + (option == "--png" ? [] : ["--png", out.path])
+                    case "storage":
+                        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+                        base = [command, out.path]
                     default:
                         base = [command, "--quick", "--scenario", "thermal", "--keep", out.path]
                     }

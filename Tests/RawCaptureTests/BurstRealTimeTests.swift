@@ -74,15 +74,21 @@ final class SlowSource: FrameSource {
         #expect(last.latenessNanoseconds >= 95_000_000, "\(last.latenessNanoseconds)")
     }
 
+    /// A 20 fps burst of up to 1000 frames lasting `seconds`, six slots, two writers.
+    static func timed(_ sensor: some FrameSource, seconds: Double, directory: String) -> BurstSession.Configuration {
+        var configuration = BurstSession.Configuration(
+            frames: 1000, overflow: .block, writers: 2,
+            memoryBudget: BurstSessionTests.budget(slots: 6, sensor: sensor, writers: 2), outputDirectory: directory)
+        configuration.clock = .realTime(fps: 20)
+        configuration.duration = seconds
+        return configuration
+    }
+
     @Test("--duration is wall time: the thermal state halves the rate and the burst makes half the frames in the same time")
     func durationHoldsInWallTime() throws {
         let tmp = try TemporaryDirectory()
         let sensor = try BurstSessionTests.sensor()
-        var configuration = BurstSession.Configuration(
-            frames: 1000, overflow: .block, writers: 2,
-            memoryBudget: BurstSessionTests.budget(slots: 6, sensor: sensor, writers: 2), outputDirectory: tmp.url.path)
-        configuration.clock = .realTime(fps: 20)
-        configuration.duration = 0.5
+        var configuration = Self.timed(sensor, seconds: 0.5, directory: tmp.url.path)
         configuration.thermal = try ThermalSchedule(parsing: "serious@0s")
         let start = MonotonicClock.nanoseconds()
         let report = try BurstSession(source: sensor, configuration: configuration).run()
@@ -104,11 +110,7 @@ final class SlowSource: FrameSource {
     func pauseExtendsTheDeadline() throws {
         let tmp = try TemporaryDirectory()
         let sensor = try BurstSessionTests.sensor()
-        var configuration = BurstSession.Configuration(
-            frames: 1000, overflow: .block, writers: 2,
-            memoryBudget: BurstSessionTests.budget(slots: 6, sensor: sensor, writers: 2), outputDirectory: tmp.url.path)
-        configuration.clock = .realTime(fps: 20)
-        configuration.duration = 0.33
+        var configuration = Self.timed(sensor, seconds: 0.33, directory: tmp.url.path)
         configuration.governor = false
         let session = try BurstSession(source: sensor, configuration: configuration)
         var hooks = BurstSession.Hooks()
