@@ -128,6 +128,8 @@ final class BurstRun: Sendable {
         for _ in 0..<configuration.writers {
             group.enter()
             let thread = Thread { [self] in
+                // The sensor thread is the burst's real-time part: the writers yield a core to it at once.
+                ThreadPriority.lowerCurrentThread(to: ThreadPriority.background)
                 writeLoop()
                 group.leave()
             }

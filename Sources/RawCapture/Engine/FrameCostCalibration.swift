@@ -3,18 +3,23 @@ import RawCore
 import RawDNG
 
 /// What one frame costs this machine to write, by compression, measured before a burst: the CPU time (all
-/// threads) of `DNGWriter` writing a synthetic camera-like frame with the burst's own options, per sample, with and
-/// without the optional work (JPEG preview, raw digest). Linear in the frame's samples, which is how the plan
-/// scales it to the burst's frames.
+/// threads) of `DNGWriter` writing a synthetic camera-like frame with the burst's own options, with and without the
+/// optional work (JPEG preview, raw digest), as a fixed part (tags, thumbnail and preview of a fixed size) and a
+/// part per sample, which is how the plan scales it to the burst's frames.
 ///
-/// Measured on a 1024x768 frame (0.75 MP) written to a private temporary folder (CPU time does not depend on the
-/// disk; the burst's own folder gets nothing that a crash could leave behind) and removed: about 40 ms in all on
-/// this project's 2-core machine; the result is kept in `CalibrationCache` so later bursts start at once.
+/// Measured on frames of 512x384 and 1024x768 (the two sizes separate the fixed part from the part per sample),
+/// written to a private temporary folder (CPU time does not depend on the disk; the burst's own folder gets nothing
+/// that a crash could leave behind) and removed: about 60 ms in all on this project's 2-core machine; the result is
+/// kept in `CalibrationCache` so later bursts start at once.
 public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// CPU nanoseconds per sample of writing a DNG, by compression name, with the optional work.
     public var fullNanosecondsPerSample: [String: Double]
     /// The same without the optional work (the governor's `no-previews`).
     public var shedNanosecondsPerSample: [String: Double]
+    /// The fixed CPU nanoseconds of a write (whatever the frame's size), by compression name, with and without the
+    /// optional work.
+    public var fullFixedNanoseconds: [String: Double]
+    public var shedFixedNanoseconds: [String: Double]
     /// Lossless JPEG's raw data over the uncompressed samples' bytes, on the measured frame.
     public var losslessRatio: Double?
     /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags): the same for any frame of the same aspect.
@@ -22,9 +27,12 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
 
     /// Costs given (from a cache, or a test's figures).
     public init(fullNanosecondsPerSample: [String: Double], shedNanosecondsPerSample: [String: Double],
+                fullFixedNanoseconds: [String: Double] = [:], shedFixedNanoseconds: [String: Double] = [:],
                 losslessRatio: Double?, overheadBytes: Int?) {
         self.fullNanosecondsPerSample = fullNanosecondsPerSample
         self.shedNanosecondsPerSample = shedNanosecondsPerSample
+        self.fullFixedNanoseconds = fullFixedNanoseconds
+        self.shedFixedNanoseconds = shedFixedNanoseconds
         self.losslessRatio = losslessRatio
         self.overheadBytes = overheadBytes
     }
@@ -32,30 +40,36 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// The CPU cost of one frame of `samples` samples written with `compression`, in milliseconds of one core.
     public func milliseconds(samples: Int, compression: DNGCompression, shed: Bool) -> Double? {
         let table = shed ? shedNanosecondsPerSample : fullNanosecondsPerSample
-        return table[compression.rawValue].map { $0 * Double(samples) / 1e6 }
+        let fixed = (shed ? shedFixedNanoseconds : fullFixedNanoseconds)[compression.rawValue] ?? 0
+        return table[compression.rawValue].map { (fixed + $0 * Double(samples)) / 1e6 }
     }
 
     /// Every figure finite and in range (a cache file edited by hand or damaged is not trusted).
     var isPlausible: Bool {
         let costs = Array(fullNanosecondsPerSample.values) + Array(shedNanosecondsPerSample.values)
+        let fixed = Array(fullFixedNanoseconds.values) + Array(shedFixedNanoseconds.values)
         return costs.allSatisfy { $0.isFinite && (0...1_000_000).contains($0) }
+            && fixed.allSatisfy { $0.isFinite && (0...1e11).contains($0) }
             && (losslessRatio.map { $0.isFinite && (0...2).contains($0) } ?? true)
             && (overheadBytes.map { (0...(1 << 30)).contains($0) } ?? true)
     }
 
-    /// The width and height of the frame measured.
-    static let size = (width: 1024, height: 768)
+    /// The widths and heights of the frames measured (the same aspect: the thumbnail's size is the same).
+    static let sizes = [(width: 512, height: 384), (width: 1024, height: 768)]
 
     /// Measures each compression with and without the optional work of `options` for frames of `bitsPerSample`
     /// bits and `cfa`, writing into a temporary folder of its own (removed afterwards). Nil when no file could be written.
     public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
-        guard let image = syntheticImage(bitsPerSample: bitsPerSample, cfa: cfa) else { return nil }
+        let images = sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
+        guard images.count == 2 else { return nil }
         var template = Array((NSTemporaryDirectory() + "rawburst-calibration-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         let directory = String(cString: made)
         defer { rmdir(directory) }
-        var full: [String: Double] = [:], shed: [String: Double] = [:], sizes: [DNGCompression: Int] = [:]
-        let samples = Double(size.width * size.height)
+        var c = FrameCostCalibration(fullNanosecondsPerSample: [:], shedNanosecondsPerSample: [:], losslessRatio: nil,
+                                     overheadBytes: nil)
+        let n = images.map { Double($0.frame.width * $0.frame.height) }
+        var sizes: [DNGCompression: Int] = [:]
         for compression in DNGCompression.allCases {
             for shedding in [false, true] {
                 var o = options
@@ -66,16 +80,26 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                     o.previewLongEdge = nil
                     o.rawImageDigest = false
                 }
-                guard let (ns, bytes) = cpuNanoseconds(writing: image, options: o, directory: directory) else { return nil }
-                if !shedding { sizes[compression] = bytes }
-                if shedding { shed[compression.rawValue] = ns / samples } else { full[compression.rawValue] = ns / samples }
+                guard let (small, _) = cpuNanoseconds(writing: images[0], options: o, directory: directory),
+                      let (large, bytes) = cpuNanoseconds(writing: images[1], options: o, directory: directory) else { return nil }
+                // The cost of a write is fixed + per sample × samples: two sizes give both.
+                let perSample = max(0, (large - small) / (n[1] - n[0]))
+                let fixed = max(0, large - perSample * n[1])
+                if shedding {
+                    c.shedNanosecondsPerSample[compression.rawValue] = perSample
+                    c.shedFixedNanoseconds[compression.rawValue] = fixed
+                } else {
+                    c.fullNanosecondsPerSample[compression.rawValue] = perSample
+                    c.fullFixedNanoseconds[compression.rawValue] = fixed
+                    sizes[compression] = bytes
+                }
             }
         }
-        let raw = Int(samples) * 2
+        let raw = Int(n[1]) * 2
         let overhead = sizes[.none].map { max(0, $0 - raw) }
-        let ratio = sizes[.lj92].flatMap { lj in overhead.map { Double(max(0, lj - $0)) / Double(raw) } }
-        return FrameCostCalibration(fullNanosecondsPerSample: full, shedNanosecondsPerSample: shed,
-                                    losslessRatio: ratio.map { ($0 * 1000).rounded() / 1000 }, overheadBytes: overhead)
+        c.overheadBytes = overhead
+        c.losslessRatio = sizes[.lj92].flatMap { lj in overhead.map { (Double(max(0, lj - $0)) / Double(raw) * 1000).rounded() / 1000 } }
+        return c
     }
 
     /// Process CPU time of the faster of two writes of `image` with `options` (the first also warms caches), and
@@ -94,9 +118,8 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
         return (best, bytes)
     }
 
-    /// A camera-like frame: a smooth ramp with noise, at `bitsPerSample` bits.
-    static func syntheticImage(bitsPerSample: Int, cfa: CFALayout) -> RawImage? {
-        let (width, height) = size
+    /// A camera-like frame of `width` x `height`: a smooth ramp with noise, at `bitsPerSample` bits.
+    static func syntheticImage(width: Int, height: Int, bitsPerSample: Int, cfa: CFALayout) -> RawImage? {
         let bits = max(8, min(16, bitsPerSample))
         let storage = PixelStorage(count: width * height)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scheduling priority of the calling thread (Linux: each thread has its own nice value).
+///
+/// A burst's sensor thread is its real-time part: a frame that cannot start on its tick is lost. The writers'
+/// work (encoding, digests, development) can wait a few milliseconds for a core without losing anything, so they
+/// run at a lower priority and the sensor thread gets a core as soon as its tick comes.
+public enum ThreadPriority {
+    /// The nice value writer threads take: the scheduler then gives them about a tenth of a core's time while a
+    /// nice-0 thread wants it, all of it otherwise.
+    public static let background: Int32 = 10
+
+    /// Lowers the calling thread's priority to `nice` (only ever lowers: an unprivileged process cannot raise it
+    /// back). Returns false when the system refused (the thread keeps its priority; nothing else changes).
+    @discardableResult
+    public static func lowerCurrentThread(to nice: Int32) -> Bool {
+        #if os(Linux)
+        // On Linux the nice value is per thread, and `PRIO_PROCESS` with `who` 0 sets the calling thread's alone.
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) == 0
+        #else
+        return false
+        #endif
+    }
+}
