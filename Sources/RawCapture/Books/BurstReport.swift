@@ -70,6 +70,8 @@ extension BurstSession {
         public let degradations: [BurstGovernor.Step]
         /// How long the burst was predicted to hold (its session's `prediction`), nil without a time plan.
         public var prediction: BurstPrediction? = nil
+        /// How the sensor thread was scheduled: `real-time` (FIFO, when the system granted it) or `normal`.
+        public var sensorScheduling = ThreadPriority.Scheduling.normal
         /// Sensor-to-slot latency of every frame produced (ns), in order.
         public let slotLatencies: [UInt64]
         /// `CLOCK_MONOTONIC` start of every trigger (ns), in order; a pair's two frames share one.

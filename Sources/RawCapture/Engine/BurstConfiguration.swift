@@ -27,6 +27,9 @@ extension BurstSession {
         /// What a real-time clock does with a frame that cannot start within half an interval of its tick: drop it
         /// (counted as `late`, its sequence number used up; the default) or take it late (offline simulation).
         public var late: LateFramePolicy = .drop
+        /// With a real-time clock, the sensor thread asks for real-time (FIFO) scheduling while the burst runs; the
+        /// system grants it to root or `CAP_SYS_NICE` only (the report's `sensorScheduling` says which it got).
+        public var realTimeScheduling = true
         /// With a real-time clock, the burst's length in wall time (seconds from the first triggered frame's tick,
         /// pauses not counted): no trigger is due after it, so a lowered rate makes fewer frames, never a longer
         /// burst. `frames` still caps the count. Nil: `frames` alone decides.

@@ -28,6 +28,8 @@ struct SensorState {
     var lastLateness: UInt64 = 0
     /// How long the source took to make the last trigger's frames (ns).
     var lastFill: UInt64?
+    /// How the sensor thread was scheduled.
+    var scheduling = ThreadPriority.Scheduling.normal
 
     init(governor: BurstGovernor, clock: FrameClock, triggered: Bool) {
         self.governor = governor

@@ -50,7 +50,14 @@ final class BurstRun: Sendable {
         if preRecording { pool.setHeld(true) }
         let writers = startWriters()
         var sensor = SensorState(governor: Self.initialGovernor(session), clock: configuration.clock, triggered: !preRecording)
+        // On a real-time clock the sensor thread asks to be scheduled as one (granted to root or CAP_SYS_NICE).
+        var scheduling = ThreadPriority.Scheduling.normal
+        if case .realTime = configuration.clock, configuration.realTimeScheduling {
+            scheduling = ThreadPriority.requestRealTime()
+        }
         var stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger)
+        if scheduling == .realTime { ThreadPriority.returnToNormal() }
+        sensor.scheduling = scheduling
         if !sensor.triggered { dropPreRecord() }
         pool.close()
         writers.wait()
@@ -160,6 +167,7 @@ final class BurstRun: Sendable {
             analyses: final.analyses.sorted { ($0.sensor, $0.sequenceNumber) < ($1.sensor, $1.sequenceNumber) },
             skippedAnalyses: final.skippedAnalyses)
         report.prediction = session.prediction
+        report.sensorScheduling = s.scheduling
         return report
     }
 }

@@ -60,16 +60,18 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// Measures each compression with and without the optional work of `options` for frames of `bitsPerSample`
     /// bits and `cfa`, writing into a temporary folder of its own (removed afterwards). Nil when no file could be written.
     public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
-        let images = sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
+        let images = Self.sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
         guard images.count == 2 else { return nil }
+        // mkdtemp fills in the template's X's in place: the folder's name is the buffer, read once the call is over.
         var template = Array((NSTemporaryDirectory() + "rawburst-calibration-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let directory = String(cString: made)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+        guard made else { return nil }
+        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { rmdir(directory) }
         var c = FrameCostCalibration(fullNanosecondsPerSample: [:], shedNanosecondsPerSample: [:], losslessRatio: nil,
                                      overheadBytes: nil)
         let n = images.map { Double($0.frame.width * $0.frame.height) }
-        var sizes: [DNGCompression: Int] = [:]
+        var fileBytes: [DNGCompression: Int] = [:]
         for compression in DNGCompression.allCases {
             for shedding in [false, true] {
                 var o = options
@@ -91,14 +93,14 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                 } else {
                     c.fullNanosecondsPerSample[compression.rawValue] = perSample
                     c.fullFixedNanoseconds[compression.rawValue] = fixed
-                    sizes[compression] = bytes
+                    fileBytes[compression] = bytes
                 }
             }
         }
         let raw = Int(n[1]) * 2
-        let overhead = sizes[.none].map { max(0, $0 - raw) }
+        let overhead = fileBytes[.none].map { max(0, $0 - raw) }
         c.overheadBytes = overhead
-        c.losslessRatio = sizes[.lj92].flatMap { lj in overhead.map { (Double(max(0, lj - $0)) / Double(raw) * 1000).rounded() / 1000 } }
+        c.losslessRatio = fileBytes[.lj92].flatMap { lj in overhead.map { (Double(max(0, lj - $0)) / Double(raw) * 1000).rounded() / 1000 } }
         return c
     }
 

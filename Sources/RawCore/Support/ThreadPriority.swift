@@ -14,6 +14,36 @@ public enum ThreadPriority {
     /// nice-0 thread wants it, all of it otherwise.
     public static let background: Int32 = 10
 
+    /// How the calling thread is scheduled.
+    public enum Scheduling: String, Sendable, Hashable, Codable {
+        /// The kernel's real-time FIFO class: the thread runs as soon as it is runnable, ahead of every ordinary one.
+        case realTime = "real-time"
+        /// The ordinary time-sharing class.
+        case normal
+    }
+
+    /// Asks for real-time FIFO scheduling (priority `priority`, low in 1...99) for the calling thread. The system
+    /// grants it to root, to a process with `CAP_SYS_NICE`, or within `ulimit -r`; otherwise nothing changes.
+    /// Returns the scheduling the thread has afterwards.
+    public static func requestRealTime(priority: Int32 = 10) -> Scheduling {
+        #if os(Linux)
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 ? .realTime : .normal
+        #else
+        return .normal
+        #endif
+    }
+
+    /// Returns the calling thread to ordinary scheduling (after `requestRealTime`).
+    public static func returnToNormal() {
+        #if os(Linux)
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &parameters)
+        #endif
+    }
+
     /// Lowers the calling thread's priority to `nice` (only ever lowers: an unprivileged process cannot raise it
     /// back). Returns false when the system refused (the thread keeps its priority; nothing else changes).
     @discardableResult

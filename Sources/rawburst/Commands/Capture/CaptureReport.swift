@@ -82,6 +82,8 @@ struct CaptureReport: Encodable {
         /// length asked for (`--duration`, seconds).
         let late: String?
         let duration: Double?
+        /// How the sensor thread was scheduled: `real-time` (FIFO, granted to root or CAP_SYS_NICE) or `normal`.
+        let sensorScheduling: String?
         let overflow: String
         let writers: Int
         let memory: BurstMemoryPlan
