@@ -54,12 +54,14 @@ struct WriteOutcome: Sendable {
 
 extension BurstRun {
     /// Records a drop in the ledger and the journal.
-    func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason) {
-        drop(frame.sequenceNumber, sensor: frame.sensorName, reason)
+    func drop(_ frame: CapturedFrame, _ reason: BurstLedger.DropReason, flush: Bool = true) {
+        drop(frame.sequenceNumber, sensor: frame.sensorName, reason, flush: flush)
     }
 
-    /// Records the drop of frame `sequenceNumber` of `sensor` in the ledger and the journal.
-    func drop(_ sequenceNumber: UInt64, sensor: String, _ reason: BurstLedger.DropReason) {
+    /// Records the drop of frame `sequenceNumber` of `sensor` in the ledger and the journal. The sensor thread passes
+    /// `flush: false`: its lines go out with the next flushed one (a writer's commit, or the end), because a flush
+    /// on the sensor thread (an fdatasync, tens of milliseconds on a busy disk) would make the next frames late.
+    func drop(_ sequenceNumber: UInt64, sensor: String, _ reason: BurstLedger.DropReason, flush: Bool = true) {
         books.withLock {
             $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason)
             if reason == .late { $0.lateDropped += 1 }
@@ -68,7 +70,7 @@ extension BurstRun {
         entry.sequenceNumber = sequenceNumber
         entry.sensor = sensor
         entry.reason = reason.rawValue
-        journalAppend(entry)
+        journalAppend(entry, flush: flush)
     }
 
     /// Records that the sensor made `frame` (a journal line that is not flushed on its own: the next flushed line

@@ -26,8 +26,10 @@ struct SensorState {
     /// Triggers dropped late so far, and how late the last trigger started (ns).
     var lateDrops = 0
     var lastLateness: UInt64 = 0
-    /// How long the source took to make the last trigger's frames (ns).
-    var lastFill: UInt64?
+    /// How long the source took to make the last eight triggers' frames (ns), oldest first.
+    var recentFills: [UInt64] = []
+    /// The median of `recentFills` (one slow frame — a page fault storm, a preempted thread — is not the source's pace).
+    var typicalFill: UInt64? { recentFills.isEmpty ? nil : recentFills.sorted()[recentFills.count / 2] }
     /// How the sensor thread was scheduled.
     var scheduling = ThreadPriority.Scheduling.normal
 
@@ -91,7 +93,7 @@ extension BurstRun {
         let numbers = session.source.skip()
         for (number, sensor) in zip(numbers, session.sensorNames) {
             recordProduced(number, sensor: sensor)
-            drop(number, sensor: sensor, .late)
+            drop(number, sensor: sensor, .late, flush: false)
         }
         s.triggers += 1
         if s.triggered { s.taken += 1 }
@@ -113,7 +115,7 @@ extension BurstRun {
             seconds: seconds, occupied: stats.occupied, free: stats.slotCount - stats.occupied, queued: stats.queued,
             finished: finished,
             lastLatenessNanoseconds: s.lastLateness, lateDrops: s.lateDrops, thermal: thermal,
-            lastSequenceNumber: s.lastSequence, sensorSeconds: s.lastFill.map { Double($0) / 1e9 })
+            lastSequenceNumber: s.lastSequence, sensorSeconds: s.typicalFill.map { Double($0) / 1e9 })
         guard s.governor.observe(observation) != nil else { return }
         let (level, work) = (s.governor.level, s.governor.work)
         books.withLock { $0.level = level }
@@ -147,7 +149,7 @@ extension BurstRun {
         if !s.triggered && pool.statistics.queued >= configuration.preRecordFrames * perTrigger {
             for _ in 0..<perTrigger {
                 guard let (slot, old) = pool.reclaimOldestFull() else { break }
-                drop(old.frame, .outsidePreRecord)
+                drop(old.frame, .outsidePreRecord, flush: false)
                 reclaimed.append(slot)
             }
         }
@@ -172,7 +174,7 @@ extension BurstRun {
             case .dropOldest:
                 slot = pool.tryAcquire()
                 if slot == nil, let (reclaimed, dropped) = pool.reclaimOldestFull() {
-                    drop(dropped.frame, .replacedByNewer)
+                    drop(dropped.frame, .replacedByNewer, flush: false)
                     slot = reclaimed
                 }
             }
@@ -196,7 +198,8 @@ extension BurstRun {
             let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
             let began = MonotonicClock.nanoseconds()
             frames = try session.source.next(into: buffers).map { Self.retimed($0, due: due) }
-            s.lastFill = MonotonicClock.nanoseconds() - began
+            s.recentFills.append(MonotonicClock.nanoseconds() - began)
+            if s.recentFills.count > 8 { s.recentFills.removeFirst() }
         } catch {
             for slot in slots { pool.abandon(slot) }
             recordFailure(.sensor("\(error)"))
@@ -218,7 +221,7 @@ extension BurstRun {
     /// which then ends the loop.
     func dropUnslotted(_ frames: [CapturedFrame]) throws(SensorLoopEnd) {
         let stopping = configuration.overflow == .stop
-        for frame in frames { drop(frame, stopping ? .burstStopped : .poolFull) }
+        for frame in frames { drop(frame, stopping ? .burstStopped : .poolFull, flush: false) }
         reportProgress()
         if stopping { throw SensorLoopEnd(cause: .noFreeSlot) }
     }
