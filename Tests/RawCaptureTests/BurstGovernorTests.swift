@@ -114,6 +114,8 @@ import Testing
         #expect(steps.count <= 1, "\(steps)")
         for n in 16..<22 { if let s = observe(n, lateDrops: 4) { steps.append(s) } }
         #expect(steps.map(\.newLevel) == [.packed] && steps.first?.cause == .lateDrop, "\(steps)")
+        // A single late drop in a later window is a hiccup: no step.
+        for n in 22..<40 { #expect(observe(n, lateDrops: n < 30 ? 4 : 5) == nil, "frame \(n)") }
     }
 
     @Test("the rate never goes below an eighth of the burst's own, and a CinemaDNG clip keeps its rate")

@@ -121,10 +121,12 @@ public struct BurstGovernor: Sendable {
         }
         // Everything else waits for a settled window since the last step, so each step's effect is seen first (a
         // stall drops a run of ticks late at once: that is one event, not one per tick).
-        let newLateDrops = o.lateDrops > lateDropsSeen
+        // One late drop in a window is a hiccup (the machine, not the burst): lowering the rate for it would cost
+        // far more frames than it saves. Two or more are pressure.
+        let newLateDrops = o.lateDrops - lateDropsSeen
         guard gauge.settled else { return nil }
         lateDropsSeen = o.lateDrops
-        if newLateDrops { return .lateDrop }
+        if newLateDrops >= 2 { return .lateDrop }
         if gauge.oftenLate {
             return .late(milliseconds: (Double(o.lastLatenessNanoseconds) / 1e4).rounded() / 100)
         }
