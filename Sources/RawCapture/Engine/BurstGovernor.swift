@@ -191,11 +191,22 @@ public struct BurstGovernor: Sendable {
         gauge.intervalSeconds = next.fps.map { 1 / $0 }
         let step = Step(newLevel: reported, seconds: (o.seconds * 1000).rounded() / 1000,
                         afterSequenceNumber: o.lastSequenceNumber, cause: cause,
-                        effect: Work.change(from: previous, to: next, sustainedFPS: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }),
+                        effect: Work.change(from: previous, to: next, sustainedFPS: sustained(cause)),
                         fps: next.fps == previous.fps ? nil : next.fps.map { ($0 * 100).rounded() / 100 },
                         compression: next.compression == previous.compression ? nil : next.compression)
         steps.append(step)
         return step
+    }
+}
+
+extension BurstGovernor {
+    /// The writers' measured pace, for a step's words when the writers' pace set the new rate (not the thermal
+    /// state's floor, nor the source's own pace).
+    func sustained(_ cause: Cause) -> Double? {
+        switch cause {
+        case .filling, .nearlyFull: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }
+        case .late, .lateDrop, .thermal: nil
+        }
     }
 }
 

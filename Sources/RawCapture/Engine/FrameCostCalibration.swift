@@ -97,6 +97,11 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                 }
             }
         }
+        // Shedding work never costs more: a measurement that says so is noise.
+        for key in c.fullNanosecondsPerSample.keys {
+            c.shedNanosecondsPerSample[key] = min(c.shedNanosecondsPerSample[key] ?? 0, c.fullNanosecondsPerSample[key] ?? 0)
+            c.shedFixedNanoseconds[key] = min(c.shedFixedNanoseconds[key] ?? 0, c.fullFixedNanoseconds[key] ?? 0)
+        }
         let raw = Int(n[1]) * 2
         let overhead = fileBytes[.none].map { max(0, $0 - raw) }
         c.overheadBytes = overhead
