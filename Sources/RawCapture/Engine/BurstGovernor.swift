@@ -19,9 +19,10 @@ import RawSources
 ///
 /// When to step (`observe`): the pool's occupancy is sampled before each trigger; its growth per second over a
 /// window of a few frame intervals says when the pool will be full. The governor steps when that is sooner than
-/// the time a step needs to act (the writers first finish what is queued the old way), when a frame started more
-/// than a quarter interval late, or when a frame was dropped late; it waits for a fresh window between two such
-/// steps so each step's effect is seen. When the next trigger would take the last free slot it goes straight to
+/// the time a step needs to act (the writers first finish what is queued the old way), when at least two and a
+/// quarter of the window's frames started more than a quarter interval late, or when two or more were dropped late
+/// in a window (one late frame or one late drop is a hiccup of the machine, not pressure); it waits for a fresh
+/// window between two such steps so each step's effect is seen. When the next trigger would take the last free slot it goes straight to
 /// the last rung. The thermal state sets a floor (`fair`: no previews; `serious`: half rate) that is lifted
 /// when it cools; `critical` stops the burst (the session does that). Every change is a `Step` in the manifest.
 public struct BurstGovernor: Sendable {
