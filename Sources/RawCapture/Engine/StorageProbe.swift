@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import SystemPackage
 
 /// Measures a folder's sustained write bandwidth the way a burst writes: whole files of a frame's size, each
 /// written, flushed (`fsync`) and closed, one after the other, after a warm-up file that is not counted (it pays
@@ -25,24 +26,24 @@ public struct StorageProbe: Sendable, Hashable, Codable {
     public static func measure(directory: String, fileBytes: Int, seconds: Double, minimumFiles: Int = 2,
                                maximumFiles: Int = 1000, progress: ((Double) -> Void)? = nil) throws(Failure) -> StorageProbe {
         let bytes = max(4096, fileBytes)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
-        defer { buffer.deallocate() }
         // Camera-like, incompressible bytes (a file system that compresses must not flatter the figure).
+        var buffer = [UInt8](repeating: 0, count: bytes)
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        let words = buffer.bindMemory(to: UInt64.self, capacity: bytes / 8)
-        for i in 0..<(bytes / 8) {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            words[i] = state
+        buffer.withUnsafeMutableBytes { raw in
+            for i in 0..<(bytes / 8) {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                raw.storeBytes(of: state, toByteOffset: i * 8, as: UInt64.self)
+            }
         }
         let path = (directory as NSString).appendingPathComponent(".rawburst-storage-probe-\(getpid())")
         defer { unlink(path) }
-        try writeFile(path, buffer, bytes)
+        try writeFile(path, buffer)
         var count = 0, slowest = Double.infinity
         let start = MonotonicClock.nanoseconds()
         var elapsed = 0.0
         while count < maximumFiles && (count < minimumFiles || elapsed < seconds) {
             let t0 = MonotonicClock.nanoseconds()
-            try writeFile(path, buffer, bytes)
+            try writeFile(path, buffer)
             let t = Double(MonotonicClock.nanoseconds() - t0) / 1e9
             slowest = min(slowest, Double(bytes) / max(t, 1e-9) / 1e6)
             count += 1
@@ -55,18 +56,16 @@ public struct StorageProbe: Sendable, Hashable, Codable {
                             slowestMegabytesPerSecond: (slowest * 10).rounded() / 10)
     }
 
-    /// Writes `bytes` from `buffer` to a fresh `path`, flushes and closes it.
-    private static func writeFile(_ path: String, _ buffer: UnsafeMutableRawPointer, _ bytes: Int) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes {
-            let n = write(fd, buffer + done, bytes - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failure("\(path): write failed: \(String(cString: strerror(errno)))") }
-            done += n
+    /// Writes `bytes` to a fresh `path`, flushes and closes it (the package's write-all loop and fsync).
+    private static func writeFile(_ path: String, _ bytes: [UInt8]) throws(Failure) {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite])
+        } catch {
+            throw Failure("\(path): cannot write: \(FileError.reason(error))")
         }
-        guard fsync(fd) == 0 else { throw Failure("\(path): fsync failed: \(String(cString: strerror(errno)))") }
+        defer { try? fd.close() }
+        do { try fd.writeEvery(bytes) } catch { throw Failure("\(path): write failed: \(error)") }
+        do { try fd.sync() } catch { throw Failure("\(path): fsync failed: \(error)") }
     }
 }
