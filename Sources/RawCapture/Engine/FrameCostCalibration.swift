@@ -62,11 +62,7 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
         let images = Self.sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
         guard images.count == 2 else { return nil }
-        // mkdtemp fills in the template's X's in place: the folder's name is the buffer, read once the call is over.
-        var template = Array((NSTemporaryDirectory() + "rawburst-calibration-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-        guard made else { return nil }
-        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard let directory = ScratchFolder.make(prefix: "rawburst-calibration") else { return nil }
         defer { rmdir(directory) }
         var c = FrameCostCalibration(fullNanosecondsPerSample: [:], shedNanosecondsPerSample: [:], losslessRatio: nil,
                                      overheadBytes: nil)

@@ -115,14 +115,10 @@ struct StressCommand: ParsableCommand {
             }
             return keep
         }
-        let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("rawburst-stress-XXXXXX")
-        // mkdtemp fills in the X's in place: the folder's name is the buffer, read once the call is over (the pointer
-        // it returns points into a buffer that only lives for the call).
-        var bytes = Array(template.utf8CString)
-        guard bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) != nil }) else {
+        guard let made = ScratchFolder.make(prefix: "rawburst-stress") else {
             throw BadValue("cannot create a temporary directory in \(NSTemporaryDirectory())")
         }
-        return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return made
     }
 
     /// Runs one burst as a child `capture` process and checks its account against its files.
