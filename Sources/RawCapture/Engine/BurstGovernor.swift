@@ -151,17 +151,15 @@ public struct BurstGovernor: Sendable {
         case .late, .lateDrop: sensorBound = o.sensorSeconds
         default: sensorBound = nil
         }
-        if target == position {
-            guard ladder.last == .lowerRate, let rate = work.fps else { return nil }
+        // At the top only the rate can go on down; otherwise the rungs up to the target apply, the rate's among them.
+        let lowersRate = target == position ? ladder.last == .lowerRate : ladder[position..<target].contains(.lowerRate)
+        if lowersRate, let rate = work.fps {
             loweredFPS = max(floorFPS, gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger,
                                                             sensorSeconds: sensorBound))
-        } else {
-            if ladder[position..<target].contains(.lowerRate), let rate = work.fps {
-                loweredFPS = max(floorFPS, gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger,
-                                                                sensorSeconds: sensorBound))
-            }
-            position = target
+        } else if target == position {
+            return nil   // at the top with no rate to lower
         }
+        position = target
         gauge.restart()
         return record(o, cause: cause)
     }

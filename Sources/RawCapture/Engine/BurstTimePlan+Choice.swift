@@ -60,11 +60,11 @@ extension BurstTimePlan {
         }
         guard usable != nil else {
             // Free-running: the fastest to write is the one whose slower side (CPU on all cores, or disk) is quickest.
-            let fastest = options.min { a, b in
-                freeRunningSeconds(a, inputs) < freeRunningSeconds(b, inputs)
-            }
+            func slower(_ o: Option) -> Double { let s = freeRunningSeconds(o, inputs); return max(s.cpu, s.disk) }
+            let fastest = options.min { slower($0) < slower($1) }
+            let sides = fastest.map { freeRunningSeconds($0, inputs) }
             return Choice(option: fastest, optionalWork: true,
-                          bottleneck: fastest.map { freeRunningBottleneck($0, inputs) } ?? .cpu,
+                          bottleneck: sides.map { $0.disk > $0.cpu ? .disk : .cpu } ?? .cpu,
                           reason: "free-running burst: \(fastest?.compression.rawValue ?? "none") is the fastest to write here")
         }
         let byBytes = options.sorted { $0.bytes < $1.bytes }
@@ -94,15 +94,10 @@ extension BurstTimePlan {
                           + " — " + limit)
     }
 
-    private static func freeRunningSeconds(_ o: Option, _ inputs: Inputs) -> Double {
-        let cpu = o.cpuMilliseconds / 1000 / Double(max(1, inputs.cores))
-        let disk = inputs.diskBytesPerSecond.map { Double(o.bytes) / max($0, 1) } ?? 0
-        return max(cpu, disk)
-    }
-
-    private static func freeRunningBottleneck(_ o: Option, _ inputs: Inputs) -> BurstGovernor.Bottleneck {
-        let cpu = o.cpuMilliseconds / 1000 / Double(max(1, inputs.cores))
-        let disk = inputs.diskBytesPerSecond.map { Double(o.bytes) / max($0, 1) } ?? 0
-        return disk > cpu ? .disk : .cpu
+    /// Seconds a free-running frame takes with option `o` on each side: its CPU spread over the cores, its bytes on
+    /// the disk (0 when the disk's bandwidth is unknown).
+    private static func freeRunningSeconds(_ o: Option, _ inputs: Inputs) -> (cpu: Double, disk: Double) {
+        (o.cpuMilliseconds / 1000 / Double(max(1, inputs.cores)),
+         inputs.diskBytesPerSecond.map { Double(o.bytes) / max($0, 1) } ?? 0)
     }
 }
