@@ -145,4 +145,61 @@ import Testing
         let cooled = g.observe(.init(seconds: 0.2, occupied: 1, free: 19, finished: 2, thermal: .nominal))
         #expect(cooled?.newLevel == .normal && cooled?.fps == 10 && !g.work.shedsOptionalWork)
     }
+
+    @Test("a lowered rate that stays calm is given back a quarter at a time up to the burst's own; a raise that brings pressure back waits twice as long next time")
+    func rateComesBack() throws {
+        var g = BurstGovernor(ladder: [.packed, .lowerRate], work: BurstGovernor.Work(compression: .none, fps: 10), slots: 20)
+        var seconds = 0.0, sequence: UInt64 = 0
+        func tick(occupied: Int, finished: Int, lateDrops: Int = 0) -> BurstGovernor.Step? {
+            seconds += 1 / (g.work.fps ?? 10)
+            sequence += 1
+            return g.observe(.init(seconds: seconds, occupied: occupied, free: 20 - occupied, queued: occupied - 1,
+                                   finished: finished, lateDrops: lateDrops, lastSequenceNumber: sequence))
+        }
+        // A stall: the pool fills to the last slots, the governor goes to the top and lowers the rate.
+        for n in 0..<12 where g.level < .lowerRate { _ = tick(occupied: min(19, 1 + n * 2), finished: n / 4) }
+        #expect(g.level == .lowerRate, "\(g.steps)")
+        let lowered = try #require(g.work.fps)
+        #expect(lowered < 10)
+        // The writers catch up and the pool stays nearly empty: within the calm wait, nothing changes.
+        var raises: [BurstGovernor.Step] = []
+        var finished = 10
+        let calmStart = seconds
+        while seconds - calmStart < 1.5 {
+            finished += 1
+            #expect(tick(occupied: 1, finished: finished) == nil)
+        }
+        // Then the rate comes back in quarters, each after a calm wait, until lower-rate is off.
+        while seconds - calmStart < 40 && g.level == .lowerRate {
+            finished += 1
+            if let step = tick(occupied: 1, finished: finished) { raises.append(step) }
+        }
+        #expect(g.level == .packed && g.work.fps == 10 && g.work.compression == .packed, "\(g.steps)")
+        let rates = raises.compactMap(\.fps)
+        #expect(rates == rates.sorted() && rates.last == 10 && rates.count == raises.count, "\(rates)")
+        for (a, b) in zip([lowered] + rates, rates) { #expect(b <= a * 1.25 + 0.01) }
+        #expect(raises.allSatisfy { $0.reason.hasPrefix("no pressure for ") }, "\(raises.map(\.reason))")
+        #expect(raises.first.map { $0.seconds - calmStart >= 2 } == true)
+        // Pressure again: lowered; the next raise waits at least twice the first wait (4 s).
+        let base = finished
+        for n in 0..<20 where g.level < .lowerRate { _ = tick(occupied: min(19, 1 + n * 2), finished: base + n / 4) }
+        #expect(g.level == .lowerRate)
+        finished = base + 10
+        let again = seconds
+        var next: BurstGovernor.Step?
+        while seconds - again < 30 && next == nil {
+            finished += 1
+            next = tick(occupied: 1, finished: finished)
+        }
+        let raised = try #require(next)
+        #expect(raised.seconds - again >= 4, "\(raised)")
+        // Late drops break the calm: no raise while ticks are being dropped.
+        var h = BurstGovernor(ladder: [.lowerRate], work: BurstGovernor.Work(compression: .none, fps: 10), slots: 20)
+        var t = 0.0
+        for n in 0..<400 {
+            t += 1 / (h.work.fps ?? 10)
+            let step = h.observe(.init(seconds: t, occupied: 1, free: 19, finished: n, lateDrops: n, sensorSeconds: 0.2))
+            if case .calm = step?.cause { Issue.record("raised while dropping late at \(t) s") }
+        }
+    }
 }

@@ -33,6 +33,8 @@ extension BurstGovernor {
         case lateDrop
         /// The thermal state set (or lifted) a floor.
         case thermal(ThermalState)
+        /// A lowered rate ran this long with room to spare (no late frame, the pool not filling): rate given back.
+        case calm(seconds: Double)
 
         /// `pool full in 0.8 s at the measured rate (3 of 8 slots free)`, `thermal state fair` ...
         public var description: String {
@@ -43,6 +45,7 @@ extension BurstGovernor {
             case .late(let ms): "frames starting late (\(SettingText.number(ms)) ms)"
             case .lateDrop: "a frame could not start on its tick (dropped late)"
             case .thermal(let state): "thermal state \(state.rawValue)"
+            case .calm(let seconds): "no pressure for \(SettingText.number(seconds)) s"
             }
         }
     }

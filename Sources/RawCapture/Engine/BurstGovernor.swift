@@ -87,6 +87,13 @@ public struct BurstGovernor: Sendable {
     private var loweredFPS: Double?
     private var gauge: PressureGauge
     private var lateDropsSeen = 0
+    /// Since when (s) the burst has been calm with the rate lowered, and the late drops counted then (nil: not calm).
+    private var calmSince: (seconds: Double, lateDrops: Int)?
+    /// How long the burst must stay calm before the rate is raised; doubled each time a raised rate had to come
+    /// back down, so a rate at the edge of what the machine holds is not tried again and again.
+    private var relaxDelay: Double = 0
+    /// The last change raised the rate.
+    private var lastStepRaisedRate = false
 
     /// A governor for a pool of `slots` slots, `framesPerTrigger` frames per trigger, starting with `work`, with the
     /// rungs of `ladder`.
@@ -109,6 +116,7 @@ public struct BurstGovernor: Sendable {
         let floorChanged = floor != thermalFloor
         thermalFloor = floor
         if let cause = pressure(o), let step = climb(o, cause: cause) { return step }
+        if !floorChanged, let step = relax(o) { return step }
         return floorChanged ? record(o, cause: .thermal(o.thermal)) : nil
     }
 
@@ -154,6 +162,7 @@ public struct BurstGovernor: Sendable {
         // At the top only the rate can go on down; otherwise the rungs up to the target apply, the rate's among them.
         let lowersRate = target == position ? ladder.last == .lowerRate : ladder[position..<target].contains(.lowerRate)
         if lowersRate, let rate = work.fps {
+            if lastStepRaisedRate { relaxDelay *= 2 }
             loweredFPS = max(floorFPS, gauge.sustainableFPS(current: rate, framesPerTrigger: framesPerTrigger,
                                                             sensorSeconds: sensorBound))
         } else if target == position {
@@ -161,7 +170,37 @@ public struct BurstGovernor: Sendable {
         }
         position = target
         gauge.restart()
+        calmSince = nil
+        lastStepRaisedRate = false
         return record(o, cause: cause)
+    }
+
+    /// Gives rate back after a lowered rate has been calm for a while (`PressureGauge.calm`, at most a trigger's frames
+    /// queued, half the pool free, no new late drop): a quarter more each time, up to the burst's own rate, which
+    /// takes `lower-rate` off. The cheaper encodings and shed work stay: they cost no frames.
+    private mutating func relax(_ o: Observation) -> Step? {
+        guard !keepsRate, let initial = initialWork.fps, let rate = loweredFPS, rate < initial,
+              position == ladder.count, ladder.last == .lowerRate, thermalFloor != .halfRate else { return nil }
+        guard gauge.calm, o.queued <= framesPerTrigger, 2 * o.free >= slots,
+              calmSince.map({ $0.lateDrops == o.lateDrops }) ?? true else {
+            calmSince = nil
+            return nil
+        }
+        let since = calmSince ?? (o.seconds, o.lateDrops)
+        calmSince = since
+        if relaxDelay == 0 { relaxDelay = max(2, 8 / initial) }
+        guard o.seconds - since.seconds >= relaxDelay else { return nil }
+        let raised = min(initial, rate * 1.25)
+        if raised >= initial * 0.999 {
+            position -= 1
+            loweredFPS = nil
+        } else {
+            loweredFPS = raised
+        }
+        gauge.restart()
+        calmSince = nil
+        lastStepRaisedRate = true
+        return record(o, cause: .calm(seconds: (o.seconds - since.seconds).rounded()))
     }
 
     /// Works out the level and work from the rungs applied and the thermal floor, and records the change.
@@ -204,7 +243,7 @@ extension BurstGovernor {
     func sustained(_ cause: Cause) -> Double? {
         switch cause {
         case .filling, .nearlyFull: gauge.lastDrainFPS.flatMap { $0 > 0 ? $0 : nil }
-        case .late, .lateDrop, .thermal: nil
+        case .late, .lateDrop, .thermal, .calm: nil
         }
     }
 }

@@ -32,6 +32,13 @@ struct PressureGauge: Sendable {
         return late >= 2 && late * 4 >= samples.count - 1
     }
 
+    /// A settled window in which no trigger started late and the occupancy grew by less than half a slot: the
+    /// burst has room to spare (the governor's evidence for giving rate back).
+    var calm: Bool {
+        guard settled, !samples.dropFirst().contains(where: \.late) else { return false }
+        return (growth ?? 0) * span < 0.5
+    }
+
     /// Forgets everything (after a step: its effect is measured afresh).
     mutating func restart() {
         if let last = samples.last { samples = [last] }
