@@ -8,9 +8,9 @@ import RawDNG
 /// part per sample, which is how the plan scales it to the burst's frames.
 ///
 /// Measured on frames of 512x384 and 1024x768 (the two sizes separate the fixed part from the part per sample),
-/// written to a private temporary folder (CPU time does not depend on the disk; the burst's own folder gets nothing
-/// that a crash could leave behind) and removed: about 60 ms in all on this project's 2-core machine; the result is
-/// kept in `CalibrationCache` so later bursts start at once.
+/// written to a private temporary folder (in memory where there is one: CPU time does not depend on the disk, and
+/// the burst's own folder gets nothing that a crash could leave behind) and removed; the result is kept in
+/// `CalibrationCache` so later bursts start at once.
 public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// CPU nanoseconds per sample of writing a DNG, by compression name, with the optional work.
     public var fullNanosecondsPerSample: [String: Double]
@@ -58,28 +58,36 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     static let sizes = [(width: 512, height: 384), (width: 1024, height: 768)]
 
     /// Measures each compression with and without the optional work of `options` for frames of `bitsPerSample`
-    /// bits and `cfa`, writing into a temporary folder of its own (removed afterwards). Nil when no file could be written.
-    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout) -> FrameCostCalibration? {
+    /// bits and `cfa`, writing into a temporary folder of its own in memory when there is one (the CPU a write
+    /// takes does not depend on the disk, and a disk's `fsync` would only add waiting), removed afterwards. Nil
+    /// when no file could be written. `cpuClock` reads the CPU time to count (default: the process's, all threads).
+    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout,
+                               cpuClock: () -> UInt64 = MonotonicClock.processCPUNanoseconds) -> FrameCostCalibration? {
         let images = Self.sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
         guard images.count == 2 else { return nil }
-        guard let directory = ScratchFolder.make(prefix: "rawburst-calibration") else { return nil }
-        defer { rmdir(directory) }
+        guard let directory = ScratchFolder.make(prefix: "rawburst-calibration", inMemory: true) else { return nil }
+        let path = (directory as NSString).appendingPathComponent("frame.dng")
+        defer {
+            unlink(path)
+            rmdir(directory)
+        }
         var c = FrameCostCalibration(fullNanosecondsPerSample: [:], shedNanosecondsPerSample: [:], losslessRatio: nil,
                                      overheadBytes: nil)
         let n = images.map { Double($0.frame.width * $0.frame.height) }
         var fileBytes: [DNGCompression: Int] = [:]
         for compression in DNGCompression.allCases {
-            for shedding in [false, true] {
-                var o = options
-                o.compression = compression
-                o.overwrite = true
-                o.cinemaDNG = nil
-                if shedding {
-                    o.previewLongEdge = nil
-                    o.rawImageDigest = false
-                }
-                guard let (small, _) = cpuNanoseconds(writing: images[0], options: o, directory: directory),
-                      let (large, bytes) = cpuNanoseconds(writing: images[1], options: o, directory: directory) else { return nil }
+            var full = options
+            full.compression = compression
+            full.overwrite = true
+            full.cinemaDNG = nil
+            var shed = full
+            shed.previewLongEdge = nil
+            shed.rawImageDigest = false
+            // One write first, not counted: it pays the compression's once-only costs (tables, first-touch pages).
+            guard cpuNanoseconds(writing: images[0], options: full, to: path, cpuClock) != nil else { return nil }
+            for (shedding, o) in [(false, full), (true, shed)] {
+                guard let (small, _) = cpuNanoseconds(writing: images[0], options: o, to: path, cpuClock),
+                      let (large, bytes) = cpuNanoseconds(writing: images[1], options: o, to: path, cpuClock) else { return nil }
                 // The cost of a write is fixed + per sample × samples: two sizes give both.
                 let perSample = max(0, (large - small) / (n[1] - n[0]))
                 let fixed = max(0, large - perSample * n[1])
@@ -105,20 +113,12 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
         return c
     }
 
-    /// Process CPU time of the faster of two writes of `image` with `options` (the first also warms caches), and
-    /// the file's size.
-    private static func cpuNanoseconds(writing image: RawImage, options: DNGWriter.Options,
-                                       directory: String) -> (Double, Int)? {
-        let path = (directory as NSString).appendingPathComponent(".rawburst-calibration-\(getpid()).dng")
-        defer { unlink(path) }
-        var best = Double.infinity, bytes = 0
-        for _ in 0..<2 {
-            let cpu = MonotonicClock.processCPUNanoseconds()
-            guard let report = try? DNGWriter(options: options).write(image, to: path) else { return nil }
-            best = min(best, Double(MonotonicClock.processCPUNanoseconds() - cpu))
-            bytes = report.bytes
-        }
-        return (best, bytes)
+    /// CPU time (by `cpuClock`) of one write of `image` with `options` to `path`, and the file's size.
+    private static func cpuNanoseconds(writing image: RawImage, options: DNGWriter.Options, to path: String,
+                                       _ cpuClock: () -> UInt64) -> (Double, Int)? {
+        let cpu = cpuClock()
+        guard let report = try? DNGWriter(options: options).write(image, to: path) else { return nil }
+        return (Double(cpuClock() &- cpu), report.bytes)
     }
 
     /// A camera-like frame of `width` x `height`: a smooth ramp with noise, at `bitsPerSample` bits.

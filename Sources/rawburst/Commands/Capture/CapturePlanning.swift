@@ -16,13 +16,21 @@ extension CaptureCommand {
         let cfa = (try? CFALayout(sources[0].capabilities.cfaPattern)) ?? .rggb
         let dng = configuration.dngOptions
         let costKey = "bits \(bits) cfa \(cfa) thumbnail \(dng.thumbnailLongEdge) preview \(dng.previewLongEdge ?? 0)"
+        // The disk is probed (when it must be) on a side thread while the writer and the sensor are timed: the probe
+        // mostly waits for fsync, and its own CPU is left out of their figures.
+        let disk = diskBandwidth(burst.options, frameBytes: setup.source.samplesPerSlot * 2, cache: cache)
+        let cpuClock: @Sendable () -> UInt64 = {
+            MonotonicClock.processCPUNanoseconds() &- (disk.probe?.cpuNanoseconds ?? 0)
+        }
         var costs = cache.frameCosts[costKey]
-        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa) {
+        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa,
+                                                                      cpuClock: cpuClock) {
             costs = measured
             cache.frameCosts[costKey] = measured
             changed = true
         }
         guard let costs else {
+            _ = disk.probe?.wait()
             if automatic {
                 configuration.compressionPlan = CompressionPlan(
                     chosen: .none, requested: "auto",
@@ -40,11 +48,10 @@ extension CaptureCommand {
         if let development = configuration.development as? BurstDevelopment {
             inputs.developMilliseconds = cache.developMilliseconds[Self.developKey(development, samples: setup.source.samplesPerSlot)]
         }
-        let sensors = sensorMilliseconds(setup, cache: &cache, changed: &changed)
+        let sensors = sensorMilliseconds(setup, cache: &cache, changed: &changed, cpuClock: cpuClock)
         inputs.sensorMilliseconds = sensors.map { $0.reduce(0, +) }
         inputs.sensorSerialMilliseconds = sensors?.max()
-        (inputs.diskBytesPerSecond, inputs.diskSource) = diskBandwidth(burst.options, frameBytes: setup.source.samplesPerSlot * 2,
-                                                                        cache: &cache, changed: &changed)
+        (inputs.diskBytesPerSecond, inputs.diskSource) = disk.known ?? finishProbe(disk.probe, cache: &cache, changed: &changed)
         let plan = BurstTimePlan(inputs)
         configuration.dngOptions.compression = plan.compression
         configuration.compressionPlan = CompressionPlan(plan: plan, automatic: automatic)
@@ -72,9 +79,10 @@ extension CaptureCommand {
         try? cache.save()
     }
 
-    /// Each source's CPU per frame (ms): cached, or timed now by making frames (CPU time, so a loaded machine's waits
-    /// are not counted); nil when a source cannot make a frame without delivering it.
-    private func sensorMilliseconds(_ setup: CaptureSetup, cache: inout CalibrationCache, changed: inout Bool) -> [Double]? {
+    /// Each source's CPU per frame (ms): cached, or timed now by making frames (CPU time by `cpuClock`, so a loaded
+    /// machine's waits are not counted); nil when a source cannot make a frame without delivering it.
+    private func sensorMilliseconds(_ setup: CaptureSetup, cache: inout CalibrationCache, changed: inout Bool,
+                                    cpuClock: () -> UInt64) -> [Double]? {
         var each: [Double] = []
         for source in setup.source.sources {
             let c = source.capabilities
@@ -86,9 +94,9 @@ extension CaptureCommand {
             // Twice, keeping the second: the first may pay once-only costs (the scene's planes, a defocus kernel).
             let storage = PixelStorage(lazilyZeroedCount: source.samplesPerFrame)
             guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
-            let cpu = MonotonicClock.processCPUNanoseconds()
+            let cpu = cpuClock()
             guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
-            let ms = (Double(MonotonicClock.processCPUNanoseconds() - cpu) / 1e5).rounded() / 10
+            let ms = (Double(cpuClock() &- cpu) / 1e5).rounded() / 10
             cache.sensorMilliseconds[key] = ms
             changed = true
             each.append(ms)
@@ -96,17 +104,28 @@ extension CaptureCommand {
         return each
     }
 
-    /// The output folder's write bandwidth (bytes/s) and where the figure comes from: a simulated disk's, the
-    /// figure `rawburst storage` (or an earlier probe) left for this file system, or a quick probe now (at most ~0.1 s).
-    private func diskBandwidth(_ options: BurstOptions, frameBytes: Int, cache: inout CalibrationCache,
-                               changed: inout Bool) -> (Double?, String?) {
-        if let simulated = options.storageFaults?.bytesPerSecond { return (Double(simulated), "simulated (--simulate-disk)") }
-        guard let key = CalibrationCache.diskKey(output) else { return (nil, nil) }
-        if let known = cache.disks[key], known.isFresh {
-            return (known.megabytesPerSecond * 1e6, "\(known.method == .storage ? "rawburst storage" : "a quick probe") on \(known.measured)")
+    /// The output folder's write bandwidth: known (bytes/s, and where the figure comes from: a simulated disk's, or
+    /// the figure `rawburst storage` or an earlier probe left for this file system), or a quick probe (at most
+    /// ~0.1 s) started now on a side thread; neither when the folder's file system cannot be named.
+    private func diskBandwidth(_ options: BurstOptions, frameBytes: Int, cache: CalibrationCache)
+        -> (known: (Double?, String?)?, probe: SideThread<StorageProbe?>?) {
+        if let simulated = options.storageFaults?.bytesPerSecond { return ((Double(simulated), "simulated (--simulate-disk)"), nil) }
+        guard CalibrationCache.diskKey(output) != nil else { return ((nil, nil), nil) }
+        if let key = CalibrationCache.diskKey(output), let known = cache.disks[key], known.isFresh {
+            let method = known.method == .storage ? "rawburst storage" : "a quick probe"
+            return ((known.megabytesPerSecond * 1e6, "\(method) on \(known.measured)"), nil)
         }
-        guard let probe = try? StorageProbe.measure(directory: output, fileBytes: min(frameBytes, 8 << 20), seconds: 0.06,
-                                                    minimumFiles: 2, maximumFiles: 6) else { return (nil, nil) }
+        let directory = output
+        return (nil, SideThread(name: "rawburst disk probe") {
+            try? StorageProbe.measure(directory: directory, fileBytes: min(frameBytes, 8 << 20), seconds: 0.06,
+                                      minimumFiles: 2, maximumFiles: 6)
+        })
+    }
+
+    /// The probe's figure (bytes/s) and its source, kept in the cache for next time.
+    private func finishProbe(_ side: SideThread<StorageProbe?>?, cache: inout CalibrationCache, changed: inout Bool)
+        -> (Double?, String?) {
+        guard let probe = side?.wait(), let key = CalibrationCache.diskKey(output) else { return (nil, nil) }
         cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: .probe)
         changed = true
         let size = String(format: "%.1f MiB", Double(probe.fileBytes) / 1_048_576)
