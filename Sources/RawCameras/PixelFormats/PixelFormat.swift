@@ -8,7 +8,7 @@ import RawCore
 /// how to unpack a frame into 16-bit samples (``unpack(_:width:height:rowStride:into:)``). GenICam `BayerRG8` and
 /// V4L2 `SRGGB8` (and the 16-bit pairs) have the same bytes; they are separate cases so that a format keeps the name
 /// it was chosen by.
-public enum PixelFormat: Sendable, Hashable {
+public enum PixelFormat: Sendable, Hashable, CaseIterable {
     /// PFNC `BayerXX8`.
     case bayer8(BayerOrder)
     /// PFNC `BayerXX10`: 16-bit little-endian words, 10 significant bits.

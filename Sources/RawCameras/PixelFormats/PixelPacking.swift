@@ -10,7 +10,7 @@
 ///   pages pixfmt-srggb10, pixfmt-srggb12 and pixfmt-srggb16 say the high bits are filled with zeros). Set high bits
 ///   are cleared, so a sample never exceeds `2^bits - 1`.
 /// - ``lsbFirst(bits:)``: GenICam PFNC "p" packing (`Mono10p`, `Mono12p`, `BayerXX10p`, `BayerXX12p`; PFNC 2.x,
-///   section on packed formats, "lsb packing"): the samples form one contiguous bit stream with no padding, each
+///   "lsb" packing, which USB3 Vision cameras use): the samples form one contiguous bit stream with no padding, each
 ///   sample's least significant bit first, filling each byte from bit 0 up. For 12 bits: byte 0 = P0[7:0], byte 1 =
 ///   P1[3:0] << 4 | P0[11:8], byte 2 = P1[11:4]. For 10 bits, 4 pixels in 5 bytes: byte 0 = P0[7:0], byte 1 =
 ///   P1[5:0] << 2 | P0[9:8], byte 2 = P2[3:0] << 4 | P1[9:6], byte 3 = P3[1:0] << 6 | P2[9:4], byte 4 = P3[9:2].
@@ -18,6 +18,8 @@
 ///   `Mono10Packed`, `Mono12Packed`, `BayerXX10Packed`, `BayerXX12Packed`): 2 pixels in 3 bytes, the byte that holds
 ///   the low bits in the middle. 12 bits: byte 0 = P0[11:4], byte 1 = P1[3:0] << 4 | P0[3:0], byte 2 = P1[11:4].
 ///   10 bits: byte 0 = P0[9:2], byte 1 = P1[1:0] << 4 | P0[1:0] (bits 3:2 and 7:6 unused), byte 2 = P1[9:2].
+///   At an odd width the pairs run on into the next row (GigE Vision: the next row's first pixel does not start on
+///   a 3-byte boundary).
 /// - ``mipiCSI2(bits:)``: MIPI CSI-2 RAW10/RAW12 as V4L2 passes it on (V4L2 `SXXXX10P`, `SXXXX12P`; libcamera
 ///   `SXXXX10_CSI2P`, `SXXXX12_CSI2P`; kernel documentation pixfmt-srggb10p, pixfmt-srggb12p). 10 bits: 4 pixels in
 ///   5 bytes, bytes 0-3 = P0..P3[9:2], byte 4 = P3[1:0] << 6 | P2[1:0] << 4 | P1[1:0] << 2 | P0[1:0]. 12 bits:
