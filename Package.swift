@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
         .target(name: "RawSources", dependencies: ["RawCore"]),
+        // Real cameras: pixel formats and their unpackers (PixelFormats/). Builds without Aravis.
+        .target(name: "RawCameras", dependencies: ["RawCore"]),
         .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
-                                                 "RawSimulator", "RawJobs", "RawCapture"]),
+                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras"]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -77,6 +79,7 @@ let package = Package(
                                                               "RawFiles", "RawJobs", "RawCore", "TestSupport"]),
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
+        .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

@@ -47,6 +47,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "LosslessJPEG", dependencies: benchmarkDependencies, path: "Benchmarks/LosslessJPEG",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "PixelFormats", dependencies: benchmarkDependencies, path: "Benchmarks/PixelFormats",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "TIFFOutput", dependencies: benchmarkDependencies, path: "Benchmarks/TIFFOutput",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],

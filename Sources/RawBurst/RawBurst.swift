@@ -12,3 +12,4 @@ import LJ92
 @_exported import RawSimulator
 @_exported import RawJobs
 @_exported import RawCapture
+@_exported import RawCameras

@@ -1,0 +1,75 @@
+import Benchmark
+import RawBurst
+
+// Issue #19: unpacking the pixel formats real cameras deliver into 16-bit samples, one core, one 12 MP frame
+// (4056x3040, the Raspberry Pi HQ camera's full frame). Goal: SRGGB12_CSI2P with libcamera's stride of 6112 bytes in
+// at most 10 ms. The baseline is a plain copy of the 24.7 MB of 16-bit samples the unpackers write.
+
+let width = 4056
+let height = 3040
+
+/// One packed frame (pseudo-random bytes: every bit pattern occurs) and the samples it unpacks into.
+final class UnpackInput: @unchecked Sendable {
+    let format: PixelFormat
+    let rowStride: RowStride
+    let bytes: UnsafeMutableRawBufferPointer
+    let samples: UnsafeMutableBufferPointer<UInt16>
+
+    init(_ format: PixelFormat, rowStride: RowStride) {
+        self.format = format
+        self.rowStride = rowStride
+        let count = format.byteCount(width: width, height: height, rowStride: rowStride)!
+        bytes = .allocate(byteCount: count, alignment: 64)
+        var rng = SplitMix64(seed: 19)
+        for i in 0..<count { bytes[i] = UInt8(truncatingIfNeeded: rng.next() >> 32) }
+        samples = .allocate(capacity: width * height)
+        samples.initialize(repeating: 0)
+    }
+
+    func unpack() throws {
+        try format.unpack(UnsafeRawBufferPointer(bytes), width: width, height: height, rowStride: rowStride,
+                          into: samples)
+    }
+
+    deinit {
+        bytes.deallocate()
+        samples.deallocate()
+    }
+}
+
+let cases: [(String, PixelFormat, RowStride)] = [
+    ("SRGGB12_CSI2P, stride 6112", .v4l2Bayer12CSI2P(.rggb), .bytes(6112)),
+    ("SRGGB10_CSI2P, stride 5088", .v4l2Bayer10CSI2P(.rggb), .bytes(5088)),
+    ("BayerRG12p (PFNC, tight)", .bayer12p(.rggb), .tight),
+    ("BayerRG12Packed (GigE Vision, tight)", .bayer12Packed(.rggb), .tight),
+    ("BayerRG16 (tight)", .bayer16(.rggb), .tight),
+]
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal], // never ARC metrics here
+        timeUnits: .microseconds,
+        warmupIterations: 3,
+        maxDuration: .seconds(5),
+        maxIterations: 100
+    )
+
+    for (label, format, rowStride) in cases {
+        let input = UnpackInput(format, rowStride: rowStride)
+        Benchmark("unpack 12 MP \(label)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                try input.unpack()
+                blackHole(input.samples[width * height / 2])
+            }
+        }
+    }
+
+    let source = UnpackInput(.bayer16(.rggb), rowStride: .tight)
+    Benchmark("baseline: copy 12 MP of 16-bit samples") { benchmark in
+        for _ in benchmark.scaledIterations {
+            UnsafeMutableRawPointer(source.samples.baseAddress!)
+                .copyMemory(from: source.bytes.baseAddress!, byteCount: width * height * 2)
+            blackHole(source.samples[width * height / 2])
+        }
+    }
+}

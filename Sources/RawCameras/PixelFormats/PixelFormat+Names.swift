@@ -1,0 +1,162 @@
+/// The names and numeric codes of the pixel formats, and parsing from the names users type.
+///
+/// Sources of the numbers (facts only): the GenICam Pixel Format Naming Convention (PFNC) 2.x value table, which
+/// Aravis's public header `arvenums.h` repeats (`ARV_PIXEL_FORMAT_*`); the GigE Vision `Packed` codes are GigE Vision
+/// 2.x's (PFNC lists them as deprecated, GigE Vision-specific). The V4L2 fourccs are Linux's
+/// `include/uapi/linux/videodev2.h` and the media documentation pages pixfmt-srggb8/10/12/16, pixfmt-srggb10p and
+/// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC').
+extension PixelFormat {
+    /// The name a user or a camera knows the format by: the PFNC name (`BayerRG12p`, `Mono12Packed`) for GenICam
+    /// formats, libcamera's name (`SRGGB12_CSI2P`, `SRGGB12`) for V4L2 ones.
+    public var name: String {
+        switch family {
+        case .genICam: pfncName ?? ""
+        case .v4l2: libcameraName ?? ""
+        }
+    }
+
+    /// The GenICam PFNC name, for GenICam formats.
+    public var pfncName: String? {
+        guard family == .genICam else { return nil }
+        let prefix = switch colors {
+        case .bayer(let order): "Bayer" + order.pfncLetters
+        case .monochrome: "Mono"
+        }
+        return switch packing {
+        case .eightBit: prefix + "8"
+        case .littleEndian16(let bits): prefix + "\(bits)"
+        case .lsbFirst(let bits): prefix + "\(bits)p"
+        case .gigEVisionPacked(let bits): prefix + "\(bits)Packed"
+        case .mipiCSI2: nil
+        }
+    }
+
+    /// The 32-bit code a GigE Vision or USB3 Vision camera reports for the format (PFNC value table): bit 24 and up
+    /// say mono or colour, bits 23-16 the bits a pixel occupies, bits 15-0 the format's identifier.
+    public var pfncCode: UInt32? {
+        switch self {
+        case .mono8: 0x0108_0001
+        case .mono10: 0x0110_0003
+        case .mono12: 0x0110_0005
+        case .mono16: 0x0110_0007
+        case .mono10p: 0x010A_0046
+        case .mono12p: 0x010C_0047
+        case .mono10Packed: 0x010C_0004
+        case .mono12Packed: 0x010C_0006
+        // Bayer codes run GR, RG, GB, BG for the older formats and BG, GB, GR, RG (odd or even steps) for 10p/12p.
+        case .bayer8(let o): 0x0108_0008 + Self.grFirst(o)
+        case .bayer10(let o): 0x0110_000C + Self.grFirst(o)
+        case .bayer12(let o): 0x0110_0010 + Self.grFirst(o)
+        case .bayer16(let o): 0x0110_002E + Self.grFirst(o)
+        case .bayer10Packed(let o): 0x010C_0026 + Self.grFirst(o)
+        case .bayer12Packed(let o): 0x010C_002A + Self.grFirst(o)
+        case .bayer10p(let o): 0x010A_0052 + 2 * Self.bgFirst(o)
+        case .bayer12p(let o): 0x010C_0053 + 2 * Self.bgFirst(o)
+        case .v4l2Bayer8, .v4l2Bayer10, .v4l2Bayer12, .v4l2Bayer16, .v4l2Bayer10CSI2P, .v4l2Bayer12CSI2P: nil
+        }
+    }
+
+    private static func grFirst(_ order: BayerOrder) -> UInt32 {
+        switch order {
+        case .grbg: 0
+        case .rggb: 1
+        case .gbrg: 2
+        case .bggr: 3
+        }
+    }
+
+    private static func bgFirst(_ order: BayerOrder) -> UInt32 {
+        switch order {
+        case .bggr: 0
+        case .gbrg: 1
+        case .grbg: 2
+        case .rggb: 3
+        }
+    }
+
+    /// The V4L2 name without its `V4L2_PIX_FMT_` prefix (`SRGGB12P`), for V4L2 formats.
+    public var v4l2Name: String? {
+        guard family == .v4l2, case .bayer(let order) = colors else { return nil }
+        let suffix = if case .mipiCSI2 = packing { "P" } else { "" }
+        return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
+    }
+
+    /// libcamera's name (`SRGGB12_CSI2P` for the CSI-2 packed formats, the V4L2 name otherwise), for V4L2 formats.
+    public var libcameraName: String? {
+        guard family == .v4l2, case .bayer(let order) = colors else { return nil }
+        let suffix = if case .mipiCSI2 = packing { "_CSI2P" } else { "" }
+        return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
+    }
+
+    /// The V4L2 four-character code as its four characters (`pRCC`), for V4L2 formats. Case matters: `pgAA` (GRBG)
+    /// and `pGAA` (GBRG) are different formats.
+    public var v4l2FourCCText: String? {
+        guard family == .v4l2, case .bayer(let order) = colors else { return nil }
+        let table: [BayerOrder: String] = switch packing {
+        case .eightBit: [.rggb: "RGGB", .grbg: "GRBG", .gbrg: "GBRG", .bggr: "BA81"]
+        case .littleEndian16(10): [.rggb: "RG10", .grbg: "BA10", .gbrg: "GB10", .bggr: "BG10"]
+        case .littleEndian16(12): [.rggb: "RG12", .grbg: "BA12", .gbrg: "GB12", .bggr: "BG12"]
+        case .littleEndian16: [.rggb: "RG16", .grbg: "GR16", .gbrg: "GB16", .bggr: "BYR2"]
+        case .mipiCSI2(10): [.rggb: "pRAA", .grbg: "pgAA", .gbrg: "pGAA", .bggr: "pBAA"]
+        case .mipiCSI2: [.rggb: "pRCC", .grbg: "pgCC", .gbrg: "pGCC", .bggr: "pBCC"]
+        case .lsbFirst, .gigEVisionPacked: [:]
+        }
+        return table[order]
+    }
+
+    /// The V4L2 fourcc as the 32-bit value V4L2 uses (`v4l2_fourcc(a, b, c, d)` = a | b << 8 | c << 16 | d << 24).
+    public var v4l2FourCC: UInt32? {
+        guard let text = v4l2FourCCText else { return nil }
+        return text.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The format a GigE Vision or USB3 Vision camera reports by its PFNC code, or nil for a code this module does not
+    /// unpack.
+    public init?(pfncCode: UInt32) {
+        guard let match = Self.allCases.first(where: { $0.pfncCode == pfncCode }) else { return nil }
+        self = match
+    }
+
+    /// The V4L2 format with this fourcc, or nil for one this module does not unpack.
+    public init?(v4l2FourCC: UInt32) {
+        guard let match = Self.allCases.first(where: { $0.v4l2FourCC == v4l2FourCC }) else { return nil }
+        self = match
+    }
+
+    /// Parses a name as users type it, ignoring case and surrounding spaces: a PFNC name (`BayerRG12p`,
+    /// `Mono12Packed`), a V4L2 name with or without `V4L2_PIX_FMT_` (`SRGGB12P`), or a libcamera name
+    /// (`SRGGB12_CSI2P`). Throws ``PixelFormatError/unknownName(_:)`` for anything else.
+    public init(name: String) throws(PixelFormatError) {
+        var key = name.trimmingWhitespace().uppercased()
+        if key.hasPrefix("V4L2_PIX_FMT_") { key.removeFirst("V4L2_PIX_FMT_".count) }
+        guard let match = Self.byName[key] else { throw .unknownName(name) }
+        self = match
+    }
+
+    /// Every name ``init(name:)`` accepts (without the optional `V4L2_PIX_FMT_` prefix), in ``allCases`` order.
+    public static var knownNames: [String] {
+        allCases.flatMap { format in
+            [format.pfncName, format.libcameraName, format.v4l2Name == format.libcameraName ? nil : format.v4l2Name]
+                .compactMap { $0 }
+        }
+    }
+
+    private static let byName: [String: PixelFormat] = {
+        var table: [String: PixelFormat] = [:]
+        for format in allCases {
+            for name in [format.pfncName, format.libcameraName, format.v4l2Name].compactMap({ $0 }) {
+                table[name.uppercased()] = format
+            }
+        }
+        return table
+    }()
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

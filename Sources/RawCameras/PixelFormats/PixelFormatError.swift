@@ -1,0 +1,35 @@
+import RawCore
+
+/// Why a pixel format name was not understood, or why a frame could not be unpacked. Callers decide by the case;
+/// ``message`` is for people.
+public enum PixelFormatError: RawBurstError, Hashable {
+    /// The name is none of ``PixelFormat/knownNames``.
+    case unknownName(String)
+    /// Width or height is not positive, or `width * height` samples do not fit in memory.
+    case badSize(width: Int, height: Int)
+    /// The row stride is smaller than the bytes a row needs.
+    case strideTooSmall(stride: Int, minimum: Int)
+    /// The source buffer holds fewer bytes than the frame needs.
+    case sourceTooShort(bytes: Int, needed: Int)
+    /// The destination holds fewer samples than `width * height`.
+    case destinationTooSmall(samples: Int, needed: Int)
+
+    /// What is wrong, in one line.
+    public var message: String {
+        switch self {
+        case .unknownName(let name):
+            "unknown pixel format \"\(name)\"; known formats: \(PixelFormat.knownNames.joined(separator: ", "))"
+        case .badSize(let width, let height):
+            "a \(width)x\(height) frame has no pixels or too many"
+        case .strideTooSmall(let stride, let minimum):
+            "row stride \(stride) bytes is less than the \(minimum) bytes a row needs"
+        case .sourceTooShort(let bytes, let needed):
+            "the buffer holds \(bytes) bytes; the frame needs \(needed)"
+        case .destinationTooSmall(let samples, let needed):
+            "the destination holds \(samples) samples; the frame has \(needed)"
+        }
+    }
+
+    /// `pixel format`.
+    public var subject: String? { "pixel format" }
+}
