@@ -32,6 +32,16 @@ public protocol FrameSource: AnyObject {
     /// Makes a frame into `storage` as `nextFrame` would, to time it, without delivering it: no sequence number is
     /// used up. Returns false when the source cannot (a camera: its frames cost our CPU nothing to make).
     func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool
+    /// Who keeps the time between frames: the engine (it triggers each frame on its clock) or the source (a
+    /// camera or a stream delivers frames on its own clock, and `nextFrame` waits for the next one).
+    var pacing: FramePacing { get }
+    /// The frames the source lost since the last call (never arrived, or arrived damaged), oldest first; the
+    /// engine counts each as produced and dropped with its reason. Called after each `nextFrame`, and after one
+    /// that threw.
+    func takeLosses() -> [FrameLoss]
+    /// The source has no more frames (its stream ended): the error `nextFrame` threw is the end of the burst, not a
+    /// failure.
+    var hasEnded: Bool { get }
 }
 
 extension FrameSource {
@@ -43,9 +53,56 @@ extension FrameSource {
     /// False: the source cannot make a frame without delivering it.
     public func rehearseFrame(into storage: PixelStorage) throws(FrameSourceError) -> Bool { false }
 
+    /// The engine keeps the time.
+    public var pacing: FramePacing { .engine }
+    /// Nothing lost: a source on the engine's clock makes every frame it is asked for.
+    public func takeLosses() -> [FrameLoss] { [] }
+    /// Never ends.
+    public var hasEnded: Bool { false }
+
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         _ = try settings.validated(for: capabilities)
+    }
+}
+
+/// Who keeps the time between a source's frames.
+public enum FramePacing: Sendable, Hashable {
+    /// The engine triggers each frame on its clock (`FrameClock`): the simulator, replayed files.
+    case engine
+    /// Frames arrive on the source's own clock (a camera, a stream): the engine takes each as it comes, never paces
+    /// it or drops it late; what the source could not deliver it reports as `FrameLoss`es.
+    case source
+}
+
+/// A frame a source produced (its sequence number used up) but could not deliver.
+public struct FrameLoss: Sendable, Hashable {
+    /// Why it was lost.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// It never arrived: the camera or the link lost it (a gap in the camera's frame ids or timestamps).
+        case camera
+        /// It arrived with packets missing.
+        case missingPackets = "missing-packets"
+        /// It did not arrive whole in time.
+        case timeout
+        /// It arrived with a size other than the frame's.
+        case sizeMismatch = "size-mismatch"
+        /// The stream ended in the middle of it.
+        case incomplete
+    }
+
+    /// Its sequence number.
+    public let sequenceNumber: UInt64
+    /// Why.
+    public let reason: Reason
+    /// What the source saw, in words (for the journal and the terminal), when it says more than the reason.
+    public let detail: String?
+
+    /// A loss.
+    public init(sequenceNumber: UInt64, reason: Reason, detail: String? = nil) {
+        self.sequenceNumber = sequenceNumber
+        self.reason = reason
+        self.detail = detail
     }
 }
 

@@ -1,3 +1,5 @@
+import RawSources
+
 /// Every frame of a burst accounted for: each sequence number the sensor produced ends as written or as
 /// dropped (with the reason), exactly once, and no sequence number appears that was not produced.
 ///
@@ -20,6 +22,25 @@ public struct BurstLedger: Sendable, Hashable {
         /// On a real-time clock, the frame could not start within half a frame interval of its tick (policy
         /// `--late drop`): a camera would have lost it.
         case late
+        /// A camera or stream produced it but it never arrived (`FrameLoss.Reason.camera`).
+        case camera
+        /// It arrived damaged or incomplete: packets missing, too late to be whole, the wrong size, or cut off by
+        /// the end of the stream (never written as a frame).
+        case missingPackets = "missing-packets"
+        case timeout
+        case sizeMismatch = "size-mismatch"
+        case incomplete
+
+        /// The reason a source's `FrameLoss` is counted with.
+        public init(_ loss: FrameLoss.Reason) {
+            switch loss {
+            case .camera: self = .camera
+            case .missingPackets: self = .missingPackets
+            case .timeout: self = .timeout
+            case .sizeMismatch: self = .sizeMismatch
+            case .incomplete: self = .incomplete
+            }
+        }
     }
 
     /// A dropped frame.

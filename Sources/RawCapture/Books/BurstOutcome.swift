@@ -14,6 +14,11 @@ extension BurstSession {
         case noFreeSlot
         /// Writes kept failing (under `block` or `stop`, or three in a row); `detail` is the last write's error.
         case writesFailing(String)
+        /// The source's stream ended (end of input): the burst is over, as a clean end.
+        case sourceEnded
+
+        /// True when the burst ended as it should: someone asked for the stop, or the source's stream ended.
+        public var isClean: Bool { isRequested || self == .sourceEnded }
 
         /// True when someone asked for the stop (`stop(reason:)`), not the burst itself.
         public var isRequested: Bool {
@@ -30,6 +35,7 @@ extension BurstSession {
             case .sensorFailed(let detail): "sensor error: \(detail)"
             case .noFreeSlot: "no free slot (policy stop)"
             case .writesFailing(let detail): "writes failing: \(detail)"
+            case .sourceEnded: "the source's stream ended"
             }
         }
     }

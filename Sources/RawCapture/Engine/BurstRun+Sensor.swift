@@ -74,8 +74,8 @@ extension BurstRun {
 
     /// At a triggered tick of a burst with a duration, the first sets when the burst ends.
     func startDuration(_ s: inout SensorState, tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64)) {
-        guard s.deadline == nil, s.triggered, let duration = configuration.duration, case .realTime = configuration.clock
-        else { return }
+        guard s.deadline == nil, s.triggered, let duration = configuration.duration else { return }
+        if case .freeRunning = configuration.clock, !session.source.pacedBySource { return }
         // At most a year (the command line allows far less): beyond that UInt64 nanoseconds would not hold it.
         s.deadline = tick.monotonicNanoseconds - tick.latenessNanoseconds + UInt64(min(max(duration, 0), 31_557_600) * 1e9)
     }
@@ -119,7 +119,8 @@ extension BurstRun {
         guard s.governor.observe(observation) != nil else { return }
         let (level, work) = (s.governor.level, s.governor.work)
         books.withLock { $0.level = level }
-        let rate: FrameClock = work.fps.map { .realTime(fps: $0) } ?? configuration.clock
+        let own: FrameClock = session.source.pacedBySource ? .freeRunning : configuration.clock
+        let rate: FrameClock = work.fps.map { .realTime(fps: $0) } ?? own
         if rate != s.clock {
             s.clock = rate
             s.pacer = FramePacer(clock: rate)
@@ -202,9 +203,12 @@ extension BurstRun {
             if s.recentFills.count > 8 { s.recentFills.removeFirst() }
         } catch {
             for slot in slots { pool.abandon(slot) }
+            countLosses(&s)
+            if session.source.hasEnded { throw SensorLoopEnd(cause: .sourceEnded) }
             recordFailure(.sensor("\(error)"))
             throw SensorLoopEnd(cause: .sensorFailed("\(error)"))
         }
+        countLosses(&s)
         s.triggers += 1
         s.lastLateness = frames.first?.latenessNanoseconds ?? tick.latenessNanoseconds
         s.triggerTimes.append(frames.first?.monotonicNanoseconds ?? tick.monotonicNanoseconds)
@@ -215,6 +219,16 @@ extension BurstRun {
             s.latencies.append(slotLatency)
         }
         return (frames, slotLatency)
+    }
+
+    /// What a source on its own clock lost since the last trigger (it never arrived, or arrived damaged): each
+    /// counted as produced and dropped with its reason, in the order the source lost them.
+    func countLosses(_ s: inout SensorState) {
+        for (loss, sensor) in session.source.takeLosses() {
+            recordProduced(loss.sequenceNumber, sensor: sensor)
+            drop(loss.sequenceNumber, sensor: sensor, BurstLedger.DropReason(loss.reason), flush: false)
+            s.lastSequence = max(s.lastSequence ?? 0, loss.sequenceNumber)
+        }
     }
 
     /// Frames made into the spares (no slot): dropped as `pool-full`, or as `burst-stopped` under policy `stop`,

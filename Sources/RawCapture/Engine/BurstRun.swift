@@ -49,10 +49,16 @@ final class BurstRun: Sendable {
         let preRecording = configuration.preRecordFrames > 0
         if preRecording { pool.setHeld(true) }
         let writers = startWriters()
-        var sensor = SensorState(governor: Self.initialGovernor(session), clock: configuration.clock, triggered: !preRecording)
-        // On a real-time clock the sensor thread asks to be scheduled as one (granted to root or CAP_SYS_NICE).
+        // A source on its own clock (a camera, a stream) is taken as its frames come: the engine does not pace it.
+        let pacedBySource = session.source.pacedBySource
+        var sensor = SensorState(governor: Self.initialGovernor(session), clock: pacedBySource ? .freeRunning : configuration.clock,
+                                 triggered: !preRecording)
+        // On a real-time clock (ours or the source's) the sensor thread asks to be scheduled as one (granted to root
+        // or CAP_SYS_NICE).
         var scheduling = ThreadPriority.Scheduling.normal
-        if case .realTime = configuration.clock, configuration.realTimeScheduling {
+        var realTime = pacedBySource
+        if case .realTime = configuration.clock { realTime = true }
+        if realTime && configuration.realTimeScheduling {
             scheduling = ThreadPriority.requestRealTime()
         }
         var stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger)
@@ -114,7 +120,8 @@ final class BurstRun: Sendable {
     static func initialGovernor(_ session: BurstSession) -> BurstGovernor {
         let c = session.configuration
         var fps: Double?
-        if case .realTime(let rate) = c.clock { fps = rate }
+        // The engine can lower only a rate it keeps itself (a camera's is the camera's).
+        if case .realTime(let rate) = c.clock, !session.source.pacedBySource { fps = rate }
         var work = BurstGovernor.Work(compression: c.dngOptions.compression, fps: fps)
         work.shedsOptionalWork = !(c.timePlan?.optionalWork ?? true)
         let optional = c.dngOptions.previewLongEdge != nil || c.dngOptions.rawImageDigest || c.analysis != nil

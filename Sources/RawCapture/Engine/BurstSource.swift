@@ -75,6 +75,17 @@ public enum BurstSource {
         }
     }
 
+    /// Frames arrive on the sources' own clock (every source of the burst keeps its own time).
+    public var pacedBySource: Bool { sources.allSatisfy { $0.pacing == .source } }
+
+    /// What the sources lost since the last call, with the sensor each belongs to.
+    func takeLosses() -> [(loss: FrameLoss, sensor: String)] {
+        zip(sources, sensorNames).flatMap { source, name in source.takeLosses().map { ($0, name) } }
+    }
+
+    /// A source's stream ended.
+    var hasEnded: Bool { sources.contains { $0.hasEnded } }
+
     /// Fills `buffers` (one per frame of a trigger) and returns the frames in the same order.
     func next(into buffers: [PixelStorage]) throws(FrameSourceError) -> [CapturedFrame] {
         switch self {

@@ -149,7 +149,7 @@ extension CaptureCommand {
                          frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
                          development: developmentReport)
         }
-        let stoppedOnRequest = report.stopCause?.isRequested ?? false
+        let stoppedOnRequest = report.stopCause?.isClean ?? false
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
         if !problems.isEmpty || !report.failures.isEmpty || !manifestDurable || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
