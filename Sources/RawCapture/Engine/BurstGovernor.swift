@@ -176,7 +176,7 @@ public struct BurstGovernor: Sendable {
     }
 
     /// Gives rate back after a lowered rate has been calm for a while (`PressureGauge.calm`, at most a trigger's frames
-    /// queued, half the pool free, no new late drop): a quarter more each time, up to the burst's own rate, which
+    /// queued, half the pool free, no new late drop): twice the rate each time, up to the burst's own rate, which
     /// takes `lower-rate` off. The cheaper encodings and shed work stay: they cost no frames.
     private mutating func relax(_ o: Observation) -> Step? {
         guard !keepsRate, let initial = initialWork.fps, let rate = loweredFPS, rate < initial,
@@ -190,7 +190,7 @@ public struct BurstGovernor: Sendable {
         calmSince = since
         if relaxDelay == 0 { relaxDelay = max(2, 8 / initial) }
         guard o.seconds - since.seconds >= relaxDelay else { return nil }
-        let raised = min(initial, rate * 1.25)
+        let raised = min(initial, rate * 2)
         if raised >= initial * 0.999 {
             position -= 1
             loweredFPS = nil

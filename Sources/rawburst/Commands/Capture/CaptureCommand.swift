@@ -26,8 +26,9 @@ struct CaptureCommand: ParsableCommand {
         frame, for measuring. Nothing is replaced without --overwrite.
 
         The burst engine: a frame pool within --memory-budget, --writers threads, an --overflow policy for when \
-        every buffer is taken, and a governor that under pressure (queue filling, --simulate-thermal) first drops \
-        previews, then compresses less, then halves the rate, before any frame is dropped. Every frame is written \
+        every buffer is taken, and a governor that, predicting pressure (the pool filling at the measured rate, frames \
+        starting late, --simulate-thermal), sheds previews and digests, then takes a cheaper encoding, then lowers \
+        the rate (given back when calm), before any frame is dropped. Every frame is written \
         or counted as dropped, and OUT/manifest.json says which. Two sensors are triggered together, each writing \
         its own files with the same sequence numbers.
 
