@@ -142,9 +142,6 @@ extension BurstRun {
         }
     }
 
-    /// The governor's level now.
-    var currentLevel: BurstGovernor.Level { books.withLock { $0.level } }
-
     /// Appends to the journal (flushed unless `flush` is false), if there is one; a failure is reported as an error.
     func journalAppend(_ entry: BurstJournal.Entry, flush: Bool = true) {
         guard let journal else { return }

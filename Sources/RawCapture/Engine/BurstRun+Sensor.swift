@@ -245,8 +245,10 @@ extension BurstRun {
                        _ s: inout SensorState) {
         let depth = pool.statistics.queued
         for (offset, (slot, frame)) in zip(slots, frames).enumerated() {
-            pool.markFull(slot, payload: BurstSession.Pending(frame: frame, work: s.governor.work, queueDepth: depth + offset + 1,
-                                                              bracketIndex: bracketIndex, slotLatency: slotLatency))
+            let pending = BurstSession.Pending(frame: frame, work: s.governor.work, level: s.governor.level,
+                                               queueDepth: depth + offset + 1, bracketIndex: bracketIndex,
+                                               slotLatency: slotLatency)
+            pool.markFull(slot, payload: pending)
         }
         if s.firstFrame == nil { s.firstFrame = MonotonicClock.nanoseconds() }
     }

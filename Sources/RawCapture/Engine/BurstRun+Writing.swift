@@ -74,14 +74,13 @@ extension BurstRun {
         record.timeCode = options.cinemaDNG?.timeCode.description
         recordWritten(record, file: name, outcome: outcome)
         analyse(frame, work: work)
-        develop(frame, dng: path, work: work)
+        develop(frame, dng: path, work: work, level: pending.level)
     }
 
     /// Develops a written frame from its slot when the plan has room for it and the governor allows, or leaves it
     /// for after the burst (with the reason). A failed development is an error of the burst, not of the frame.
-    private func develop(_ frame: CapturedFrame, dng: String, work: BurstGovernor.Work) {
+    private func develop(_ frame: CapturedFrame, dng: String, work: BurstGovernor.Work, level: BurstGovernor.Level) {
         guard let development = configuration.development else { return }
-        let level = currentLevel
         let cause: DevelopDeferral.Cause?
         if !session.memory.developsDuringBurst {
             cause = .noRoomInBudget

@@ -140,6 +140,8 @@ extension BurstSession {
         /// The work the governor allowed when the frame was made (its compression, optional work): a step applies
         /// from the frame after the step's `afterSequenceNumber`, whenever a writer gets to it.
         let work: BurstGovernor.Work
+        /// The governor's level when the frame was made (what a deferred development names as its cause).
+        let level: BurstGovernor.Level
         let queueDepth: Int
         let bracketIndex: Int
         let slotLatency: UInt64
