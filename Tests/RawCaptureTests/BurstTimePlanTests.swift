@@ -26,6 +26,25 @@ import Testing
         return inputs
     }
 
+    @Test("a pair of sensors of different sizes costs each frame at its own size")
+    func pairOfSizes() {
+        // With a fixed part per write: 2 ms uncompressed. A 1 MP + 0.25 MP pair: 2 + 10 + 2 + 2.5 = 16.5 ms of writes,
+        // not two 1 MP frames' 24 ms; bytes 2 MB + 0.5 MB + two overheads.
+        var costs = Self.costs
+        costs.fullFixedNanoseconds = ["none": 2e6, "packed": 2e6, "lj92": 2e6]
+        var inputs = Self.inputs(fps: 10, disk: 500e6, sensor: 0)
+        inputs.costs = costs
+        inputs.framesPerTrigger = 2
+        inputs.samplesPerTriggerFrame = [1_000_000, 250_000]
+        let plan = BurstTimePlan(inputs)
+        let none = plan.options.first { $0.compression == .none }
+        #expect(none?.cpuMilliseconds == 16.5 && none?.bytes == 2_700_000, "\(String(describing: none))")
+        #expect(plan.samplesPerTrigger == 1_250_000)
+        // Without sizes of its own, a trigger is `framesPerTrigger` frames of `samplesPerFrame`.
+        inputs.samplesPerTriggerFrame = nil
+        #expect(BurstTimePlan(inputs).options.first { $0.compression == .none }?.cpuMilliseconds == 24)
+    }
+
     @Test("the fewest bytes that fit 75 % of the cores and 90 % of the disk; optional work dropped before a denser compression")
     func theRule() {
         // 10 fps on 2 cores: 200 ms per trigger, 150 usable. Lossless JPEG: 20 + 40 = 60 ms, 1.3 MB a frame, 13 MB/s.

@@ -55,6 +55,9 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         public var fps: Double?
         public var framesPerTrigger: Int
         public var samplesPerFrame: Int
+        /// Samples of each frame of a trigger when they differ (two sensors of different sizes); nil: every frame of
+        /// the trigger has `samplesPerFrame`.
+        public var samplesPerTriggerFrame: [Int]?
         public var bitsPerSample: Int
         public var cores: Int
         public var sensorMilliseconds: Double?
@@ -87,7 +90,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         let perTrigger = max(1, inputs.framesPerTrigger)
         fps = inputs.fps
         framesPerTrigger = perTrigger
-        samplesPerTrigger = inputs.samplesPerFrame * perTrigger
+        let frames = inputs.samplesPerTriggerFrame ?? Array(repeating: inputs.samplesPerFrame, count: perTrigger)
+        samplesPerTrigger = frames.reduce(0, +)
         cores = max(1, inputs.cores)
         sensorMilliseconds = inputs.sensorMilliseconds.map(Self.round)
         sensorSerialMilliseconds = (inputs.sensorSerialMilliseconds ?? inputs.sensorMilliseconds).map(Self.round)
@@ -99,13 +103,13 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         budgetMilliseconds = budget
         let sensor = inputs.sensorMilliseconds ?? 0
         let measured: [Option] = DNGCompression.allCases.compactMap { c in
-            guard let full = inputs.costs.milliseconds(samples: inputs.samplesPerFrame, compression: c, shed: false),
-                  let shed = inputs.costs.milliseconds(samples: inputs.samplesPerFrame, compression: c, shed: true)
-            else { return nil }
-            let bytes = Self.bytes(samples: inputs.samplesPerFrame, bits: inputs.bitsPerSample, compression: c,
-                                   costs: inputs.costs) * perTrigger
-            return Option(compression: c, cpuMilliseconds: Self.round(sensor + full * Double(perTrigger)),
-                          cpuMillisecondsShed: Self.round(sensor + shed * Double(perTrigger)), bytes: bytes,
+            // Each frame of the trigger at its own size: a write's fixed part once per frame, the rest per sample.
+            let full = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: false) }
+            let shed = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: true) }
+            guard full.count == frames.count, shed.count == frames.count else { return nil }
+            let bytes = frames.reduce(0) { $0 + Self.bytes(samples: $1, bits: inputs.bitsPerSample, compression: c, costs: inputs.costs) }
+            return Option(compression: c, cpuMilliseconds: Self.round(sensor + full.reduce(0, +)),
+                          cpuMillisecondsShed: Self.round(sensor + shed.reduce(0, +)), bytes: bytes,
                           neededMBps: inputs.fps.map { Self.round(Double(bytes) * $0 / 1e6) })
         }
         options = measured

@@ -42,6 +42,7 @@ extension CaptureCommand {
         var inputs = BurstTimePlan.Inputs(samplesPerFrame: setup.source.samplesPerSlot, bitsPerSample: bits, costs: costs)
         inputs.fps = try? frameRate()
         inputs.framesPerTrigger = setup.source.framesPerTrigger
+        inputs.samplesPerTriggerFrame = sources.map(\.samplesPerFrame)
         inputs.cores = ProcessInfo.processInfo.activeProcessorCount
         inputs.requested = automatic ? nil : configuration.dngOptions.compression
         inputs.develops = configuration.development != nil
