@@ -32,16 +32,19 @@ public struct BurstDevelopment: BurstFrameDeveloper {
         self.compositor = compositor
     }
 
-    /// Working memory of one writer developing frames of `samples` pixels: the 16-bit output (6 bytes a pixel), the
-    /// encoder's 8-bit or converted copy (up to 6), the demosaic's bands and the encoder's own buffers (64 MiB, which
-    /// covers x265's lookahead for HEIF at these sizes). Measured peaks are in docs/benchmarks.md.
-    public static func workingBytes(samples: Int, format: OutputFormat) -> Int {
-        samples * 12 + (64 << 20)
+    /// Working memory of one writer developing frames of `samples` pixels: a full-size output holds the 16-bit output
+    /// (6 bytes a pixel), the encoder's 8-bit or converted copy (up to 6) and the demosaic's bands; a reduced one
+    /// (`longEdge` smaller than the frame) holds float planes of the output's size (12 bytes a pixel) besides those
+    /// two — at most `longEdge`² pixels, fewer than the frame's. Plus the encoder's own buffers (64 MiB, which covers
+    /// x265's lookahead for HEIF at these sizes). Measured peaks are in docs/benchmarks.md.
+    public static func workingBytes(samples: Int, format: OutputFormat, longEdge: Int? = nil) -> Int {
+        let reduced = longEdge.map { min(samples, $0 * $0) } ?? samples
+        return (reduced < samples ? reduced * 24 : samples * 12) + (64 << 20)
     }
 
-    /// ``workingBytes(samples:format:)`` of this development's format.
+    /// ``workingBytes(samples:format:longEdge:)`` of this development's format and size.
     public func workingBytes(samplesPerFrame: Int) -> Int {
-        Self.workingBytes(samples: samplesPerFrame, format: format)
+        Self.workingBytes(samples: samplesPerFrame, format: format, longEdge: settings.longEdge)
     }
 
     /// Develops `image` with the settings on up to `threads` threads and writes it in the format at `path`.

@@ -8,7 +8,7 @@ import RawFiles
 public enum BurstDevelopmentFinisher {
     /// How many files are developed at once after a burst, and with how many threads each. Every file in flight
     /// holds its decoded mosaic and its DNG's bytes (up to 4 bytes a sample) and one developer's working memory
-    /// (``BurstDevelopment/workingBytes(samples:format:)``); the budget, less the process's share, holds that many,
+    /// (``BurstDevelopment/workingBytes(samples:format:longEdge:)``); the budget, less the process's share, holds that many,
     /// up to one per core (a composite holds two frames, so half as many composites run at once).
     public struct Plan: Sendable, Hashable {
         /// Files developed at once.

@@ -18,6 +18,20 @@ struct CaptureDevelopCLITests {
 
     static let fixed = ["--scene", "colorchart", "--iso", "100", "--shutter", "1/100", "--focus", "1.5m"]
 
+    @Test("a reduced development reserves memory for its output's size, never more than a full-size one")
+    func developerReserveFollowsTheOutput() {
+        let samples = 4032 * 3024
+        let full = BurstDevelopment(format: .jpeg).workingBytes(samplesPerFrame: samples)
+        var settings = DevelopSettings()
+        settings.longEdge = 2048
+        let reduced = BurstDevelopment(settings: settings, format: .jpeg).workingBytes(samplesPerFrame: samples)
+        #expect(full == samples * 12 + (64 << 20))
+        #expect(reduced == 2048 * 2048 * 24 + (64 << 20) && reduced < full)
+        // A long edge the frame does not exceed is a full-size development.
+        settings.longEdge = 8000
+        #expect(BurstDevelopment(settings: settings, format: .jpeg).workingBytes(samplesPerFrame: samples) == full)
+    }
+
     @Test("a two-sensor burst: a developed picture per frame and a composite for every pair, all in the manifest",
           .enabled(if: ToolAvailability.has("exiftool")))
     func pairBurst() throws {
