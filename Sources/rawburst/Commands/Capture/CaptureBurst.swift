@@ -167,7 +167,8 @@ extension CaptureCommand {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
         }
-        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
+        // Keys come from standard input, unless the frames do.
+        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json && !setup.framesOnStandardInput
         let perTrigger = setup.source.framesPerTrigger
         let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
                                      keys: keys)

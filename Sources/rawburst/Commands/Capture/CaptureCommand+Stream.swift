@@ -79,6 +79,7 @@ extension CaptureCommand {
         do { try source.configure(settings) } catch { throw BadValue("\(error)") }
         var setup = CaptureSetup(cameras: [.init(name: camera.name, samplesPerFrame: source.samplesPerFrame, chart: nil)],
                                  replayedFiles: nil, source: .single(source))
+        setup.framesOnStandardInput = source.input.origin == .standardInput
         setup.stream = CaptureStreamReport(
             source: source.input.origin.description, format: format.pixelFormat.name, width: format.width, height: format.height,
             stride: format.rowStride, frameBytes: format.frameBytes, bitsPerSample: format.bitsPerSample,
