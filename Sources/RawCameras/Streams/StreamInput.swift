@@ -35,6 +35,7 @@ public final class StreamInput {
     /// Where the bytes come from.
     public let origin: Origin
     private var descriptor: FileDescriptor?
+    private var pipeSized = false
 
     /// An input reading `origin`; a path is checked now (it must exist and not be a folder) and opened on the first read.
     public init(_ origin: Origin) throws(FrameSourceError) {
@@ -53,6 +54,10 @@ public final class StreamInput {
     /// of the input; 0 when it had ended).
     public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(FrameSourceError) -> Int {
         let fd = try open()
+        if !pipeSized {
+            pipeSized = true
+            Self.enlargePipe(fd, toHold: buffer.count)
+        }
         var filled = 0
         while filled < buffer.count {
             let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
@@ -76,6 +81,18 @@ public final class StreamInput {
         } catch {
             throw FrameSourceError("\(path.oneLine): cannot be opened: \(error)")
         }
+    }
+
+    /// Linux `F_SETPIPE_SZ` (`fcntl.h`, with `_GNU_SOURCE`; not imported into Swift).
+    private static let setPipeSize: Int32 = 1031
+
+    /// Asks for a pipe or FIFO buffer of up to one frame (at most 1 MiB, the unprivileged limit by default): a 12 MP
+    /// frame then crosses in ~18 refills instead of ~285 of the default 64 KiB, far fewer wake-ups of the writer and
+    /// the reader. Ignored when the input is not a pipe or the kernel says no.
+    private static func enlargePipe(_ fd: FileDescriptor, toHold bytes: Int) {
+        var status = stat()
+        guard fstat(fd.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        _ = fcntl(fd.rawValue, setPipeSize, Int32(min(bytes, 1 << 20)))
     }
 
     deinit {
