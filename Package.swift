@@ -46,8 +46,9 @@ let package = Package(
         .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
         .target(name: "RawSources", dependencies: ["RawCore"]),
-        // Real cameras: pixel formats and their unpackers (PixelFormats/). Builds without Aravis.
-        .target(name: "RawCameras", dependencies: ["RawCore"]),
+        // Real cameras: pixel formats and their unpackers (PixelFormats/), raw streams on stdin (Streams/). Builds
+        // without Aravis.
+        .target(name: "RawCameras", dependencies: ["RawCore", "RawSources", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
@@ -79,7 +80,7 @@ let package = Package(
                                                               "RawFiles", "RawJobs", "RawCore", "TestSupport"]),
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
-        .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawCore"]),
+        .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

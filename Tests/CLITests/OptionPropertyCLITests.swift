@@ -31,7 +31,8 @@ struct OptionPropertyCLITests {
             "--memory-budget": .number, "--overflow": .words, "--writers": .number, "--simulate-disk": .words,
             "--simulate-thermal": .words, "--pre-record": .number, "--trigger-after": .number, "--preview": .number,
             "--no-governor": .flag, "--name": .words, "--gps": .number, "--sidecar": .flag, "--analyze": .flag,
-            "--overwrite": .flag, "--json": .flag,
+            "--overwrite": .flag, "--json": .flag, "--source": .words, "--format": .words, "--size": .words,
+            "--stride": .number, "--metadata": .words, "--pts": .words,
         ],
         "develop": [
             "--recursive": .flag, "--output": .words, "--overwrite": .flag, "--format": .words, "--quality": .number,

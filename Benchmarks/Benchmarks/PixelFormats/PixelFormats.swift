@@ -1,5 +1,9 @@
 import Benchmark
+import Foundation
 import RawBurst
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Issue #19: unpacking the pixel formats real cameras deliver into 16-bit samples, one core, one 12 MP frame
 // (4056x3040, the Raspberry Pi HQ camera's full frame). Goal: SRGGB12_CSI2P with libcamera's stride of 6112 bytes in
@@ -70,6 +74,61 @@ let benchmarks: @Sendable () -> Void = {
             UnsafeMutableRawPointer(source.samples.baseAddress!)
                 .copyMemory(from: source.bytes.baseAddress!, byteCount: width * height * 2)
             blackHole(source.samples[width * height / 2])
+        }
+    }
+    streamBenchmarks()
+}
+
+// Issue #19, raw streams: one 12 MP SRGGB12_CSI2P frame (stride 6112, 18.6 MB) read by RawStreamSource and unpacked
+// into a slot, per frame: from memory (a file in /dev/shm, read through the page cache) and from a pipe that a
+// writer thread keeps full (the writer's CPU is its own core's; the time is the reader's). Goal: at most 10 ms.
+
+/// A stream source over `frames` copies of one packed frame in a file, reopened when it has read them all.
+final class StreamReadInput: @unchecked Sendable { // used by one benchmark at a time
+    let layout: RawStreamFormat
+    let path: String
+    let slot = PixelStorage(count: width * height)
+    var source: RawStreamSource
+
+    init(fifo: Bool) throws {
+        layout = try RawStreamFormat(pixelFormat: .v4l2Bayer12CSI2P(.rggb), width: width, height: height, rowStride: 6112)
+        var frame = [UInt8](repeating: 0, count: layout.frameBytes)
+        var rng = SplitMix64(seed: 19)
+        for i in 0..<frame.count { frame[i] = UInt8(truncatingIfNeeded: rng.next() >> 32) }
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        path = folder + "/rawburst-bench-stream-\(getpid())-\(fifo ? "fifo" : "file")"
+        unlink(path)
+        if fifo {
+            mkfifo(path, 0o600)
+            let bytes = frame
+            let target = path
+            Thread.detachNewThread {
+                guard let handle = FileHandle(forWritingAtPath: target) else { return }
+                while true { handle.write(Data(bytes)) }
+            }
+        } else {
+            FileManager.default.createFile(atPath: path, contents: Data((0..<8).flatMap { _ in frame }))
+        }
+        source = try RawStreamSource(input: try StreamInput(.path(path)), format: layout)
+    }
+
+    func next() throws {
+        do {
+            blackHole(try source.nextFrame(into: slot).sequenceNumber)
+        } catch {
+            source = try RawStreamSource(input: try StreamInput(.path(path)), format: layout)
+            blackHole(try source.nextFrame(into: slot).sequenceNumber)
+        }
+    }
+}
+
+let streamBenchmarks: @Sendable () -> Void = {
+    for fifo in [false, true] {
+        guard let input = try? StreamReadInput(fifo: fifo) else { continue }
+        Benchmark("stream: read + unpack 12 MP SRGGB12_CSI2P, stride 6112, from \(fifo ? "a pipe" : "memory (/dev/shm)")") { benchmark in
+            for _ in benchmark.scaledIterations {
+                try input.next()
+            }
         }
     }
 }

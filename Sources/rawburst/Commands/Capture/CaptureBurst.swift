@@ -115,8 +115,8 @@ extension CaptureCommand {
         if let first = report.firstFrameNanoseconds, let start = ProcessClock.startMonotonicNanoseconds(), first > start {
             firstFrame = (Double(first - start) / 1e4).rounded() / 100
         }
-        let summary = CaptureReport(
-            sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil ? scene : nil,
+        var summary = CaptureReport(
+            sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil && setup.stream == nil ? scene : nil,
             replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(), settings: settings,
             chartFiles: chartFiles, frames: frameReports,
             burst: .init(bracketPlan: configuration.plan?.plan.description, bracketPlanSteps: configuration.plan?.plan.frameCount,
@@ -139,6 +139,7 @@ extension CaptureCommand {
                              : .init(analysed: report.analyses.count, skipped: report.skippedAnalyses,
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport, startup: CaptureStartup(report: report))
+        summary.stream = setup.stream
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
@@ -166,7 +167,8 @@ extension CaptureCommand {
             Terminal.error("rawburst capture: \(error)")
             throw ExitCode(2)
         }
-        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json
+        // Keys come from standard input, unless the frames do.
+        let keys = isatty(STDIN_FILENO) == 1 && Terminal.stderrIsTerminal && !json && !setup.framesOnStandardInput
         let perTrigger = setup.source.framesPerTrigger
         let status = BurstStatusLine(enabled: Terminal.stderrIsTerminal && !json, total: configuration.frames * perTrigger,
                                      keys: keys)
@@ -193,13 +195,14 @@ extension CaptureCommand {
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
                               dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
                               development: CaptureDevelopmentReport?) {
-        let what = setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" }
+        let what = setup.stream.map { "from \($0.source) (\($0.format) \($0.width)x\($0.height), stride \($0.stride))" }
+            ?? setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" }
             ?? "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
         print("captured \(report.writtenCount) of \(report.producedCount) frame"
               + "\(report.producedCount == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds)
               + (statistics.triggersPerSecond > 0
                  ? String(format: " (%.1f fps", statistics.triggersPerSecond) + (setup.cameras.count > 1 ? " per sensor)" : ")") : ""))
-        if setup.replayedFiles == nil {
+        if setup.replayedFiles == nil && setup.stream == nil {
             for camera in setup.cameras {
                 if let s = frames.first(where: { $0.sensor == camera.name })?.settings {
                     print("  \(setup.cameras.count > 1 ? camera.name + ": " : "")" + Self.settingsSummary(s))

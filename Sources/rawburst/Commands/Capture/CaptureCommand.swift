@@ -19,7 +19,10 @@ struct CaptureCommand: ParsableCommand {
         manual, or your own from --presets FILE (docs/lighting-presets.md). Options given explicitly override the \
         preset.
 
-        --replay PATH replays raw files (a folder: its files) as the sensor instead, at --fps, looping.
+        --replay PATH replays raw files (a folder: its files) as the sensor instead, at --fps, looping. --source \
+        stdin|PATH takes headerless raw frames from a stream instead (rpicam-raw -t 0 -o - | rawburst capture \
+        --source stdin --format SRGGB12_CSI2P --size 4056x3040 --stride 6112 --fps 10 --profile imx477.json -o \
+        shots/), until it ends: see --source.
 
         Files: OUT/<sensor>-<sequence>.dng (replay-<sequence>.dng for --replay); with the colorchart scene also \
         OUT/<sensor>-colorchart.json, the chart's reference values and each patch's rectangle in this camera's \
@@ -203,6 +206,9 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
 
+    @OptionGroup(title: "Raw streams (rpicam-raw, V4L2)")
+    var streamOptions: CaptureStreamOptions
+
     @Flag(help: "Replace existing DNGs (and developed pictures).")
     var overwrite = false
 
@@ -219,6 +225,7 @@ struct CaptureCommand: ParsableCommand {
             throw BadValue("--fps must be within 1/86400 (a frame a day)...1000 frames per second, not \(fps)")
         }
         _ = try burstOptions()
+        try validateStream()
         if presets != nil && preset == nil { throw BadValue("--presets needs --preset NAME to choose one of its presets") }
     }
 
@@ -240,6 +247,7 @@ struct CaptureCommand: ParsableCommand {
             return max(1, Int(count))
         }
         if let framesOption { return framesOption }
+        if streamOptions.isStream { return BurstSession.maximumFrames } // a stream: until it ends
         return try bracketPlan()?.frameCount ?? 1
     }
 

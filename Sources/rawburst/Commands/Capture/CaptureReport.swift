@@ -64,6 +64,8 @@ struct CaptureReport: Encodable {
     var development: CaptureDevelopmentReport?
     /// Where the time from the process's start to the first frame went, or nil when unknown.
     var startup: CaptureStartup? = nil
+    /// The raw stream read (`--source`): where from, its format, size and stride; nil for the other sources.
+    var stream: CaptureStreamReport? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {

@@ -21,12 +21,17 @@ struct CaptureSetup {
     /// What the burst engine takes frames from: one source, or two triggered together. The sources are
     /// free-running: the burst's clock paces them.
     let source: BurstSource
+    /// The raw stream read (`--source`), nil for the other sources.
+    var stream: CaptureStreamReport?
+    /// The frames come on standard input (`--source stdin`), so keys cannot.
+    var framesOnStandardInput = false
 }
 
 extension CaptureCommand {
     /// The source the options describe, configured with `settings`; errors are one line.
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
         let clock = FrameClock.freeRunning
+        if streamOptions.isStream { return try makeStreamSetup(settings: settings) }
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
                 throw BadValue("--replay takes the place of --sensor and --profile; give one or the other")

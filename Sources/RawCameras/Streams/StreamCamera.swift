@@ -1,0 +1,36 @@
+import RawCore
+
+/// What a raw stream cannot say about its camera: its name, maker and model, colour calibration, the ISO of unity
+/// gain, the black level, the lens. From a sensor profile (`--profile`) or left unknown.
+public struct StreamCamera: Sendable {
+    /// The source's name: the sensor name of its frames and files (`stream-0000.dng`).
+    public var name: String
+    /// DNG Make and Model (nil: not written; readers see "rawburst unknown camera").
+    public var make: String?
+    public var model: String?
+    /// Colour calibration (nil: unknown; the DNG writer then writes an sRGB stand-in matrix and says so, and no
+    /// AsShotNeutral is written).
+    public var calibration: ColorCalibration?
+    /// The ISO at an analogue gain of 1: a frame's ISO is `baseISO` × its `AnalogueGain` (100 unless the profile says).
+    public var baseISO: Double
+    /// Black level in the format's bits for frames whose metadata has none (nil: ``RawStreamFormat/defaultBlackLevel``).
+    public var blackLevel: Double?
+    /// The lens, when known: name, focal length (mm) and f-number.
+    public var lens: (name: String, focalLength: Double, aperture: Double)?
+    /// The stream's expected frame rate (`--fps`): the interval for finding gaps in its timestamps, not a pace.
+    public var fps: Double?
+
+    /// A camera named `name` with nothing else known.
+    public init(name: String = "stream", make: String? = nil, model: String? = nil, calibration: ColorCalibration? = nil,
+                baseISO: Double = 100, blackLevel: Double? = nil,
+                lens: (name: String, focalLength: Double, aperture: Double)? = nil, fps: Double? = nil) {
+        self.name = name
+        self.make = make
+        self.model = model
+        self.calibration = calibration
+        self.baseISO = baseISO
+        self.blackLevel = blackLevel
+        self.lens = lens
+        self.fps = fps
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import RawCameras
+import RawCore
+import RawSources
+import Synchronization
+import Testing
+
+/// The raw stream source read in-process from files and a pipe: exact samples for each format, sequence numbers, the
+/// end of the stream, a frame cut short, timestamp gaps, rpicam's metadata.
+@Suite("raw stream source")
+struct RawStreamSourceTests {
+    /// A folder of its own, removed with the value.
+    final class Scratch {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("rawstream-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        func write(_ name: String, _ data: Data) throws -> String {
+            let path = url.appendingPathComponent(name).path
+            try data.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// `count` frames of known samples packed as the specification says, padding filled with garbage.
+    static func stream(_ format: PixelFormat, width: Int, height: Int, stride: Int?, count: Int,
+                       seed: UInt64 = 1) -> (bytes: [UInt8], frames: [[UInt16]]) {
+        var bytes: [UInt8] = []
+        var frames: [[UInt16]] = []
+        for index in 0..<count {
+            let values = UnpackTests.samples(width * height, bits: format.bitsPerSample, seed: seed + UInt64(index))
+            frames.append(values)
+            bytes += SpecPacker.frame(values, width: width, height: height, format: format, stride: stride)
+        }
+        return (bytes, frames)
+    }
+
+    static func source(_ path: String, _ format: PixelFormat, width: Int, height: Int, stride: Int?,
+                       camera: StreamCamera = StreamCamera(), metadata: String? = nil, pts: String? = nil) throws -> RawStreamSource {
+        let layout = try RawStreamFormat(pixelFormat: format, width: width, height: height, rowStride: stride)
+        return try RawStreamSource(input: try StreamInput(.path(path)), format: layout, camera: camera, metadataPath: metadata,
+                                   timestampsPath: pts)
+    }
+
+    /// Reads frames until the source ends: the frames and every loss, in order.
+    static func drain(_ source: RawStreamSource) -> (frames: [CapturedFrame], samples: [[UInt16]], losses: [FrameLoss]) {
+        var frames: [CapturedFrame] = []
+        var samples: [[UInt16]] = []
+        var losses: [FrameLoss] = []
+        for _ in 0..<100 {
+            let storage = PixelStorage(count: source.samplesPerFrame)
+            do {
+                let frame = try source.nextFrame(into: storage)
+                losses += source.takeLosses()
+                frames.append(frame)
+                samples.append(Array(storage.buffer))
+            } catch {
+                losses += source.takeLosses()
+                break
+            }
+        }
+        return (frames, samples, losses)
+    }
+
+    @Test("each format's frames arrive as sent, numbered from 0, ending cleanly at the end of the input", arguments: [
+        (PixelFormat.v4l2Bayer10CSI2P(.rggb), 64, 48, 96, 3),
+        (PixelFormat.v4l2Bayer12CSI2P(.rggb), 128, 96, 200, 4),
+        (PixelFormat.v4l2Bayer16(.bggr), 96, 64, nil, 5),
+        (PixelFormat.v4l2Bayer8(.grbg), 256, 192, nil, 3),
+    ] as [(PixelFormat, Int, Int, Int?, Int)])
+    func formats(format: PixelFormat, width: Int, height: Int, stride: Int?, count: Int) throws {
+        let scratch = try Scratch()
+        let (bytes, expected) = Self.stream(format, width: width, height: height, stride: stride, count: count)
+        let path = try scratch.write("s.raw", Data(bytes))
+        let source = try Self.source(path, format, width: width, height: height, stride: stride)
+        #expect(source.pacing == .source)
+        let (frames, samples, losses) = Self.drain(source)
+        #expect(samples == expected)
+        #expect(frames.map(\.sequenceNumber) == (0..<UInt64(count)).map { $0 })
+        #expect(losses.isEmpty)
+        #expect(source.hasEnded)
+        let frame = try #require(frames.first).image.frame
+        #expect(frame.cfa == format.cfa)
+        #expect(frame.whiteLevel == UInt32((1 << format.bitsPerSample) - 1))
+        // No metadata: 4096 of 65536 scaled to the bits.
+        #expect(frame.blackLevels.values == [Double(4096 >> (16 - format.bitsPerSample))])
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.monotonicNanoseconds <= $1.monotonicNanoseconds })
+        #expect(source.capabilities.cfaPattern == format.cfa?.description)
+    }
+
+    @Test("a frame cut short by the end of the input is one incomplete loss, after the whole frames")
+    func truncated() throws {
+        let scratch = try Scratch()
+        let format = PixelFormat.v4l2Bayer12CSI2P(.rggb)
+        let (bytes, expected) = Self.stream(format, width: 64, height: 48, stride: 100, count: 3)
+        let frameBytes = 100 * 48
+        let path = try scratch.write("s.raw", Data(bytes.prefix(2 * frameBytes + 1234)))
+        let source = try Self.source(path, format, width: 64, height: 48, stride: 100)
+        let (frames, samples, losses) = Self.drain(source)
+        #expect(samples == Array(expected.prefix(2)))
+        #expect(frames.map(\.sequenceNumber) == [0, 1])
+        #expect(losses == [FrameLoss(sequenceNumber: 2, reason: .incomplete, detail: "1234 of \(frameBytes) bytes")])
+        #expect(source.hasEnded)
+    }
+
+    @Test("gaps in rpicam's timestamps are frames the camera lost, numbered in the gap")
+    func timestampGaps() throws {
+        let scratch = try Scratch()
+        let format = PixelFormat.v4l2Bayer8(.rggb)
+        let (bytes, _) = Self.stream(format, width: 16, height: 8, stride: nil, count: 6)
+        let path = try scratch.write("s.raw", Data(bytes))
+        // 100 ms apart (the median difference); two missing after the second frame, one after the fifth (1.6 intervals).
+        let pts = try scratch.write("pts.txt", Data("# timecode format v2\n0.000\n100.000\n400.000\n500.000\n600.000\n760.000\n".utf8))
+        let source = try Self.source(path, format, width: 16, height: 8, stride: nil, pts: pts)
+        let (frames, _, losses) = Self.drain(source)
+        #expect(frames.map(\.sequenceNumber) == [0, 1, 4, 5, 6, 8])
+        #expect(losses.map(\.sequenceNumber) == [2, 3, 7])
+        #expect(losses.allSatisfy { $0.reason == .camera })
+    }
+
+    @Test("the interval is 1/fps when given, else the median difference")
+    func interval() {
+        var stamps = StreamTimestamps()
+        stamps.add(lines: ["# timecode format v2", "0.000", "33.367", "66.733", "133.467", "166.833"])
+        #expect(abs((stamps.intervalMilliseconds ?? 0) - 33.366) < 0.01)
+        #expect(stamps.missingFrames(before: 3) == 1)
+        #expect(stamps.missingFrames(before: 4) == 0)
+        var nominal = StreamTimestamps(fps: 10)
+        nominal.add(lines: ["0", "100", "250", "410"]) // 1.5 intervals is no gap; 1.6 is one frame
+        #expect(nominal.missingFrames(before: 2) == 0 && nominal.missingFrames(before: 3) == 1)
+    }
+
+    /// rpicam-apps' JSON as it writes it: one control per line, libcamera's value text (a Size unquoted, a Rectangle
+    /// quoted), objects separated by a comma line, the closing bracket missing (the stream was stopped).
+    static let rpicamJSON = """
+    [
+    {
+        "SensorTimestamp": 775637527000,
+        "ExposureTime": 33965,
+        "ColourGains": [ 1.500000, 2.000000 ],
+        "ScalerCrop": "(0, 0)/4056x3040",
+        "OutputSize": 4056x3040,
+        "SensorBlackLevels": [ 4096, 4160, 4224, 4288 ],
+        "AnalogueGain": 4.000000,
+        "AeLocked": true
+    }
+    ,
+    {
+        "ExposureTime": 10000,
+        "AnalogueGain": 1.500000,
+        "ColourGains": [ 2.500000, 1.250000 ]
+    }
+    """
+
+    @Test("rpicam's metadata: exposure, ISO from the gain, the neutral from the colour gains, black levels on the CFA")
+    func metadata() throws {
+        let scratch = try Scratch()
+        let format = PixelFormat.v4l2Bayer12CSI2P(.grbg)
+        let (bytes, _) = Self.stream(format, width: 16, height: 8, stride: nil, count: 3)
+        let path = try scratch.write("s.raw", Data(bytes))
+        let json = try scratch.write("m.json", Data(Self.rpicamJSON.utf8))
+        let calibration = try ColorCalibration(colorMatrix1: try ColorMatrix([1, 0, 0], [0, 1, 0], [0, 0, 1]), illuminant1: .d65)
+        let source = try Self.source(path, format, width: 16, height: 8, stride: nil,
+                                     camera: StreamCamera(calibration: calibration, baseISO: 50), metadata: json)
+        source.followWaitNanoseconds = 20_000_000
+        let notices = NoticeLog()
+        source.onNotice = { notices.append($0) }
+        let (frames, _, losses) = Self.drain(source)
+        #expect(frames.count == 3 && losses.isEmpty)
+        let first = frames[0]
+        #expect(first.settings.shutter == 0.033965 && first.settings.iso == 200)
+        #expect(first.settings.asShotNeutral == [1 / 1.5, 1, 0.5])
+        #expect(first.image.metadata.exposureTime == 0.033965 && first.image.metadata.iso == 200)
+        #expect(first.image.calibration?.asShotNeutral == [1 / 1.5, 1, 0.5])
+        // GRBG: Gr R / B Gb; 16-bit levels R 4096, Gr 4160, Gb 4224, B 4288 at 12 bits.
+        #expect(first.image.frame.blackLevels.values == [260, 256, 268, 264])
+        #expect(frames[1].settings.iso == 75 && frames[1].settings.shutter == 0.01)
+        #expect(frames[1].image.frame.blackLevels.values == [256])
+        // The third frame has no entry: said once, written without.
+        #expect(frames[2].settings.iso == 0 && frames[2].image.metadata.iso == nil)
+        #expect(frames[2].image.calibration?.asShotNeutral == nil)
+        #expect(notices.lines.count == 1 && notices.lines[0].contains("no metadata for frame 2 (2 entries so far)"))
+    }
+
+    @Test("rpicam's txt metadata form: Name=value lines, a blank line after each frame")
+    func textMetadata() {
+        var parser = StreamMetadataParser()
+        var entries = parser.add(text: "ExposureTime=1000\nAnalogueGain=2.0\nScalerCrop=(0, 0)/64x48\n\nExposure")
+        entries += parser.add(text: "Time=2000\nColourGains=[ 1.0, 3.0 ]\n")
+        if let last = parser.finish() { entries.append(last) }
+        #expect(entries.count == 2)
+        #expect(entries[0].exposureTimeMicroseconds == 1000 && entries[0].analogueGain == 2)
+        #expect(entries[1].exposureTimeMicroseconds == 2000 && entries[1].colourGains?.blue == 3)
+    }
+
+    @Test("frames from a pipe written slowly: each waits for its last byte, stamped when it arrived")
+    func pipe() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.url.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let format = PixelFormat.v4l2Bayer10CSI2P(.bggr)
+        let (bytes, expected) = Self.stream(format, width: 32, height: 8, stride: 48, count: 3)
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)!
+            for frame in 0..<3 {
+                let chunk = Data(bytes[(frame * 384)..<(frame * 384 + 384)])
+                handle.write(chunk.prefix(200))
+                Thread.sleep(forTimeInterval: 0.05)
+                handle.write(chunk.dropFirst(200))
+            }
+            try? handle.close()
+        }
+        writer.start()
+        let source = try Self.source(fifo, format, width: 32, height: 8, stride: 48)
+        let (frames, samples, losses) = Self.drain(source)
+        #expect(samples == expected && losses.isEmpty && source.hasEnded)
+        let gaps = zip(frames, frames.dropFirst()).map { Double($1.monotonicNanoseconds - $0.monotonicNanoseconds) / 1e9 }
+        #expect(gaps.allSatisfy { $0 >= 0.04 }, "\(gaps)")
+    }
+
+    @Test("manual settings are refused by name; automatic ones accepted")
+    func settings() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("s.raw", Data())
+        let source = try Self.source(path, .v4l2Bayer8(.rggb), width: 16, height: 8, stride: nil)
+        try source.configure(CaptureSettings())
+        #expect(throws: CaptureSettingsError.self) { try source.configure(CaptureSettings(iso: 100)) }
+        do { try source.check(CaptureSettings(shutter: 0.01)) } catch { #expect(error.setting == "shutter") }
+        do { try source.check(CaptureSettings(whiteBalance: .preset(.daylight))) } catch { #expect(error.setting == "white balance") }
+    }
+
+    @Test("layouts refused: monochrome, odd sizes, a stride below the packed row")
+    func layouts() {
+        #expect(throws: FrameSourceError.self) { try RawStreamFormat(pixelFormat: .mono8, width: 16, height: 8) }
+        #expect(throws: FrameSourceError.self) { try RawStreamFormat(pixelFormat: .v4l2Bayer8(.rggb), width: 15, height: 8) }
+        #expect(throws: FrameSourceError.self) {
+            try RawStreamFormat(pixelFormat: .v4l2Bayer12CSI2P(.rggb), width: 4056, height: 3040, rowStride: 6083)
+        }
+        #expect((try? RawStreamFormat(pixelFormat: .v4l2Bayer12CSI2P(.rggb), width: 4056, height: 3040, rowStride: 6112))?
+            .frameBytes == 6112 * 3040)
+    }
+}
+
+/// Notices a source gave, from whichever thread.
+final class NoticeLog: Sendable {
+    private let stored = Mutex<[String]>([])
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
+    var lines: [String] { stored.withLock { $0 } }
+}
