@@ -16,7 +16,7 @@ import Testing
     @Test func everyWritersAnalyserIsCountedBeforeThePool() throws {
         let sensor = try BurstEngineTests.sensor()
         let source = BurstSource.single(sensor)
-        var configuration = BurstSession.Configuration(frames: 10, writers: 3, outputDirectory: "/tmp")
+        var configuration = BurstSession.Configuration(frames: 20, writers: 3, outputDirectory: "/tmp")
         configuration.memoryBudget = BurstMemoryPlan.budget(forSlots: 12, source: source, configuration: configuration)
         let without = try BurstSession.check(configuration, source: source)
         #expect(without.slots == 12 && without.analyzerBytes == 0)
@@ -44,4 +44,24 @@ import Testing
                 == "peak RSS 347 MiB went over the memory limit of 320 MiB (--memory-budget 256 MiB + 64 MiB) by 27 MiB")
     }
 
+    @Test("a pool gets no more slots than the burst can fill, and never more than maximumSlots")
+    func slotsTheBurstCanFill() throws {
+        let sensor = try BurstEngineTests.sensor()
+        let source = BurstSource.single(sensor)
+        var configuration = BurstSession.Configuration(frames: 5, writers: 1, outputDirectory: "/tmp")
+        configuration.memoryBudget = BurstMemoryPlan.budget(forSlots: 40, source: source, configuration: configuration)
+        #expect(try BurstSession.check(configuration, source: source).slots == 5)
+        // A pre-record's frames count too.
+        configuration.preRecordFrames = 3
+        #expect(try BurstSession.check(configuration, source: source).slots == 8)
+        // Never fewer than a burst needs (two), even for one frame.
+        configuration.preRecordFrames = 0
+        configuration.frames = 1
+        #expect(try BurstSession.check(configuration, source: source).slots == 2)
+        // A million frames in a budget that holds far more slots than maximumSlots: maximumSlots.
+        configuration.frames = 1_000_000
+        configuration.memoryBudget = BurstMemoryPlan.budget(forSlots: BurstMemoryPlan.maximumSlots * 3, source: source,
+                                                            configuration: configuration)
+        #expect(try BurstSession.check(configuration, source: source).slots == BurstMemoryPlan.maximumSlots)
+    }
 }

@@ -12,7 +12,7 @@ import RawDNG
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
 /// | analysers | with `--analyze`, per writer: the analyser's `workingBytes` (its luma grid and gradient field) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
-/// | pool | the rest, in whole slots |
+/// | pool | the rest, in whole slots (no more than the burst can fill, at most `maximumSlots`) |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// The budget.
     public let budgetBytes: Int
@@ -93,6 +93,10 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         reservedBytes(for: source, configuration: configuration) + slots * source.samplesPerSlot * MemoryLayout<UInt16>.stride
     }
 
+    /// The most slots a pool gets, whatever the budget (more than this many frames waiting means the writers are
+    /// hopelessly behind: the governor and the overflow policy act long before).
+    public static let maximumSlots = 4096
+
     /// The plan for a burst from `source` with `configuration`; throws, naming the sizes, when the pool would
     /// get fewer slots than the burst needs (two per sensor, or a pre-record's frames and one more).
     public static func make(for source: BurstSource, configuration: BurstSession.Configuration) throws(FramePoolError)
@@ -110,7 +114,11 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
             reserved = reservedBytes(for: source, configuration: configuration)
         }
         let available = configuration.memoryBudget - reserved
-        let slots = slotBytes > 0 && available > 0 ? available / slotBytes : 0
+        let fitting = slotBytes > 0 && available > 0 ? available / slotBytes : 0
+        // Never more slots than the burst can fill (its frames and its pre-record), nor than `maximumSlots`: with tiny
+        // frames a budget would otherwise make hundreds of thousands, each with bookkeeping the plan does not count.
+        let fillable = (max(0, configuration.frames) + configuration.preRecordFrames) * source.framesPerTrigger
+        let slots = fitting < needed ? fitting : min(fitting, max(needed, min(fillable, maximumSlots)))
         guard slots >= needed else {
             let mib = FramePoolError.mebibytes
             let what = configuration.preRecordFrames > 0
