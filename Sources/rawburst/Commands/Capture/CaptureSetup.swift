@@ -27,6 +27,7 @@ extension CaptureCommand {
     /// The source the options describe, configured with `settings`; errors are one line.
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
         let clock = FrameClock.freeRunning
+        if let camera = try makeCameraSetup(settings: settings) { return camera }
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
                 throw BadValue("--replay takes the place of --sensor and --profile; give one or the other")
