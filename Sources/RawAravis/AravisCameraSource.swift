@@ -111,12 +111,13 @@ public final class AravisCameraSource: FrameSource {
 
     public var resolvedSettings: AppliedSettings? { applied }
 
+    /// Refuses ISO and shutter the camera cannot take (naming its feature, Gain or ExposureTime), then checks the rest
+    /// against the capabilities.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
-        _ = try settings.validated(for: capabilities)
         if let iso = settings.iso {
             guard let bounds = gainBounds else { throw CaptureSettingsError(setting: "ISO", "the camera has no Gain feature") }
             let gain = Self.gain(iso: iso)
-            guard bounds.contains(gain) else {
+            guard iso.isFinite, iso > 0, bounds.contains(gain) else {
                 throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain)) dB, "
                                            + "outside the camera's Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
             }
@@ -130,6 +131,7 @@ public final class AravisCameraSource: FrameSource {
                                            + "ExposureTime \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound)) µs")
             }
         }
+        _ = try settings.validated(for: capabilities)
     }
 
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
