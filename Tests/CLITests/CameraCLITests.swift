@@ -103,7 +103,7 @@ struct CameraCLITests {
         defer { camera.stop() }
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--frames", "40", "--fps", "50",
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "40", "--fps", "50",
                                   "--memory-budget", "120MB", "--simulate-disk", "20MB/s", "--overflow", "drop-newest",
                                   "--no-governor", "-o", out.path, "--json"], timeout: 300)
         #expect(result.exitStatus == 3, "\(result)")
@@ -121,7 +121,7 @@ struct CameraCLITests {
         defer { camera.stop() }
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--frames", "30", "--fps", "25",
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "30", "--fps", "25",
                                   "-o", out.path, "--json"], timeout: 300)
         #expect(result.exitStatus == 3, "\(result)")
         let books = try Self.books(result.stdout)
@@ -138,7 +138,7 @@ struct CameraCLITests {
         let camera = try FakeGigECamera(serial: "RBREFUSE1")
         defer { camera.stop() }
         let tmp = try TemporaryDirectory()
-        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--iso", "6400",
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--iso", "6400",
                                   "-o", tmp.url.appendingPathComponent("b").path], timeout: 60)
         #expect(result.exitStatus == 2)
         #expect(result.stderr.contains("Gain") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
