@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJPEG", path: "Sources/C/CJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CAravis", path: "Sources/C/CAravis", pkgConfig: "aravis-0.8",
+                       providers: [.apt(["libaravis-dev", "libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
         // The only hand-written C, one target per owner: typed, non-variadic libtiff calls (RawTIFF), and
@@ -49,6 +51,8 @@ let package = Package(
         // Real cameras: pixel formats and their unpackers (PixelFormats/), raw streams on stdin (Streams/). Builds
         // without Aravis.
         .target(name: "RawCameras", dependencies: ["RawCore", "RawSources", .product(name: "SystemPackage", package: "swift-system")]),
+        // GenICam cameras (GigE Vision, USB3 Vision) through Aravis: the only module that imports CAravis.
+        .target(name: "RawAravis", dependencies: ["RawCore", "RawSources", "RawCameras", "CAravis"]),
         .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
@@ -56,7 +60,7 @@ let package = Package(
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
-                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras"]),
+                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis"]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
         .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore"]),
+        .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what rawburst needs to build and test, and nothing when it is all there already.
 #
-#   - Debian packages: the C libraries rawburst links and the external checkers its tests run (GNU time measures
-#     the peak memory of the CLI runs on hostile files);
+#   - Debian packages: the C libraries rawburst links (Aravis for GenICam cameras; its pkg-config file requires
+#     libusb-1.0) and the external checkers its tests run (GNU time measures the peak memory of the CLI runs on
+#     hostile files; aravis-tools has arv-fake-gv-camera-0.8, the GigE Vision camera the camera tests talk to);
 #   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK)
 #     and what the tests' Python checks import besides (Pillow, scipy). Every module a test or a benchmark
 #     script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
@@ -13,8 +14,10 @@
 # Uses sudo only when not root and sudo exists.
 set -euo pipefail
 
-BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config)
-CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time libtiff-tools)
+BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config
+            libaravis-dev libusb-1.0-0-dev)
+CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time libtiff-tools
+          aravis-tools)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
              PIL=Pillow scipy=scipy)

@@ -13,3 +13,4 @@ import LJ92
 @_exported import RawJobs
 @_exported import RawCapture
 @_exported import RawCameras
+@_exported import RawAravis

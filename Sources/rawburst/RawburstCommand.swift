@@ -13,7 +13,7 @@ struct RawburstCommand: ParsableCommand {
         file unless --overwrite is given. Commands that report accept --json for scripts.
         """,
         version: RawBurstVersion.string,
-        subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self, StorageCommand.self]
+        subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self, StorageCommand.self, CamerasCommand.self]
     )
 
     /// Parses, validates and runs the command. Every refusal of the command line — a `BadValue` (an option's value

@@ -200,6 +200,9 @@ struct CaptureCommand: ParsableCommand {
         """))
     var analyze = false
 
+    @OptionGroup(title: "Real cameras")
+    var cameraOptions: CameraOptions
+
     @OptionGroup(title: "DNG storage")
     var storageOptions: CaptureStorageOptions
 

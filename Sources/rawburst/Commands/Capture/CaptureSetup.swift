@@ -32,6 +32,7 @@ extension CaptureCommand {
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
         let clock = FrameClock.freeRunning
         if streamOptions.isStream { return try makeStreamSetup(settings: settings) }
+        if let camera = try makeCameraSetup(settings: settings) { return camera }
         if !replay.isEmpty {
             guard sensors.isEmpty && profileFiles.isEmpty else {
                 throw BadValue("--replay takes the place of --sensor and --profile; give one or the other")

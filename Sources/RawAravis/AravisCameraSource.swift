@@ -1,0 +1,175 @@
+import Glibc
+import CAravis
+import RawCameras
+import RawCore
+import RawSources
+
+/// A GenICam camera (GigE Vision, USB3 Vision) through Aravis, as a frame source on the camera's own clock.
+///
+/// The camera runs in continuous acquisition from the first `nextFrame`; each call pops the next buffer Aravis
+/// filled (waiting up to a few frame intervals at a time, and failing the burst after ``Options/stallSeconds``
+/// without any buffer), unpacks it into the slot's storage (the one copy: buffers are Aravis's own memory, not the
+/// pool's) and gives the buffer back. Frame ids become sequence numbers through ``FrameIDExtender``: every gap is a
+/// `FrameLoss(.camera)` per missing id, and a damaged buffer (missing packets, timeout, wrong size...) is a loss with
+/// its reason, never written. Timestamps are `CLOCK_MONOTONIC` taken when the buffer is popped.
+///
+/// ISO maps to Gain as ISO = 100 × 10^(gain / 20) (gain in dB, SFNC's unit: gain 0 is ISO 100, +6 dB doubles it).
+public final class AravisCameraSource: FrameSource {
+    /// How the camera is opened and run.
+    public struct Options: Sendable {
+        /// Aravis device id (nil: the first camera found).
+        public var id: String?
+        /// Pixel format to set (nil: the camera's current one). Must be a Bayer format.
+        public var pixelFormat: PixelFormat?
+        /// AcquisitionFrameRate to set (nil: the camera's own).
+        public var frameRate: Double?
+        /// Buffers queued on the stream.
+        public var buffers = 8
+        /// Seconds without any buffer after which the camera is taken as stopped.
+        public var stallSeconds = 5.0
+        /// Colour calibration to write in the DNGs (nil: none known; the DNG writer then writes sRGB primaries).
+        public var calibration: ColorCalibration?
+        /// Creates options.
+        public init(id: String? = nil, pixelFormat: PixelFormat? = nil, frameRate: Double? = nil,
+                    calibration: ColorCalibration? = nil) {
+            self.id = id
+            self.pixelFormat = pixelFormat
+            self.frameRate = frameRate
+            self.calibration = calibration
+        }
+    }
+
+    /// The opened camera.
+    public let camera: AravisCamera
+    /// The pixel format frames arrive in.
+    public let pixelFormat: PixelFormat
+    public let capabilities: SourceCapabilities
+    public var samplesPerFrame: Int { capabilities.width * capabilities.height }
+    public var pacing: FramePacing { .source }
+    public private(set) var hasEnded = false
+
+    let options: Options
+    let cfa: CFALayout
+    let gainBounds: ClosedRange<Double>?
+    let exposureBounds: ClosedRange<Double>?
+    let stream: AravisStream
+    let identity: (make: String, model: String, serial: String)
+    var ids = FrameIDExtender()
+    var losses: [FrameLoss] = []
+    var applied: AppliedSettings
+
+    /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
+    /// first frame asked for).
+    public init(options: Options) throws(AravisError) {
+        self.options = options
+        camera = try AravisCamera(id: options.id)
+        let available = try camera.availablePixelFormats()
+        if let wanted = options.pixelFormat {
+            guard let code = wanted.pfncCode, available.contains(where: { $0.code == code }) else {
+                throw AravisError(.unsupportedFormat, feature: "PixelFormat", "the camera does not offer \(wanted.name) (it offers: "
+                                  + available.map(\.name).joined(separator: ", ") + ")")
+            }
+            try camera.setPixelFormat(code: code)
+        }
+        let code = try camera.pixelFormatCode()
+        guard let format = PixelFormat(pfncCode: code), let cfa = format.cfa else {
+            let name = available.first { $0.code == code }?.name ?? String(code, radix: 16)
+            throw AravisError(.unsupportedFormat, feature: "PixelFormat", "\(name) is not a raw Bayer format rawburst can write "
+                              + "(choose one with --pixel-format: " + available.map(\.name).filter {
+                                  (try? PixelFormat(name: $0))?.cfa != nil }.joined(separator: ", ") + ")")
+        }
+        pixelFormat = format
+        self.cfa = cfa
+        let sensor = try camera.sensorSize()
+        try camera.setRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
+        let region = try camera.region()
+        if let fps = options.frameRate {
+            guard let bounds = camera.frameRateBounds() else {
+                throw AravisError(.missingFeature, feature: "AcquisitionFrameRate", "the camera has no AcquisitionFrameRate for --fps")
+            }
+            guard bounds.contains(fps) else {
+                throw AravisError(.outOfRange, feature: "AcquisitionFrameRate",
+                                  "--fps \(fps) is outside the camera's AcquisitionFrameRate \(bounds.lowerBound)...\(bounds.upperBound)")
+            }
+            try camera.setFrameRate(fps)
+        }
+        gainBounds = camera.gainBounds()
+        exposureBounds = camera.exposureTimeBounds()
+        identity = (camera.vendor, camera.model, camera.serialNumber)
+        capabilities = Self.capabilities(name: "\(identity.make) \(identity.model)", width: region.width, height: region.height,
+                                         format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
+                                         exposure: exposureBounds)
+        applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
+        stream = try AravisStream(camera: camera, buffers: max(2, options.buffers), payload: try camera.payloadBytes(),
+                                  transport: .init())
+    }
+
+    /// ISO for a gain in dB: 100 × 10^(gain / 20).
+    public static func iso(gain: Double) -> Double { 100 * pow(10, gain / 20) }
+    /// Gain in dB for an ISO: 20 × log10(ISO / 100).
+    public static func gain(iso: Double) -> Double { 20 * log10(iso / 100) }
+
+    public var resolvedSettings: AppliedSettings? { applied }
+
+    /// Refuses ISO and shutter the camera cannot take (naming its feature, Gain or ExposureTime), then checks the rest
+    /// against the capabilities.
+    public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        if let iso = settings.iso {
+            guard let bounds = gainBounds else { throw CaptureSettingsError(setting: "ISO", "the camera has no Gain feature") }
+            let gain = Self.gain(iso: iso)
+            guard iso.isFinite, iso > 0, bounds.contains(gain) else {
+                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain)) dB, "
+                                           + "outside the camera's Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
+            }
+        }
+        if let shutter = settings.shutter {
+            guard let bounds = exposureBounds else {
+                throw CaptureSettingsError(setting: "shutter", "the camera has no ExposureTime feature")
+            }
+            guard bounds.contains(shutter * 1e6) else {
+                throw CaptureSettingsError(setting: "shutter", "\(SettingText.number(shutter * 1e6)) µs is outside the camera's "
+                                           + "ExposureTime \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound)) µs")
+            }
+        }
+        _ = try settings.validated(for: capabilities)
+    }
+
+    public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
+        try check(settings)
+        do throws(AravisError) {
+            if let iso = settings.iso { try camera.setGain(Self.gain(iso: iso)) }
+            if let shutter = settings.shutter { try camera.setExposureTime(microseconds: shutter * 1e6) }
+        } catch {
+            throw CaptureSettingsError(setting: error.feature ?? "camera", error.message)
+        }
+        applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
+    }
+
+    /// Not called for a source on its own clock (the engine never skips its frames); returns the next number.
+    public func skipFrame() -> UInt64 { ids.nextSequenceNumber }
+
+    public func takeLosses() -> [FrameLoss] {
+        defer { losses = [] }
+        return losses
+    }
+
+    public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
+        do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
+        let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
+        let wait = UInt64(max(0.2, 4 * interval) * 1e6)
+        var waited = 0.0
+        while true {
+            guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
+                waited += Double(wait) / 1e6
+                if waited >= options.stallSeconds {
+                    throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
+                }
+                continue
+            }
+            let received = MonotonicClock.nanoseconds()
+            defer { stream.push(buffer) }
+            if let frame = try take(buffer, received: received, into: storage) { return frame }
+            waited = 0
+        }
+    }
+}

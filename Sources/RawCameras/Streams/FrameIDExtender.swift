@@ -1,0 +1,56 @@
+/// Turns a camera's wrapping frame ids (GigE Vision's 16-bit GVSP block ids) into a burst's 64-bit sequence numbers,
+/// and says how many frames were missed before each one.
+///
+/// GigE Vision 1.x block ids are 16 bits; 0 is reserved, so after 65535 the next id is 1 (measured with
+/// `arv-fake-gv-camera-0.8`: ..., 65534, 65535, 1, 2, ...). A jump larger than one is frames the camera sent (or
+/// counted) that never arrived: each is a sequence number used up. The first id seen is sequence number 0, whatever
+/// its value. An id equal to the last one, or one that lies behind it (more than half the id space ahead), is taken
+/// as out of order: it gets the next sequence number and no frames are counted missing before it.
+public struct FrameIDExtender: Sendable, Hashable {
+    /// Number of distinct raw ids before they wrap (65536 for 16-bit ids).
+    public let modulus: UInt64
+    /// True when the id 0 is never sent (GVSP 1.x): 65535 is followed by 1.
+    public let zeroIsSkipped: Bool
+    /// The last raw id seen, nil before the first frame.
+    public private(set) var lastID: UInt64?
+    /// The sequence number the next frame would get if it followed the last without a gap.
+    public private(set) var nextSequenceNumber: UInt64 = 0
+
+    /// An extender for ids in `0..<modulus` (GigE Vision: 65536, zero skipped).
+    public init(modulus: UInt64 = 1 << 16, zeroIsSkipped: Bool = true) {
+        precondition(modulus >= 4, "an id space needs at least four ids")
+        self.modulus = modulus
+        self.zeroIsSkipped = zeroIsSkipped
+    }
+
+    /// What `next(_:)` found for one frame.
+    public struct Step: Sendable, Hashable {
+        /// The sequence numbers of the frames that never arrived before this one, in order (empty when none).
+        public let missing: Range<UInt64>
+        /// The frame's own sequence number.
+        public let sequenceNumber: UInt64
+        /// True when the id was not after the last one (a repeat or a late frame).
+        public let outOfOrder: Bool
+    }
+
+    /// Takes the next raw id the camera delivered and returns its sequence number and the frames missed before it.
+    public mutating func next(_ rawID: UInt64) -> Step {
+        let id = rawID % modulus
+        guard let last = lastID else {
+            lastID = id
+            nextSequenceNumber = 1
+            return Step(missing: 0..<0, sequenceNumber: 0, outOfOrder: false)
+        }
+        var delta = (id &+ modulus &- last) % modulus
+        if zeroIsSkipped && id < last && delta > 0 { delta -= 1 }  // the wrap passed over the unused id 0
+        let base = nextSequenceNumber
+        guard delta > 0 && delta <= modulus / 2 else {
+            nextSequenceNumber = base + 1  // the last id stays the reference for the frames that follow
+            return Step(missing: base..<base, sequenceNumber: base, outOfOrder: true)
+        }
+        let number = base + delta - 1
+        lastID = id
+        nextSequenceNumber = number + 1
+        return Step(missing: base..<number, sequenceNumber: number, outOfOrder: false)
+    }
+}

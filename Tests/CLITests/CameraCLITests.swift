@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `rawburst cameras` and `rawburst capture --camera aravis:ID` against `arv-fake-gv-camera-0.8` on 127.0.0.1.
+///
+/// The fake camera's BayerRG8 test pattern is a function of x + y + frame id (a frame is the one before moved one
+/// pixel towards the top-left), so frames two camera frame ids apart satisfy next(x, y) == previous(x + 2, y) exactly,
+/// on the same colour of the mosaic. Sequence numbers advance with frame ids (a lost frame keeps its number), so two
+/// written frames whose sequence numbers differ by 2 must satisfy it: this checks the unpacking, the CFA and the
+/// numbering at once, on every pixel but the last two columns.
+@Suite(.serialized, .enabled(if: FakeGigECamera.missingReason == nil, "arv-fake-gv-camera-0.8 is not installed"))
+struct CameraCLITests {
+    /// The report of a capture: produced, written and each drop's (sequence number, reason).
+    struct Books {
+        let produced: Int
+        let written: [Int]
+        let drops: [(Int, String)]
+    }
+
+    static func books(_ stdout: String) throws -> Books {
+        let report = try JSONValue(parsing: Data(stdout.utf8))
+        let burst = report["burst"]
+        let written = (report["frames"]?.array ?? []).compactMap { $0["sequenceNumber"]?.int }.map { Int($0) }
+        let drops = (burst?["dropped"]?.array ?? []).compactMap { drop -> (Int, String)? in
+            guard let n = drop["sequenceNumber"]?.int, let reason = drop["reason"]?.string else { return nil }
+            return (Int(n), reason)
+        }
+        return Books(produced: Int(burst?["produced"]?.int ?? -1), written: written.sorted(), drops: drops)
+    }
+
+    /// Checks the pattern on every pair of written frames two sequence numbers apart; returns how many pairs.
+    static func checkPattern(_ directory: URL, written: [Int]) throws -> Int {
+        let result = try Python.json(script: """
+            import json, sys, os, rawpy, numpy as np
+            d, numbers = sys.argv[1], [int(n) for n in sys.argv[2].split(',')]
+            frames = {}
+            for n in numbers:
+                with rawpy.imread(os.path.join(d, 'camera-%04d.dng' % n)) as r:
+                    frames[n] = (r.raw_image.copy(), r.raw_pattern.tolist(), r.raw_image.shape)
+            pairs = [(n, n + 2) for n in numbers if n + 2 in frames]
+            bad = [p for p in pairs if not np.array_equal(frames[p[1]][0][:, :-2], frames[p[0]][0][:, 2:])]
+            print(json.dumps({'pairs': len(pairs), 'bad': bad, 'shape': list(frames[numbers[0]][2]),
+                              'pattern': frames[numbers[0]][1], 'max': int(max(f[0].max() for f in frames.values()))}))
+            """, arguments: [directory.path, written.map(String.init).joined(separator: ",")], timeout: 300)
+        #expect(result["bad"]?.array?.isEmpty == true, "pairs whose pattern does not follow: \(String(describing: result["bad"]))")
+        #expect(result["shape"]?.array?.compactMap(\.int) == [2048, 2048])
+        #expect(result["pattern"]?.array?.map { $0.array?.compactMap(\.int) ?? [] } == [[0, 1], [3, 2]])  // RGGB
+        #expect(result["max"]?.int == 255)
+        return Int(result["pairs"]?.int ?? 0)
+    }
+
+    @Test("cameras --json lists the fake camera with its vendor, model, serial and Bayer formats")
+    func camerasJSON() throws {
+        let camera = try FakeGigECamera(serial: "RBLIST1")
+        defer { camera.stop() }
+        let result = try CLI.run(["cameras", "--json"], timeout: 60)
+        #expect(result.exitStatus == 0, "\(result)")
+        let list = try JSONValue(parsing: Data(result.stdout.utf8)).array ?? []
+        let entry = list.first { $0["device"]?["serialNumber"]?.string == "RBLIST1" }
+        #expect(entry?["device"]?["id"]?.string == "Aravis-Fake-RBLIST1")
+        #expect(entry?["device"]?["vendor"]?.string == "Aravis" && entry?["device"]?["model"]?.string == "Fake")
+        #expect(entry?["device"]?["transport"]?.string == "GigEVision" && entry?["device"]?["address"]?.string == "127.0.0.1")
+        #expect(entry?["pixelFormats"]?.array?.compactMap(\.string)
+                    == ["BayerBG8", "BayerGB8", "BayerGR8", "BayerRG8", "Mono8", "RGB8", "Mono16"])
+        #expect(entry?["sensorWidth"]?.int == 2048 && entry?["sensorHeight"]?.int == 2048)
+        #expect(entry?["frameRate"]?["max"]?.double == 1000 && entry?["gain"]?["max"]?.double == 10)
+    }
+
+    @Test("capture --camera lands the fake camera's frames as DNGs with its exact samples; every frame is counted")
+    func captureFrames() throws {
+        let camera = try FakeGigECamera(serial: "RBCAP1")
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8",
+                                  "--frames", "20", "--fps", "25", "--iso", "200", "--shutter", "1/100", "-o", out.path, "--json"],
+                                 timeout: 300)
+        #expect([0, 3].contains(result.exitStatus), "\(result)")
+        let books = try Self.books(result.stdout)
+        #expect(books.produced == books.written.count + books.drops.count)
+        #expect((books.written + books.drops.map(\.0)).sorted() == Array(0..<books.produced))
+        #expect(books.written.count >= 18, "loopback lost more than expected: \(books.drops)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
+        #expect(names.count == books.written.count)
+        #expect(try Self.checkPattern(out, written: books.written) >= 14)
+        // Camera identity and exposure in the DNG: make, model, serial, ISO 200 (gain 6.02 dB), 1/100 s.
+        let tags = try Python.json(script: """
+            import json, sys, tifffile
+            with tifffile.TiffFile(sys.argv[1]) as t:
+                p = t.pages[0].tags
+                exif = p['ExifTag'].value if 'ExifTag' in p else {}
+                print(json.dumps({'make': p['Make'].value, 'model': p['Model'].value,
+                                  'iso': exif.get('ISOSpeedRatings'), 'exposure': list(exif.get('ExposureTime', [0, 1]))}))
+            """, arguments: [out.appendingPathComponent("camera-\(String(format: "%04d", books.written[0])).dng").path])
+        #expect(tags["make"]?.string == "Aravis" && tags["model"]?.string == "Fake")
+        #expect(tags["iso"]?.int == 200)
+    }
+
+    @Test("a starved burst (tiny pool, slow disk, drop-newest) counts every lost frame; numbers stay contiguous")
+    func starved() throws {
+        let camera = try FakeGigECamera(serial: "RBSTARVE1")
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "40", "--fps", "50",
+                                  "--memory-budget", "120MB", "--simulate-disk", "20MB/s", "--overflow", "drop-newest",
+                                  "--no-governor", "-o", out.path, "--json"], timeout: 300)
+        #expect(result.exitStatus == 3, "\(result)")
+        let books = try Self.books(result.stdout)
+        #expect(books.produced == books.written.count + books.drops.count)
+        #expect((books.written + books.drops.map(\.0)).sorted() == Array(0..<books.produced))
+        #expect(books.drops.contains { $0.1 == "pool-full" }, "\(books.drops)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
+        #expect(names.count == books.written.count)
+    }
+
+    @Test("packets the fake camera loses make damaged frames: counted as missing-packets, never written")
+    func packetLoss() throws {
+        let camera = try FakeGigECamera(serial: "RBLOSS1", lostPacketsPerThousand: 200)
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "30", "--fps", "25",
+                                  "-o", out.path, "--json"], timeout: 300)
+        #expect(result.exitStatus == 3, "\(result)")
+        let books = try Self.books(result.stdout)
+        #expect(books.produced == books.written.count + books.drops.count)
+        #expect((books.written + books.drops.map(\.0)).sorted() == Array(0..<books.produced))
+        #expect(books.drops.contains { $0.1 == "missing-packets" }, "\(books.drops)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(names == books.written.map { "camera-\(String(format: "%04d", $0)).dng" })
+        if books.written.count >= 2 { _ = try Self.checkPattern(out, written: books.written) }
+    }
+
+    @Test("a camera that cannot take a setting is refused before the burst, in one line naming the feature (exit 2)")
+    func refusedSettings() throws {
+        let camera = try FakeGigECamera(serial: "RBREFUSE1")
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--iso", "6400",
+                                  "-o", tmp.url.appendingPathComponent("b").path], timeout: 60)
+        #expect(result.exitStatus == 2)
+        #expect(result.stderr.contains("Gain") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("b").path))
+        let missing = try CLI.run(["capture", "--camera", "aravis:NoSuchCamera", "-o", tmp.url.appendingPathComponent("c").path],
+                                  timeout: 60)
+        #expect(missing.exitStatus == 2 && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+    }
+}

@@ -1,0 +1,66 @@
+import RawCameras
+import Testing
+
+/// GigE Vision's 16-bit frame ids (0 never used) extended into a burst's 64-bit sequence numbers.
+@Suite struct FrameIDExtenderTests {
+    /// Feeds `ids` and returns each step's (missing numbers, own number).
+    static func run(_ ids: [UInt64], zeroIsSkipped: Bool = true) -> [([UInt64], UInt64)] {
+        var extender = FrameIDExtender(zeroIsSkipped: zeroIsSkipped)
+        return ids.map { id in
+            let step = extender.next(id)
+            return (Array(step.missing), step.sequenceNumber)
+        }
+    }
+
+    @Test("the first id is number 0 whatever its value; consecutive ids are consecutive numbers")
+    func consecutive() {
+        let steps = Self.run([65401, 65402, 65403])
+        #expect(steps.map(\.1) == [0, 1, 2])
+        #expect(steps.allSatisfy { $0.0.isEmpty })
+    }
+
+    @Test("65535 is followed by 1 (GVSP skips 0): no frame is missing across the wrap")
+    func wrapSkipsZero() {
+        let steps = Self.run([65534, 65535, 1, 2])
+        #expect(steps.map(\.1) == [0, 1, 2, 3])
+        #expect(steps.allSatisfy { $0.0.isEmpty })
+    }
+
+    @Test("gaps across the wrap are counted exactly, the unused id 0 not among them")
+    func gapsAcrossWrap() {
+        // 65535 missing; after 1, ids 2 and 3 missing.
+        let steps = Self.run([65533, 65534, 1, 4])
+        #expect(steps.map(\.1) == [0, 1, 3, 6])
+        #expect(steps.map(\.0) == [[], [], [2], [4, 5]])
+    }
+
+    @Test("without the zero rule, 0 is an id like any other")
+    func wrapWithZero() {
+        let steps = Self.run([65535, 0, 2], zeroIsSkipped: false)
+        #expect(steps.map(\.1) == [0, 1, 3])
+        #expect(steps.map(\.0) == [[], [], [2]])
+    }
+
+    @Test("many wraps go on into 64-bit numbers")
+    func manyWraps() {
+        var extender = FrameIDExtender()
+        var id: UInt64 = 65000
+        var last: UInt64 = 0
+        for _ in 0..<200_000 {
+            last = extender.next(id).sequenceNumber
+            id = id == 65535 ? 1 : id + 1
+        }
+        #expect(last == 199_999)
+    }
+
+    @Test("a repeated or late id takes the next number, counts nothing missing, and does not move the reference")
+    func outOfOrder() {
+        var extender = FrameIDExtender()
+        _ = extender.next(10)
+        _ = extender.next(11)
+        let late = extender.next(9)
+        #expect(late.outOfOrder && late.missing.isEmpty && late.sequenceNumber == 2)
+        let next = extender.next(12)
+        #expect(!next.outOfOrder && next.missing.isEmpty && next.sequenceNumber == 3)
+    }
+}
