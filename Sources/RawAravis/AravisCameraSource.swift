@@ -23,10 +23,16 @@ public final class AravisCameraSource: FrameSource {
         public var pixelFormat: PixelFormat?
         /// AcquisitionFrameRate to set (nil: the camera's own).
         public var frameRate: Double?
+        /// The region of interest to set (nil: the whole sensor). Offsets and sizes even, so the mosaic keeps
+        /// the format's colour order.
+        public var region: CameraRegion?
         /// Buffers queued on the stream.
         public var buffers = 8
         /// Seconds without any buffer after which the camera is taken as stopped.
         public var stallSeconds = 5.0
+        /// Buffers arriving damaged one after the other, none whole, after which the burst fails (a `--frames N`
+        /// burst counts whole frames: on a link that damages every frame it would never end).
+        public var maximumDamagedInARow = 100
         /// Colour calibration to write in the DNGs (nil: none known; the DNG writer then writes sRGB primaries).
         public var calibration: ColorCalibration?
         /// Creates options.
@@ -81,8 +87,15 @@ public final class AravisCameraSource: FrameSource {
         pixelFormat = format
         self.cfa = cfa
         let sensor = try camera.sensorSize()
-        try camera.setRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
+        let wanted = options.region ?? CameraRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
+        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height)
+        try camera.setRegion(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height)
         let region = try camera.region()
+        guard CameraRegion(x: region.x, y: region.y, width: region.width, height: region.height) == wanted else {
+            throw AravisError(.outOfRange, feature: "Width/Height/OffsetX/OffsetY",
+                              "the camera set the region \(region.width)x\(region.height)+\(region.x)+\(region.y) for "
+                              + "\(wanted) (its steps differ): ask for that one")
+        }
         if let fps = options.frameRate {
             guard let bounds = camera.frameRateBounds() else {
                 throw AravisError(.missingFeature, feature: "AcquisitionFrameRate", "the camera has no AcquisitionFrameRate for --fps")
@@ -155,6 +168,7 @@ public final class AravisCameraSource: FrameSource {
 
     public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
         do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
+        var damagedInARow = 0
         let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
         let wait = UInt64(max(0.2, 4 * interval) * 1e6)
         var waited = 0.0
@@ -170,6 +184,11 @@ public final class AravisCameraSource: FrameSource {
             defer { stream.push(buffer) }
             if let frame = try take(buffer, received: received, into: storage) { return frame }
             waited = 0
+            damagedInARow += 1
+            if damagedInARow >= options.maximumDamagedInARow {
+                throw FrameSourceError("\(damagedInARow) frames in a row arrived damaged (the last: "
+                                       + (losses.last?.detail ?? "no detail") + "): the link loses too much")
+            }
         }
     }
 }

@@ -33,8 +33,8 @@ public struct AravisError: RawBurstError, Hashable {
         self.message = message
     }
 
-    /// `camera`.
-    public var subject: String? { "camera" }
+    /// `camera`, or `camera FEATURE` when a feature is concerned.
+    public var subject: String? { feature.map { "camera \($0)" } ?? "camera" }
 }
 
 /// Calls `body` with a `GError**` and turns an error it reports into an ``AravisError`` (`.library`), naming `what`

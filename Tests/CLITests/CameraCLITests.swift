@@ -30,7 +30,7 @@ struct CameraCLITests {
     }
 
     /// Checks the pattern on every pair of written frames two sequence numbers apart; returns how many pairs.
-    static func checkPattern(_ directory: URL, written: [Int]) throws -> Int {
+    static func checkPattern(_ directory: URL, written: [Int], shape: [Int] = [2048, 2048]) throws -> Int {
         let result = try Python.json(script: """
             import json, sys, os, rawpy, numpy as np
             d, numbers = sys.argv[1], [int(n) for n in sys.argv[2].split(',')]
@@ -44,7 +44,7 @@ struct CameraCLITests {
                               'pattern': frames[numbers[0]][1], 'max': int(max(f[0].max() for f in frames.values()))}))
             """, arguments: [directory.path, written.map(String.init).joined(separator: ",")], timeout: 300)
         #expect(result["bad"]?.array?.isEmpty == true, "pairs whose pattern does not follow: \(String(describing: result["bad"]))")
-        #expect(result["shape"]?.array?.compactMap(\.int) == [2048, 2048])
+        #expect(result["shape"]?.array?.compactMap(\.int) == shape)
         #expect(result["pattern"]?.array?.map { $0.array?.compactMap(\.int) ?? [] } == [[0, 1], [3, 2]])  // RGGB
         #expect(result["max"]?.int == 255)
         return Int(result["pairs"]?.int ?? 0)
@@ -117,12 +117,14 @@ struct CameraCLITests {
 
     @Test("packets the fake camera loses make damaged frames: counted as missing-packets, never written")
     func packetLoss() throws {
-        let camera = try FakeGigECamera(serial: "RBLOSS1", lostPacketsPerThousand: 200)
+        // 2 % of the packets lost, none resent: a 256x256 region is 47 packets, so about 4 frames in 10 arrive whole
+        // (a whole 2048x2048 frame, 3000 packets, never would).
+        let camera = try FakeGigECamera(serial: "RBLOSS1", lostPacketsPerThousand: 20)
         defer { camera.stop() }
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
         let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "30", "--fps", "25",
-                                  "-o", out.path, "--json"], timeout: 300)
+                                  "--crop", "256x256+0+0", "-o", out.path, "--json"], timeout: 300)
         #expect(result.exitStatus == 3, "\(result)")
         let books = try Self.books(result.stdout)
         #expect(books.produced == books.written.count + books.drops.count)
@@ -130,7 +132,8 @@ struct CameraCLITests {
         #expect(books.drops.contains { $0.1 == "missing-packets" }, "\(books.drops)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
         #expect(names == books.written.map { "camera-\(String(format: "%04d", $0)).dng" })
-        if books.written.count >= 2 { _ = try Self.checkPattern(out, written: books.written) }
+        #expect(books.written.count == 30)
+        if books.written.count >= 2 { _ = try Self.checkPattern(out, written: books.written, shape: [256, 256]) }
     }
 
     @Test("a camera that cannot take a setting is refused before the burst, in one line naming the feature (exit 2)")
@@ -146,5 +149,30 @@ struct CameraCLITests {
         let missing = try CLI.run(["capture", "--camera", "aravis:NoSuchCamera", "-o", tmp.url.appendingPathComponent("c").path],
                                   timeout: 60)
         #expect(missing.exitStatus == 2 && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        // A region the sensor does not have, or at an odd offset: refused before the burst, naming the features.
+        for crop in ["4096x256+0+0", "256x256+1+0"] {
+            let bad = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--crop", crop,
+                                   "-o", tmp.url.appendingPathComponent("d").path], timeout: 60)
+            #expect(bad.exitStatus == 2 && bad.stderr.contains("OffsetX") && bad.stderr.split(separator: "\n").count == 1,
+                    "\(crop): \(bad.stderr)")
+        }
+    }
+
+    @Test("a link that damages every frame fails the burst after 100 in a row, each counted, none written (exit 1)")
+    func everyFrameDamaged() throws {
+        // 20 % of the packets lost: a whole 2048x2048 frame (3000 packets) never arrives whole.
+        let camera = try FakeGigECamera(serial: "RBDAMAGE1", lostPacketsPerThousand: 200)
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--frames", "5",
+                                  "--fps", "25", "-o", out.path, "--json"], timeout: 300)
+        #expect(result.exitStatus == 1, "\(result)")
+        #expect(result.stderr.contains("100 frames in a row arrived damaged"), "\(result.stderr)")
+        let books = try Self.books(result.stdout)
+        #expect(books.written.isEmpty && books.produced == books.drops.count && books.produced >= 100)
+        #expect(books.drops.filter { $0.1 == "missing-packets" }.count == 100, "\(books.drops.map(\.1))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
+        #expect(names.isEmpty)
     }
 }

@@ -198,7 +198,9 @@ extension BurstRun {
         do {
             let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
             let began = MonotonicClock.nanoseconds()
-            frames = try session.source.next(into: buffers).map { Self.retimed($0, due: due) }
+            // A source on its own clock has no schedule of ours to be late against.
+            let made = try session.source.next(into: buffers)
+            frames = session.source.pacedBySource ? made : made.map { Self.retimed($0, due: due) }
             s.recentFills.append(MonotonicClock.nanoseconds() - began)
             if s.recentFills.count > 8 { s.recentFills.removeFirst() }
         } catch {

@@ -12,10 +12,25 @@ struct CameraOptions: ParsableArguments {
                                valueName: "name"))
     var pixelFormat: String?
 
+    @Option(help: ArgumentHelp("With --camera: the region of interest to read, WxH+X+Y in sensor pixels, even numbers "
+                               + "(default: the whole sensor).", valueName: "WxH+X+Y"))
+    var crop: String?
+
+    /// The region of --crop, nil without it; a malformed one is a bad value.
+    func region() throws -> CameraRegion? {
+        guard let crop else { return nil }
+        guard camera != nil else { throw BadValue("--crop needs --camera") }
+        guard let region = CameraRegion(parsing: crop) else {
+            throw BadValue("--crop must be WxH+X+Y (e.g. 1024x768+512+384), not '\(crop)'")
+        }
+        return region
+    }
+
     /// The Aravis device id of --camera (nil for the first camera), or nil when --camera is not given.
     func cameraID() throws -> String?? {
         guard let camera else {
             if pixelFormat != nil { throw BadValue("--pixel-format needs --camera") }
+            if crop != nil { throw BadValue("--crop needs --camera") }
             return nil
         }
         if camera == "aravis" { return .some(nil) }

@@ -10,6 +10,7 @@ extension CaptureCommand {
             throw BadValue("--camera takes the place of --sensor and --replay (--profile FILE gives its colour calibration)")
         }
         var options = AravisCameraSource.Options(id: id, frameRate: fps)
+        options.region = try cameraOptions.region()
         if let name = cameraOptions.pixelFormat {
             do { options.pixelFormat = try PixelFormat(name: name) } catch { throw BadValue("--pixel-format: \(error.message)") }
         }

@@ -31,6 +31,9 @@ extension CaptureCommand {
     /// The source the options describe, configured with `settings`; errors are one line.
     func makeSetup(settings: CaptureSettings) throws -> CaptureSetup {
         let clock = FrameClock.freeRunning
+        if streamOptions.isStream, try cameraOptions.cameraID() != nil {
+            throw BadValue("--source and --camera are two sources: give one")
+        }
         if streamOptions.isStream { return try makeStreamSetup(settings: settings) }
         if let camera = try makeCameraSetup(settings: settings) { return camera }
         if !replay.isEmpty {
