@@ -103,6 +103,22 @@ public struct DNGWriter: Sendable {
     /// already computed (a reader that checked it), written instead of hashing the samples again.
     @discardableResult
     package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?) throws(DNGWriteError) -> Report {
+        do {
+            return try write(image, to: path, knownRawImageDigest: knownRawImageDigest, beforeCommit: {})
+        } catch let error as DNGWriteError {
+            throw error
+        } catch {
+            throw DNGWriteError(path: path, "\(error)")
+        }
+    }
+
+    /// Writes like ``write(_:to:knownRawImageDigest:)`` and calls `beforeCommit` once the file is complete in its
+    /// temporary place, before it takes its final name: an error thrown there removes the temporary file (nothing
+    /// appears at `path`) and is rethrown as it is. A converter waits there for the check of its source's samples
+    /// (`knownRawImageDigest` is then the digest the source carries, written only if the check passes).
+    @discardableResult
+    package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?,
+                       beforeCommit: () throws -> Void) throws -> Report {
         let options: Options
         do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
         let frame = image.frame
@@ -123,7 +139,6 @@ public struct DNGWriter: Sendable {
             try file.beforeWriting()
             stored = try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
                                        to: file.temporaryPath, reportingAs: path)
-            publication = try file.commit()
         } catch let error as DNGWriteError {
             file.discard()
             throw error
@@ -133,6 +148,11 @@ public struct DNGWriter: Sendable {
             file.discard()
             throw DNGWriteError(path: path, "\(error)")
         }
+        do { try beforeCommit() } catch {
+            file.discard()
+            throw error
+        }
+        do { publication = try file.commit() } catch { throw DNGWriteError(path: path, error.message) }
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }

@@ -12,8 +12,8 @@ import RawTIFF
 /// LibRaw copies such a file pixel by pixel through its DNG loader (`adobe_copy_pixel`, about 50 ms on one core
 /// for 12 MP here; packed samples one `getbits` call each); the strips are the samples, so reading them into the
 /// frame (16-bit) or one unpacking pass over each strip (`PackedSamples.unpack`, rows starting on byte boundaries)
-/// gives the same buffer. The reader lets go of the file's bytes (read for its TIFF checks) first, so the mosaic is
-/// never held twice (issue #18). Only the plainest layout
+/// gives the same buffer. The reader parses the file's directories without reading its image data, so the samples are
+/// read from the file once and the mosaic is never held twice (issue #18). Only the plainest layout
 /// qualifies; anything else — compression, more than 16 bits, tiles, a linearization table (LibRaw maps each value
 /// through it), masked areas (LibRaw measures black from them during `unpack`), several samples per pixel,
 /// big-endian 16-bit samples — is left to LibRaw.
@@ -41,7 +41,7 @@ struct UncompressedCFASamples {
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
               // The samples must fit in the file: strips that overlap cannot make a small file a large frame.
-              PackedSamples.rowBytes(width: width, bits: bits) * height <= tiff.bytes.count,
+              PackedSamples.rowBytes(width: width, bits: bits) * height <= tiff.fileSize,
               let offsets = raw.integers(TIFFTag.stripOffsets), let counts = raw.integers(TIFFTag.stripByteCounts)
         else { return nil }
         let rowsPerStrip = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
@@ -54,7 +54,7 @@ struct UncompressedCFASamples {
             let rows = min(rowsPerStrip, height - index * rowsPerStrip)
             let offset = offsets[index]
             // Each strip must hold its rows and lie inside the file; otherwise LibRaw decides (and reports).
-            guard offset >= 0, counts[index] >= rows * rowBytes, offset <= tiff.bytes.count - rows * rowBytes else {
+            guard offset >= 0, counts[index] >= rows * rowBytes, offset <= tiff.fileSize - rows * rowBytes else {
                 return nil
             }
             strips.append((offset, rows))
@@ -70,8 +70,8 @@ struct UncompressedCFASamples {
 
     /// The samples, row after row, read from the file at `path` strip by strip: 16-bit strips straight into the
     /// frame's storage (little-endian in the file as in memory: rawburst runs on little-endian CPUs), packed ones
-    /// through a buffer of one strip and unpacked. The reader has let the file's bytes go by then, so the mosaic is
-    /// not held twice. Nil when the file no longer holds them (it shrank since it was checked).
+    /// through a buffer of one strip and unpacked; the file's bytes are not otherwise held, so the mosaic is not held
+    /// twice. Nil when the file no longer holds them (it shrank since it was checked).
     func read(path: String) -> PixelStorage? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
