@@ -13,19 +13,27 @@ package final class RawDigestCheck: Sendable {
     /// The digest the file carries: the digest of the samples once ``wait()`` has returned.
     package let stored: [UInt8]
     private let path: String
-    /// The digest computed, set once by the checking thread before it signals `finished`. Owner: the checking
-    /// thread writes it, ``wait()`` reads it after the signal.
+    /// The digest computed (nil when the reader gave up before all rows were there), set once by the checking thread
+    /// before it signals `finished`. Owner: the checking thread writes it, ``wait()`` reads it after the signal.
     private let computed = Mutex<[UInt8]?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts hashing `height` rows of `width` samples of `storage` (tight rows) on a new thread, with `threads`
-    /// threads for the digest's cells.
-    init(stored: [UInt8], storage: PixelStorage, width: Int, height: Int, threads: Int, path: String) {
+    /// threads for the digest's cells. With `progress`, the rows are hashed as the reader writes them (the reader
+    /// publishes them there); otherwise `storage` must be complete already.
+    init(stored: [UInt8], storage: PixelStorage, width: Int, height: Int, threads: Int, path: String,
+         progress: RowProgress? = nil) {
         self.stored = stored
         self.path = path
         let thread = Thread { [self] in
-            let digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: width, height: height,
-                                                  rowStride: width, threads: threads)
+            let digest: [UInt8]?
+            if let progress {
+                digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: width, height: height, rowStride: width,
+                                                  threads: threads, rowsWritten: { progress.wait(forRows: $0) })
+            } else {
+                digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: width, height: height, rowStride: width,
+                                                  threads: threads)
+            }
             computed.withLock { $0 = digest }
             finished.signal()
         }

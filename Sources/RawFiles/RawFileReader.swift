@@ -76,7 +76,7 @@ public struct RawFileReader: Sendable {
         if openStatus != LIBRAW_SUCCESS.rawValue {
             throw openError(openStatus, handle: handle, tiff: tiff, head: head, path: path)
         }
-        let samples = try directSamples(tiff, handle: handle, path: path)
+        let (samples, earlyCheck) = try directSamples(tiff, handle: handle, path: path)
         if samples == nil {
             let unpackStatus = handle.unpack()
             if unpackStatus != LIBRAW_SUCCESS.rawValue {
@@ -88,7 +88,7 @@ public struct RawFileReader: Sendable {
         }
 
         var frame = try RawFrameParts(libRaw: handle, samples: samples, path: path)
-        let check = verifiesRawImageDigest ? tiff.flatMap { startDigestCheck($0, frame: frame, path: path) } : nil
+        let check = earlyCheck ?? (verifiesRawImageDigest ? tiff.flatMap { startDigestCheck($0, frame: frame, path: path) } : nil)
         do throws(RawReadError) {
             var metadata = LibRawMetadata.metadata(handle)
             var calibration = LibRawMetadata.calibrationParts(handle)
@@ -106,22 +106,31 @@ public struct RawFileReader: Sendable {
         }
     }
 
-    /// The samples of an uncompressed DNG (16-bit or packed) read from its strips, or of a lossless-JPEG DNG decoded
-    /// by our decoder; nil when LibRaw's `unpack` must decode the file (LibRaw has only identified it so far).
-    private func directSamples(_ tiff: TIFFRawFacts?, handle: LibRawHandle, path: String) throws(RawReadError) -> PixelStorage? {
-        guard let tiff, handle.data.pointee.idata.filters != 0 else { return nil }
+    /// The samples of an uncompressed DNG (16-bit or packed) read from its strips, with the check of its digest
+    /// already hashing them as they arrive (when it applies), or of a lossless-JPEG DNG decoded by our decoder; nil
+    /// samples when LibRaw's `unpack` must decode the file (LibRaw has only identified it so far).
+    private func directSamples(_ tiff: TIFFRawFacts?, handle: LibRawHandle,
+                               path: String) throws(RawReadError) -> (PixelStorage?, RawDigestCheck?) {
+        guard let tiff, handle.data.pointee.idata.filters != 0 else { return (nil, nil) }
         let width = Int(handle.data.pointee.sizes.raw_width), height = Int(handle.data.pointee.sizes.raw_height)
         if readsUncompressedDNGDirectly, let layout = UncompressedCFASamples(tiff), width == layout.width,
            height == layout.height {
-            // The strips go straight from the file into the frame.
-            guard let read = layout.read(path: path) else {
+            // The strips go straight from the file into the frame, and another core hashes them as they arrive.
+            let storage = PixelStorage(unsafeUninitializedCount: width * height)
+            var progress: RowProgress?, check: RawDigestCheck?
+            if verifiesRawImageDigest, let stored = storedDigest(tiff, width: width, height: height) {
+                progress = RowProgress()
+                check = RawDigestCheck(stored: stored, storage: storage, width: width, height: height,
+                                       threads: ProcessInfo.processInfo.activeProcessorCount, path: path, progress: progress)
+            }
+            guard layout.read(path: path, into: storage, progress: progress) else {
                 throw RawReadError(path: path, kind: .truncated, detail: "the raw data ends before it is complete "
                                    + "(the file changed while it was read)")
             }
-            return read
+            return (storage, check)
         }
         guard decodesLosslessJPEGDirectly, let layout = LosslessJPEGCFASamples(tiff), width == layout.width,
-              height == layout.height else { return nil }
+              height == layout.height else { return (nil, nil) }
         // Lossless JPEG: our decoder, in parallel, from the file's bytes (let go before LibRaw would allocate); a
         // stream that does not fill its tile exactly goes to LibRaw.
         let bytes: [UInt8]
@@ -133,21 +142,28 @@ public struct RawFileReader: Sendable {
             throw RawReadError(path: path, kind: .truncated, detail: "the file changed while it was read")
         }
         switch layout.read(from: bytes, threads: ProcessInfo.processInfo.activeProcessorCount) {
-        case .success(let storage): return storage
+        case .success(let storage): return (storage, nil)
         case .failure(.corrupt(let detail)): throw RawReadError(path: path, kind: .corrupt, detail: detail)
-        case .failure(.mismatch): return nil
+        case .failure(.mismatch): return (nil, nil)
         }
     }
 
-    /// Starts comparing the DNG's NewRawImageDigest with the samples, when the digest applies to them: 16-bit samples
-    /// (no linearization table, with which the SDK hashes bytes) of a raw image as large as the frame. Nil when it
-    /// does not apply.
-    private func startDigestCheck(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) -> RawDigestCheck? {
+    /// The DNG's NewRawImageDigest when it applies to a frame of `width` x `height` samples: 16-bit samples (no
+    /// linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
+    private func storedDigest(_ tiff: TIFFRawFacts, width: Int, height: Int) -> [UInt8]? {
         guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
-              raw.integer(TIFFTag.imageWidth) == frame.width, raw.integer(TIFFTag.imageLength) == frame.height,
-              frame.width > 0, frame.height > 0, frame.storage.count >= frame.width * frame.height
+              raw.integer(TIFFTag.imageWidth) == width, raw.integer(TIFFTag.imageLength) == height,
+              width > 0, height > 0
         else { return nil }
+        return stored
+    }
+
+    /// Starts comparing the DNG's NewRawImageDigest with the samples, when the digest applies to them (see
+    /// `storedDigest`). Nil when it does not apply.
+    private func startDigestCheck(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) -> RawDigestCheck? {
+        guard frame.storage.count >= frame.width * frame.height,
+              let stored = storedDigest(tiff, width: frame.width, height: frame.height) else { return nil }
         return RawDigestCheck(stored: stored, storage: frame.storage, width: frame.width, height: frame.height,
                               threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
     }

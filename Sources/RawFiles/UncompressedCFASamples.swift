@@ -68,38 +68,47 @@ struct UncompressedCFASamples {
     /// DNG MaskedAreas.
     static let maskedAreas: UInt16 = 50830
 
-    /// The samples, row after row, read from the file at `path` strip by strip: 16-bit strips straight into the
-    /// frame's storage (little-endian in the file as in memory: rawburst runs on little-endian CPUs), packed ones
-    /// through a buffer of one strip and unpacked; the file's bytes are not otherwise held, so the mosaic is not held
-    /// twice. Nil when the file no longer holds them (it shrank since it was checked).
-    func read(path: String) -> PixelStorage? {
+    /// The samples, row after row, read from the file at `path` strip by strip into `storage` (`width * height`
+    /// samples, written here): 16-bit strips straight into it (little-endian in the file as in memory: rawburst runs
+    /// on little-endian CPUs), packed ones through a buffer of one strip and unpacked; the file's bytes are not
+    /// otherwise held, so the mosaic is not held twice. `progress` hears of each strip's rows once they are written
+    /// (a digest check hashes them meanwhile). False when the file no longer holds them (it shrank since it was
+    /// checked); `progress` is then abandoned, and samples left unwritten must never be read.
+    func read(path: String, into storage: PixelStorage, progress: RowProgress? = nil) -> Bool {
+        precondition(storage.count == width * height, "UncompressedCFASamples: a storage of another size")
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            progress?.abandon()
+            return false
+        }
         defer { close(fd) }
-        let (width, bits) = (width, bits)
+        let (width, bits, destination) = (width, bits, storage.baseAddress)
         let rowBytes = PackedSamples.rowBytes(width: width, bits: bits)
         let largestStrip = bits == 16 ? 0 : (strips.map(\.rows).max() ?? 0) * rowBytes
         let packed = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, largestStrip))
         defer { packed.deallocate() }
-        var complete = true
-        let storage = PixelStorage(unsafeUninitializedCount: width * height) { destination in
-            var row = 0
-            for strip in strips where complete {
-                let count = strip.rows * rowBytes
-                if bits == 16 {
-                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(destination + row * width), count: count,
-                                              at: strip.offset)
-                } else {
-                    complete = Self.readFully(fd, into: UnsafeMutableRawPointer(packed), count: count, at: strip.offset)
-                    for r in 0..<strip.rows where complete {
-                        PackedSamples.unpack(packed + r * rowBytes, count: width, bits: bits, into: destination + (row + r) * width)
-                    }
+        var row = 0
+        for strip in strips {
+            let count = strip.rows * rowBytes
+            if bits == 16 {
+                guard Self.readFully(fd, into: UnsafeMutableRawPointer(destination + row * width), count: count,
+                                     at: strip.offset) else {
+                    progress?.abandon()
+                    return false
                 }
-                row += strip.rows
+            } else {
+                guard Self.readFully(fd, into: UnsafeMutableRawPointer(packed), count: count, at: strip.offset) else {
+                    progress?.abandon()
+                    return false
+                }
+                for r in 0..<strip.rows {
+                    PackedSamples.unpack(packed + r * rowBytes, count: width, bits: bits, into: destination + (row + r) * width)
+                }
             }
-            // Samples a failed read left unwritten are never read: the storage is dropped.
+            row += strip.rows
+            progress?.publish(rows: row)
         }
-        return complete ? storage : nil
+        return true
     }
 
     /// `pread` until `count` bytes are in; false at the end of the file or on an error.
