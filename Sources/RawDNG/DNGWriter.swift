@@ -198,22 +198,15 @@ public struct DNGWriter: Sendable {
             try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
             return stored
         }
-        var preview: (image: RGB8Image, jpeg: [UInt8])?
-        if let edge = options.previewLongEdge {
-            let rendered = PreviewRenderer.render(image, longEdge: edge)
-            do {
-                preview = (rendered, try JPEGPreviewEncoder.encode(rendered, quality: options.previewQuality))
-            } catch {
-                throw DNGWriteError(path: path, "cannot encode the preview: \(error.message)")
-            }
-        }
+        // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
+        let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
 
         // IFD0: thumbnail + camera-wide tags.
         let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
         let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
                                            software: options.software, uniqueID: uniqueID) + digestTags
         try tiff.set(mainTags)
-        try tiff.set(TagAssignment(TIFFTag.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
+        try tiff.set(TagAssignment(TIFFTag.subIFDs, .unsigned([UInt64](repeating: 0, count: previewJob == nil ? 1 : 2))))
         try tiff.set(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
         if let gps { try tiff.set(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
         try thumbnail.pixels.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
@@ -227,7 +220,12 @@ public struct DNGWriter: Sendable {
         }
 
         // SubIFD 1: the JPEG preview.
-        if let preview {
+        if let previewJob {
+            let preview: (image: RGB8Image, jpeg: [UInt8])
+            switch previewJob.wait() {
+            case .success(let done): preview = done
+            case .failure(let error): throw DNGWriteError(path: path, "cannot encode the preview: \(error.message)")
+            }
             try tiff.set(DNGTagTable.previewIFD(width: preview.image.width, height: preview.image.height))
             try preview.jpeg.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
             try tiff.writeDirectory()
