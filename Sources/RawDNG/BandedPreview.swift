@@ -23,12 +23,15 @@ enum BandedPreview {
         guard let plan = Plan(image.frame, longEdge: longEdge) else { return nil }
         var pixels = [UInt8](repeating: 0, count: plan.width * plan.height * 3)
         var firstRow = 0
+        // The bands share the frame's metadata, calibration and levels: one colour plan develops them all.
+        var colorPlan: ColorPlan?
         while firstRow < plan.height {
             let rows = min(bandRows, plan.height - firstRow)
             guard let band = plan.band(firstRow: firstRow, rows: rows, image: image, threads: developer.threads),
-                  let developed = try? developer.preview(band, longEdge: max(plan.width, rows)),
+                  let (developed, used) = try? developer.preview(band, longEdge: max(plan.width, rows), reusing: colorPlan),
                   developed.width == plan.width, developed.height == rows
             else { return nil }
+            colorPlan = used
             let samples = developed.uint8Samples
             guard samples.count == plan.width * rows * 3 else { return nil }
             pixels.replaceSubrange(firstRow * plan.width * 3 ..< (firstRow + rows) * plan.width * 3, with: samples)
