@@ -52,11 +52,4 @@ package final class RawDigestCheck: Sendable {
         }
         return stored
     }
-
-    /// Whether the check has failed, waiting for it: for callers that must report damaged samples before any other
-    /// error of theirs.
-    package var failed: Bool {
-        do { try wait() } catch { return true }
-        return false
-    }
 }
