@@ -133,11 +133,22 @@ enum BandedPreview {
                 for (k, j) in outputRows.enumerated() {
                     let first = rowStarts[j], count = max(1, rowStarts[j + 1] - first)
                     for dy in 0..<pr {
-                        // Down the covered rows of this phase: one vectorised add per sample.
-                        sums.update(repeating: 0, count: crop.width)
-                        for s in 0..<count {
-                            let row = base + (crop.top + (first + s) * pr + dy) * stride + crop.left
-                            for x in 0..<crop.width { sums[x] &+= UInt32(row[x]) }
+                        // Down the covered rows of this phase, vectorised: the first row sets the sums, the others
+                        // are added two at a time (one pass over the sums per two rows).
+                        func row(_ s: Int) -> UnsafeMutablePointer<UInt16> {
+                            base + (crop.top + (first + s) * pr + dy) * stride + crop.left
+                        }
+                        let top = row(0)
+                        for x in 0..<crop.width { sums[x] = UInt32(top[x]) }
+                        var s = 1
+                        while s + 1 < count {
+                            let a = row(s), b = row(s + 1)
+                            for x in 0..<crop.width { sums[x] &+= UInt32(a[x]) &+ UInt32(b[x]) }
+                            s += 2
+                        }
+                        if s < count {
+                            let last = row(s)
+                            for x in 0..<crop.width { sums[x] &+= UInt32(last[x]) }
                         }
                         // Across: each output period averages the periods it covers, phase by phase. With running
                         // totals a period's sum is one subtraction (wrapping, exact: every sum fits in 32 bits), and
