@@ -66,6 +66,13 @@ public final class PixelStorage: @unchecked Sendable {
         fill(baseAddress)
     }
 
+    /// Allocates `count` samples without writing them, for a reader that fills the storage after handing it to
+    /// others: a digest check that hashes rows as they arrive. Nothing may read a sample before the reader has
+    /// written it and said so (the reader's own protocol, e.g. a count of rows written behind a lock).
+    package convenience init(unsafeUninitializedCount count: Int) {
+        self.init(unsafeUninitializedCount: count) { _ in }
+    }
+
     /// Wraps `count` samples at `baseAddress` that belong to `owner` (a decoder's own buffer), without copying
     /// them: the storage keeps `owner` alive, and the memory is released when `owner` is. So a decoded mosaic is
     /// held once, not once by the decoder and once by the frame. Whoever adopts the buffer must no longer write to

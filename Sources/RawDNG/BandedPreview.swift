@@ -23,12 +23,15 @@ enum BandedPreview {
         guard let plan = Plan(image.frame, longEdge: longEdge) else { return nil }
         var pixels = [UInt8](repeating: 0, count: plan.width * plan.height * 3)
         var firstRow = 0
+        // The bands share the frame's metadata, calibration and levels: one colour plan develops them all.
+        var colorPlan: ColorPlan?
         while firstRow < plan.height {
             let rows = min(bandRows, plan.height - firstRow)
             guard let band = plan.band(firstRow: firstRow, rows: rows, image: image, threads: developer.threads),
-                  let developed = try? developer.preview(band, longEdge: max(plan.width, rows)),
+                  let (developed, used) = try? developer.preview(band, longEdge: max(plan.width, rows), reusing: colorPlan),
                   developed.width == plan.width, developed.height == rows
             else { return nil }
+            colorPlan = used
             let samples = developed.uint8Samples
             guard samples.count == plan.width * rows * 3 else { return nil }
             pixels.replaceSubrange(firstRow * plan.width * 3 ..< (firstRow + rows) * plan.width * 3, with: samples)
@@ -53,6 +56,8 @@ enum BandedPreview {
         let rowStarts: [Int]
         let cfa: CFALayout
         let blackLevels: BlackLevels
+        /// The divisors of the averages, by the number of source periods averaged (index 0 unused).
+        let divisors: [ExactDivisor]
 
         init?(_ frame: RawFrame, longEdge: Int) {
             let pr = frame.cfa.rows, pc = frame.cfa.columns
@@ -87,6 +92,9 @@ enum BandedPreview {
             self.height = height
             columnStarts = (0...width).map { $0 * across / width }
             rowStarts = (0...height).map { $0 * down / height }
+            let widest = zip(columnStarts.dropFirst(), columnStarts).map { max(1, $0 - $1) }.max() ?? 1
+            let tallest = zip(rowStarts.dropFirst(), rowStarts).map { max(1, $0 - $1) }.max() ?? 1
+            divisors = (0...(widest * tallest)).map { ExactDivisor(UInt32(max(1, $0))) }
             self.cfa = cfa
             blackLevels = black
         }
@@ -108,28 +116,52 @@ enum BandedPreview {
 
         /// Averages the source periods of preview rows `outputRows` into `out` (their mosaic rows, tight).
         private func reduce(_ outputRows: Range<Int>, into out: UnsafeMutablePointer<UInt16>) {
-            let pr = periodRows, pc = periodColumns, bandWidth = width * pc
+            let pr = periodRows, pc = periodColumns, bandWidth = width * pc, across = columnStarts[width]
             let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: crop.width)
             defer { sums.deallocate() }
+            // Running totals of `sums` along each phase: prefix[m] is the sum of sums[m - pc], sums[m - 2 pc] ...
+            let prefix = UnsafeMutablePointer<UInt32>.allocate(capacity: (across + 1) * pc)
+            defer { prefix.deallocate() }
+            // Each output column's first source period and number of periods.
+            let columns = UnsafeMutablePointer<(first: Int, count: Int)>.allocate(capacity: width)
+            defer { columns.deallocate() }
+            for i in 0..<width {
+                columns[i] = (columnStarts[i], max(1, columnStarts[i + 1] - columnStarts[i]))
+            }
             let base = frame.storage.baseAddress, stride = frame.rowStride
-            for (k, j) in outputRows.enumerated() {
-                let first = rowStarts[j], count = max(1, rowStarts[j + 1] - first)
-                for dy in 0..<pr {
-                    // Down the covered rows of this phase: one vectorised add per sample.
-                    sums.update(repeating: 0, count: crop.width)
-                    for s in 0..<count {
-                        let row = base + (crop.top + (first + s) * pr + dy) * stride + crop.left
-                        for x in 0..<crop.width { sums[x] &+= UInt32(row[x]) }
-                    }
-                    // Across: each output period averages the periods it covers, phase by phase.
-                    let target = out + (k * pr + dy) * bandWidth
-                    for i in 0..<width {
-                        let c0 = columnStarts[i], n = max(1, columnStarts[i + 1] - c0)
-                        let divisor = UInt32(n * count)
-                        for dx in 0..<pc {
-                            var total: UInt32 = 0
-                            for t in 0..<n { total &+= sums[(c0 + t) * pc + dx] }
-                            target[i * pc + dx] = UInt16((total + divisor / 2) / divisor)
+            divisors.withUnsafeBufferPointer { divisors in
+                for (k, j) in outputRows.enumerated() {
+                    let first = rowStarts[j], count = max(1, rowStarts[j + 1] - first)
+                    for dy in 0..<pr {
+                        // Down the covered rows of this phase, vectorised: the first row sets the sums, the others
+                        // are added two at a time (one pass over the sums per two rows).
+                        func row(_ s: Int) -> UnsafeMutablePointer<UInt16> {
+                            base + (crop.top + (first + s) * pr + dy) * stride + crop.left
+                        }
+                        let top = row(0)
+                        for x in 0..<crop.width { sums[x] = UInt32(top[x]) }
+                        var s = 1
+                        while s + 1 < count {
+                            let a = row(s), b = row(s + 1)
+                            for x in 0..<crop.width { sums[x] &+= UInt32(a[x]) &+ UInt32(b[x]) }
+                            s += 2
+                        }
+                        if s < count {
+                            let last = row(s)
+                            for x in 0..<crop.width { sums[x] &+= UInt32(last[x]) }
+                        }
+                        // Across: each output period averages the periods it covers, phase by phase. With running
+                        // totals a period's sum is one subtraction (wrapping, exact: every sum fits in 32 bits), and
+                        // its average one multiplication (`ExactDivisor`: the integer division's quotient).
+                        prefix.update(repeating: 0, count: pc)
+                        for m in 0..<(across * pc) { prefix[m &+ pc] = prefix[m] &+ sums[m] }
+                        let target = out + (k * pr + dy) * bandWidth
+                        for i in 0..<width {
+                            let column = columns[i], divisor = divisors[column.count &* count]
+                            let low = prefix + column.first &* pc, high = low + column.count &* pc
+                            for dx in 0..<pc {
+                                target[i &* pc &+ dx] = UInt16(truncatingIfNeeded: divisor.roundedQuotient(high[dx] &- low[dx]))
+                            }
                         }
                     }
                 }

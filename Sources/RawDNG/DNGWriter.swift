@@ -103,6 +103,22 @@ public struct DNGWriter: Sendable {
     /// already computed (a reader that checked it), written instead of hashing the samples again.
     @discardableResult
     package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?) throws(DNGWriteError) -> Report {
+        do {
+            return try write(image, to: path, knownRawImageDigest: knownRawImageDigest, beforeCommit: {})
+        } catch let error as DNGWriteError {
+            throw error
+        } catch {
+            throw DNGWriteError(path: path, "\(error)")
+        }
+    }
+
+    /// Writes like ``write(_:to:knownRawImageDigest:)`` and calls `beforeCommit` once the file is complete in its
+    /// temporary place, before it takes its final name: an error thrown there removes the temporary file (nothing
+    /// appears at `path`) and is rethrown as it is. A converter waits there for the check of its source's samples
+    /// (`knownRawImageDigest` is then the digest the source carries, written only if the check passes).
+    @discardableResult
+    package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?,
+                       beforeCommit: () throws -> Void) throws -> Report {
         let options: Options
         do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
         let frame = image.frame
@@ -123,7 +139,6 @@ public struct DNGWriter: Sendable {
             try file.beforeWriting()
             stored = try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
                                        to: file.temporaryPath, reportingAs: path)
-            publication = try file.commit()
         } catch let error as DNGWriteError {
             file.discard()
             throw error
@@ -133,6 +148,11 @@ public struct DNGWriter: Sendable {
             file.discard()
             throw DNGWriteError(path: path, "\(error)")
         }
+        do { try beforeCommit() } catch {
+            file.discard()
+            throw error
+        }
+        do { publication = try file.commit() } catch { throw DNGWriteError(path: path, error.message) }
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
@@ -178,22 +198,15 @@ public struct DNGWriter: Sendable {
             try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
             return stored
         }
-        var preview: (image: RGB8Image, jpeg: [UInt8])?
-        if let edge = options.previewLongEdge {
-            let rendered = PreviewRenderer.render(image, longEdge: edge)
-            do {
-                preview = (rendered, try JPEGPreviewEncoder.encode(rendered, quality: options.previewQuality))
-            } catch {
-                throw DNGWriteError(path: path, "cannot encode the preview: \(error.message)")
-            }
-        }
+        // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
+        let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
 
         // IFD0: thumbnail + camera-wide tags.
         let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
         let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
                                            software: options.software, uniqueID: uniqueID) + digestTags
         try tiff.set(mainTags)
-        try tiff.set(TagAssignment(TIFFTag.subIFDs, .unsigned([UInt64](repeating: 0, count: preview == nil ? 1 : 2))))
+        try tiff.set(TagAssignment(TIFFTag.subIFDs, .unsigned([UInt64](repeating: 0, count: previewJob == nil ? 1 : 2))))
         try tiff.set(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
         if let gps { try tiff.set(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
         try thumbnail.pixels.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
@@ -207,7 +220,12 @@ public struct DNGWriter: Sendable {
         }
 
         // SubIFD 1: the JPEG preview.
-        if let preview {
+        if let previewJob {
+            let preview: (image: RGB8Image, jpeg: [UInt8])
+            switch previewJob.wait() {
+            case .success(let done): preview = done
+            case .failure(let error): throw DNGWriteError(path: path, "cannot encode the preview: \(error.message)")
+            }
             try tiff.set(DNGTagTable.previewIFD(width: preview.image.width, height: preview.image.height))
             try preview.jpeg.withUnsafeBytes { try tiff.writeRawStrip(0, $0) }
             try tiff.writeDirectory()

@@ -25,29 +25,76 @@ public enum NewRawImageDigest {
     /// The digest of `height` rows of `width` samples, `rowStride` samples apart.
     public static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int,
                               threads: Int) -> [UInt8] {
-        precondition(width > 0 && height > 0, "NewRawImageDigest: an empty image")
-        let cellHeight = min(cell, height), cellWidth = min(cell, width)
-        let across = (width + cellWidth - 1) / cellWidth
-        let down = (height + cellHeight - 1) / cellHeight
-        let count = across * down
-        let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 16)
+        let cells = Cells(width: width, height: height)
+        let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
-        digests.initialize(repeating: 0, count: count * 16)
-        // Samples are stored in native (little-endian) order, which is the digest's order.
-        ParallelRows.run(rows: count, threads: threads, minimumRows: 1) { cells in
-            for index in cells {
-                let x0 = (index % across) * cellWidth, y0 = (index / across) * cellHeight
-                let w = min(cellWidth, width - x0), h = min(cellHeight, height - y0)
-                let hasher = MD5Hasher()
-                for r in 0..<h {
-                    let row = samples + (y0 + r) * rowStride + x0
-                    hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
+        digests.initialize(repeating: 0, count: cells.count * 16)
+        ParallelRows.run(rows: cells.count, threads: threads, minimumRows: 1) { range in
+            for index in range { cells.hash(index, samples: samples, rowStride: rowStride, into: digests) }
+        }
+        return cells.combine(digests)
+    }
+
+    /// The digest of ``digest(samples:width:height:rowStride:threads:)``, computed while the rows are being
+    /// written: before each band of cells it calls `rowsWritten(n)`, which returns once the first `n` rows are there
+    /// (true), or false when they never will be (the digest is then abandoned: nil). A reader's strips are hashed
+    /// as they arrive, by another core, while they are still in its cache.
+    package static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int, threads: Int,
+                               rowsWritten: (Int) -> Bool) -> [UInt8]? {
+        let cells = Cells(width: width, height: height)
+        let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
+        defer { digests.deallocate() }
+        digests.initialize(repeating: 0, count: cells.count * 16)
+        for band in 0..<cells.down {
+            guard rowsWritten(min(height, (band + 1) * cells.cellHeight)) else { return nil }
+            ParallelRows.run(rows: cells.across, threads: threads, minimumRows: 1) { range in
+                for column in range {
+                    cells.hash(band * cells.across + column, samples: samples, rowStride: rowStride, into: digests)
                 }
-                (digests + index * 16).update(from: hasher.finish(), count: 16)
             }
         }
-        let whole = MD5Hasher()
-        whole.add(UnsafeRawBufferPointer(start: digests, count: count * 16))
-        return whole.finish()
+        return cells.combine(digests)
+    }
+
+    /// The grid of cells the digest hashes one by one.
+    private struct Cells {
+        let width: Int
+        let height: Int
+        let cellWidth: Int
+        let cellHeight: Int
+        /// Cells across and down.
+        let across: Int
+        let down: Int
+        var count: Int { across * down }
+
+        init(width: Int, height: Int) {
+            precondition(width > 0 && height > 0, "NewRawImageDigest: an empty image")
+            self.width = width
+            self.height = height
+            cellHeight = min(cell, height)
+            cellWidth = min(cell, width)
+            across = (width + cellWidth - 1) / cellWidth
+            down = (height + cellHeight - 1) / cellHeight
+        }
+
+        /// Hashes cell `index` (row-major) into its 16 bytes of `digests`. Samples are stored in native
+        /// (little-endian) order, which is the digest's order.
+        func hash(_ index: Int, samples: UnsafePointer<UInt16>, rowStride: Int, into digests: UnsafeMutablePointer<UInt8>) {
+            let x0 = (index % across) * cellWidth, y0 = (index / across) * cellHeight
+            let w = min(cellWidth, width - x0), h = min(cellHeight, height - y0)
+            let hasher = MD5Hasher()
+            for r in 0..<h {
+                let row = samples + (y0 + r) * rowStride + x0
+                hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
+            }
+            (digests + index * 16).update(from: hasher.finish(), count: 16)
+        }
+
+        /// The MD5 of the cells' digests in row-major order.
+        func combine(_ digests: UnsafeMutablePointer<UInt8>) -> [UInt8] {
+            let whole = MD5Hasher()
+            whole.add(UnsafeRawBufferPointer(start: digests, count: count * 16))
+            return whole.finish()
+        }
     }
 }

@@ -72,11 +72,24 @@ public struct RawDeveloper: Sendable {
     /// binned into one pixel, then the result is resized and finished like ``develop(_:)``'s output. Pictures at
     /// least 8 times smaller than the frame (thumbnails) average only the periods at each pixel's centre.
     public func preview(_ image: RawImage, longEdge: Int) throws(DevelopError) -> DevelopedImage {
+        try preview(image, longEdge: longEdge, reusing: nil).image
+    }
+
+    /// ``preview(_:longEdge:)`` with the colour plan `known`, worked out by an earlier call for an image with the same
+    /// metadata, calibration and levels (the bands of one frame), instead of working it out again; returns the
+    /// picture and the plan used. With automatic white balance, which reads the mosaic, the plan is always worked out.
+    package func preview(_ image: RawImage, longEdge: Int,
+                         reusing known: ColorPlan?) throws(DevelopError) -> (image: DevelopedImage, plan: ColorPlan) {
         var settings = self.settings
         settings.longEdge = max(16, longEdge)
         do { settings = try settings.validated() } catch { throw DevelopError(error.description) }
         let frame = image.frame
-        let plan = try ColorPlan(image: image, settings: settings)
+        let plan: ColorPlan
+        if let known, settings.whiteBalance != .auto {
+            plan = known
+        } else {
+            plan = try ColorPlan(image: image, settings: settings)
+        }
         var geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
         if longEdge < 16 { geometry.limit(longEdge: longEdge) }
         let rect = geometry.sensorRect
@@ -93,7 +106,7 @@ public struct RawDeveloper: Sendable {
                                            toWidth: geometry.outputWidth)
             samples = finishResampled(binned, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
         }
-        return try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings)
+        return (try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings), plan)
     }
 
     // MARK: - Stages

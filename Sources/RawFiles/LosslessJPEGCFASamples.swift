@@ -42,7 +42,7 @@ struct LosslessJPEGCFASamples {
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
               // Every sample costs at least one bit of a lossless-JPEG stream: a larger image than 8 samples per
               // byte of the file needs blocks that overlap.
-              width * height <= 8 * tiff.bytes.count
+              width * height <= 8 * tiff.fileSize
         else { return nil }
         let offsets: [Int], counts: [Int]
         if let tw = raw.integer(TIFFTag.tileWidth), let th = raw.integer(TIFFTag.tileLength) {
@@ -66,11 +66,11 @@ struct LosslessJPEGCFASamples {
         let down = (height + blockHeight - 1) / blockHeight
         let area = blockWidth.multipliedReportingOverflow(by: blockHeight)
         guard offsets.count == across * down, counts.count == offsets.count, !area.overflow, area.partialValue <= 1 << 28,
-              area.partialValue <= 8 * tiff.bytes.count
+              area.partialValue <= 8 * tiff.fileSize
         else { return nil }
         var blocks: [(offset: Int, count: Int)] = []
         for (o, c) in zip(offsets, counts) {
-            guard o >= 0, c > 0, o <= tiff.bytes.count - c else { return nil }
+            guard o >= 0, c > 0, o <= tiff.fileSize - c else { return nil }
             blocks.append((o, c))
         }
         self.width = width

@@ -46,11 +46,24 @@ public struct RawFileReader: Sendable {
     /// against the samples read (a DNG that carries one, with ``verifiesRawImageDigest``): it is then the digest of
     /// the frame's samples, which a converter writing the same frame need not compute again.
     package func read(path: String, verifiedDigest: inout [UInt8]?) throws(RawReadError) -> RawImage {
-        verifiedDigest = nil
+        var check: RawDigestCheck?
+        let image = try read(path: path, digestCheck: &check)
+        verifiedDigest = try check?.wait()
+        return image
+    }
+
+    /// Reads like ``read(path:)`` but leaves the check of the file's `NewRawImageDigest` running: `digestCheck` is
+    /// set to it when the digest applies (a DNG that carries one, with ``verifiesRawImageDigest``), and the caller
+    /// must `wait()` for it before it counts anything made from the samples as done (a converter: before its output
+    /// takes its final name). Every other error is thrown here, after the check's own when both apply, as
+    /// ``read(path:)`` reports them.
+    package func read(path: String, digestCheck: inout RawDigestCheck?) throws(RawReadError) -> RawImage {
+        digestCheck = nil
         let fileSize = try RawFileAccess.readableFileSize(path)
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
         if let raf = RAFHeader(head) { try raf.checkComplete(path: path, fileSize: fileSize) }
-        var tiff = try TIFFRawFacts.inspect(path: path, head: head)
+        // Only the directories are read here, not the image data (which goes from the file into the frame once).
+        let tiff = try TIFFRawFacts.inspect(path: path, head: head)
         try tiff?.checkDecodable(path: path)
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)
@@ -63,31 +76,7 @@ public struct RawFileReader: Sendable {
         if openStatus != LIBRAW_SUCCESS.rawValue {
             throw openError(openStatus, handle: handle, tiff: tiff, head: head, path: path)
         }
-        // Uncompressed DNGs (16-bit or packed): the samples come from the file directly, and LibRaw only identifies.
-        var samples: PixelStorage?
-        let identified = (width: Int(handle.data.pointee.sizes.raw_width), height: Int(handle.data.pointee.sizes.raw_height),
-                          isCFA: handle.data.pointee.idata.filters != 0)
-        // (No binding of `tiff` may outlive this line: it would keep the file's bytes alive past `releaseBytes`.)
-        let uncompressed = readsUncompressedDNGDirectly && identified.isCFA ? tiff.flatMap(UncompressedCFASamples.init) : nil
-        if let layout = uncompressed, identified.width == layout.width, identified.height == layout.height {
-            // The strips go straight from the file into the frame, after the file's bytes are let go.
-            tiff?.releaseBytes()
-            guard let read = layout.read(path: path) else {
-                throw RawReadError(path: path, kind: .truncated, detail: "the raw data ends before it is complete "
-                                   + "(the file changed while it was read)")
-            }
-            samples = read
-        } else if decodesLosslessJPEGDirectly, let tiff, let layout = LosslessJPEGCFASamples(tiff), identified.isCFA,
-                  identified.width == layout.width, identified.height == layout.height {
-            // Lossless JPEG: our decoder, in parallel; a stream that does not fill its tile exactly goes to LibRaw.
-            switch layout.read(from: tiff.bytes, threads: ProcessInfo.processInfo.activeProcessorCount) {
-            case .success(let storage): samples = storage
-            case .failure(.corrupt(let detail)): throw RawReadError(path: path, kind: .corrupt, detail: detail)
-            case .failure(.mismatch): samples = nil
-            }
-        }
-        // From here only the parsed structure is needed: the file's bytes go before LibRaw allocates its mosaic.
-        tiff?.releaseBytes()
+        let (samples, earlyCheck) = try directSamples(tiff, handle: handle, path: path)
         if samples == nil {
             let unpackStatus = handle.unpack()
             if unpackStatus != LIBRAW_SUCCESS.rawValue {
@@ -99,32 +88,84 @@ public struct RawFileReader: Sendable {
         }
 
         var frame = try RawFrameParts(libRaw: handle, samples: samples, path: path)
-        if verifiesRawImageDigest, let tiff { verifiedDigest = try verifyDigest(tiff, frame: frame, path: path) }
-        var metadata = LibRawMetadata.metadata(handle)
-        var calibration = LibRawMetadata.calibrationParts(handle)
-        if let tiff, tiff.isDNG {
-            tiff.applyDNGTags(frame: &frame, metadata: &metadata, calibration: &calibration)
+        let check = earlyCheck ?? (verifiesRawImageDigest ? tiff.flatMap { startDigestCheck($0, frame: frame, path: path) } : nil)
+        do throws(RawReadError) {
+            var metadata = LibRawMetadata.metadata(handle)
+            var calibration = LibRawMetadata.calibrationParts(handle)
+            if let tiff, tiff.isDNG {
+                tiff.applyDNGTags(frame: &frame, metadata: &metadata, calibration: &calibration)
+            }
+            let image = RawImage(frame: try frame.frame(path: path), metadata: metadata,
+                                 calibration: try calibration.calibration(path: path))
+            digestCheck = check
+            return image
+        } catch {
+            // Damaged samples are reported first, as a check made before these steps would have.
+            try check?.wait()
+            throw error
         }
-        return RawImage(frame: try frame.frame(path: path), metadata: metadata,
-                        calibration: try calibration.calibration(path: path))
     }
 
-    /// Compares the DNG's NewRawImageDigest with the samples, when the digest applies to them: 16-bit samples
-    /// (no linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
-    /// Returns the digest when it was checked, nil when it does not apply.
-    private func verifyDigest(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) throws(RawReadError) -> [UInt8]? {
+    /// The samples of an uncompressed DNG (16-bit or packed) read from its strips, with the check of its digest
+    /// already hashing them as they arrive (when it applies), or of a lossless-JPEG DNG decoded by our decoder; nil
+    /// samples when LibRaw's `unpack` must decode the file (LibRaw has only identified it so far).
+    private func directSamples(_ tiff: TIFFRawFacts?, handle: LibRawHandle,
+                               path: String) throws(RawReadError) -> (PixelStorage?, RawDigestCheck?) {
+        guard let tiff, handle.data.pointee.idata.filters != 0 else { return (nil, nil) }
+        let width = Int(handle.data.pointee.sizes.raw_width), height = Int(handle.data.pointee.sizes.raw_height)
+        if readsUncompressedDNGDirectly, let layout = UncompressedCFASamples(tiff), width == layout.width,
+           height == layout.height {
+            // The strips go straight from the file into the frame, and another core hashes them as they arrive.
+            let storage = PixelStorage(unsafeUninitializedCount: width * height)
+            var progress: RowProgress?, check: RawDigestCheck?
+            if verifiesRawImageDigest, let stored = storedDigest(tiff, width: width, height: height) {
+                progress = RowProgress()
+                check = RawDigestCheck(stored: stored, storage: storage, width: width, height: height,
+                                       threads: ProcessInfo.processInfo.activeProcessorCount, path: path, progress: progress)
+            }
+            guard layout.read(path: path, into: storage, progress: progress) else {
+                throw RawReadError(path: path, kind: .truncated, detail: "the raw data ends before it is complete "
+                                   + "(the file changed while it was read)")
+            }
+            return (storage, check)
+        }
+        guard decodesLosslessJPEGDirectly, let layout = LosslessJPEGCFASamples(tiff), width == layout.width,
+              height == layout.height else { return (nil, nil) }
+        // Lossless JPEG: our decoder, in parallel, from the file's bytes (let go before LibRaw would allocate); a
+        // stream that does not fill its tile exactly goes to LibRaw.
+        let bytes: [UInt8]
+        do { bytes = try TIFFStructure.contents(of: path) } catch {
+            if case .unreadable(_, let reason) = error { throw RawReadError(path: path, kind: .notReadable, detail: reason) }
+            throw RawReadError(path: path, kind: .notReadable, detail: error.message)
+        }
+        guard bytes.count == tiff.fileSize else {
+            throw RawReadError(path: path, kind: .truncated, detail: "the file changed while it was read")
+        }
+        switch layout.read(from: bytes, threads: ProcessInfo.processInfo.activeProcessorCount) {
+        case .success(let storage): return (storage, nil)
+        case .failure(.corrupt(let detail)): throw RawReadError(path: path, kind: .corrupt, detail: detail)
+        case .failure(.mismatch): return (nil, nil)
+        }
+    }
+
+    /// The DNG's NewRawImageDigest when it applies to a frame of `width` x `height` samples: 16-bit samples (no
+    /// linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
+    private func storedDigest(_ tiff: TIFFRawFacts, width: Int, height: Int) -> [UInt8]? {
         guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
-              raw.integer(TIFFTag.imageWidth) == frame.width, raw.integer(TIFFTag.imageLength) == frame.height,
-              frame.width > 0, frame.height > 0, frame.storage.count >= frame.width * frame.height
+              raw.integer(TIFFTag.imageWidth) == width, raw.integer(TIFFTag.imageLength) == height,
+              width > 0, height > 0
         else { return nil }
-        let computed = NewRawImageDigest.digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height,
-                                                rowStride: frame.width, threads: ProcessInfo.processInfo.activeProcessorCount)
-        if computed != stored {
-            throw RawReadError(path: path, kind: .corrupt,
-                               detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
-        }
-        return computed
+        return stored
+    }
+
+    /// Starts comparing the DNG's NewRawImageDigest with the samples, when the digest applies to them (see
+    /// `storedDigest`). Nil when it does not apply.
+    private func startDigestCheck(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) -> RawDigestCheck? {
+        guard frame.storage.count >= frame.width * frame.height,
+              let stored = storedDigest(tiff, width: frame.width, height: frame.height) else { return nil }
+        return RawDigestCheck(stored: stored, storage: frame.storage, width: frame.width, height: frame.height,
+                              threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
     }
 
     /// The error for a failed `libraw_open_file`.

@@ -122,10 +122,23 @@ extension RawFrameParts {
 
     /// The largest sample of the buffer.
     static func largestSample(_ storage: PixelStorage) -> UInt16 {
-        let p = storage.baseAddress
+        // In chunks of 1 Mi samples, on all cores: a 12 MP frame is 24 MB to read through.
+        let p = storage.baseAddress, n = storage.count, chunk = 1 << 20
+        let chunks = (n + chunk - 1) / chunk
+        guard chunks > 1 else { return largestSample(p, count: n) }
+        var maxima = [UInt16](repeating: 0, count: chunks)
+        maxima.withUnsafeMutableBufferPointer { maxima in
+            ParallelRows.run(rows: chunks, threads: ParallelRows.defaultThreads, minimumRows: 1) { range in
+                for k in range { maxima[k] = largestSample(p + k * chunk, count: min(chunk, n - k * chunk)) }
+            }
+        }
+        return maxima.max() ?? 0
+    }
+
+    /// The largest of `n` samples at `p`.
+    private static func largestSample(_ p: UnsafePointer<UInt16>, count n: Int) -> UInt16 {
         var m0: UInt16 = 0, m1: UInt16 = 0, m2: UInt16 = 0, m3: UInt16 = 0
         var i = 0
-        let n = storage.count
         while i + 4 <= n {
             m0 = max(m0, p[i]); m1 = max(m1, p[i + 1]); m2 = max(m2, p[i + 2]); m3 = max(m3, p[i + 3])
             i += 4

@@ -7,17 +7,12 @@ import RawTIFF
 /// error), which compression a DNG uses (so an undecodable one is named), and for DNGs the exact values of
 /// the tags LibRaw does not expose.
 struct TIFFRawFacts {
-    /// The parsed TIFF directories.
+    /// The parsed TIFF directories, read from the file without its image data (`TIFFStructure.read(path:)`): the
+    /// samples are read once, into the frame, by whichever decoder takes them.
     let structure: TIFFStructure
-    /// The whole file, as it was parsed (lossless-JPEG DNG tiles are decoded from here without LibRaw's unpack);
-    /// empty once ``releaseBytes()`` has let it go.
-    private(set) var bytes: [UInt8]
 
-    /// Lets the file's bytes go once only the parsed structure is needed (before a decoder allocates the mosaic),
-    /// so that the file and the mosaic are not held at once.
-    mutating func releaseBytes() {
-        bytes = []
-    }
+    /// The size of the file the structure was parsed from.
+    var fileSize: Int { structure.fileSize }
 
     /// True for DNG files.
     var isDNG: Bool { structure.isDNG }
@@ -33,9 +28,8 @@ struct TIFFRawFacts {
         let little = head[0] == 0x49 && head[1] == 0x49, big = head[0] == 0x4D && head[1] == 0x4D
         let magic = little ? Int(head[2]) | Int(head[3]) << 8 : Int(head[2]) << 8 | Int(head[3])
         guard little || big, [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
-        guard let bytes = try? TIFFStructure.contents(of: path) else { return nil }
         do throws(TIFFStructureError) {
-            return TIFFRawFacts(structure: try TIFFStructure(bytes: bytes), bytes: bytes)
+            return TIFFRawFacts(structure: try TIFFStructure.read(path: path))
         } catch {
             if case .limitExceeded = error { throw RawReadError(path: path, kind: .corrupt, detail: error.message) }
             return nil

@@ -35,10 +35,19 @@ public struct RawConverter: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            // A digest the reader checked is the digest of the samples written: it is not computed again.
-            var digest: [UInt8]?
-            let image = try reader.read(path: job.input, verifiedDigest: &digest)
-            let report = try writer.write(image, to: job.output, knownRawImageDigest: digest)
+            // The check of the source's NewRawImageDigest runs while the DNG is written (it is the digest written,
+            // not computed again); the output takes its final name only once the samples are known to match it.
+            var check: RawDigestCheck?
+            let image = try reader.read(path: job.input, digestCheck: &check)
+            let report: DNGWriter.Report
+            do {
+                report = try writer.write(image, to: job.output, knownRawImageDigest: check?.stored,
+                                          beforeCommit: { try check?.wait() })
+            } catch {
+                // Damaged samples are the error to report, as when the reader checked them before the write.
+                try check?.wait()
+                throw error
+            }
             return Result(job: job, bytes: report.bytes, seconds: elapsed(), warnings: report.warnings, error: nil)
         } catch let error as RawReadError {
             return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: error.description)

@@ -65,14 +65,19 @@ public struct TIFFStructure: Sendable {
     ///   ``TIFFStructureError/limitExceeded(directory:limit:)`` (overlapping directories or values, see
     ///   ``copySlackBytes``).
     public init(bytes: [UInt8]) throws(TIFFStructureError) {
+        try self.init(parsing: TIFFBytes(bytes))
+    }
+
+    /// Parses the structure of `bytes`, a file in memory or read on demand (see ``init(bytes:)``).
+    private init(parsing bytes: TIFFBytes) throws(TIFFStructureError) {
         guard bytes.count >= 4 else {
-            if bytes.count >= 2, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D {
+            if bytes.count >= 2, bytes.byte(0) == bytes.byte(1), bytes.byte(0) == 0x49 || bytes.byte(0) == 0x4D {
                 throw .truncated("the file has only \(bytes.count) bytes, less than the 8-byte TIFF header")
             }
             throw .notTIFF
         }
         let order: ByteOrder
-        switch (bytes[0], bytes[1]) {
+        switch (bytes.byte(0), bytes.byte(1)) {
         case (0x49, 0x49): order = .littleEndian
         case (0x4D, 0x4D): order = .bigEndian
         default: throw .notTIFF
@@ -96,11 +101,25 @@ public struct TIFFStructure: Sendable {
         try self.init(bytes: [UInt8](data))
     }
 
-    /// Reads the whole file at `path` and parses it (see ``init(bytes:)``).
+    /// Reads the structure of the file at `path` (see ``init(bytes:)``): only its directories and their values are
+    /// read, not its image data, a block of 64 KiB at a time; a file that shrinks while it is parsed is read again
+    /// whole and parsed from those bytes. The result is the one ``init(bytes:)`` gives for the whole file.
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)`` with the system's message when the file
-    ///   cannot be opened or read, or the errors of ``init(bytes:)``.
+    ///   cannot be opened or read, or is not a regular file, or the errors of ``init(bytes:)``.
     public static func read(path: String) throws(TIFFStructureError) -> TIFFStructure {
-        try TIFFStructure(bytes: try contents(of: path))
+        try read(path: path, blockSize: TIFFBytes.defaultBlockSize)
+    }
+
+    /// ``read(path:)`` reading `blockSize` bytes at a time.
+    static func read(path: String, blockSize: Int) throws(TIFFStructureError) -> TIFFStructure {
+        let fd = try openRegularFile(path)
+        defer { try? fd.close() }
+        var info = stat()
+        guard fstat(fd.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let bytes = TIFFBytes(file: fd, size: max(0, Int(info.st_size)), blockSize: blockSize)
+        let structure = try TIFFStructure(parsing: bytes)
+        if !bytes.isIncomplete { return structure }
+        return try TIFFStructure(bytes: try contents(of: path))
     }
 
     /// The bytes of the file at `path`, read with POSIX calls (through swift-system, which retries interrupted
@@ -109,17 +128,10 @@ public struct TIFFStructure: Sendable {
     /// Only regular files are read: a device or FIFO is refused.
     /// - Throws: ``TIFFStructureError/unreadable(path:reason:)``.
     public static func contents(of path: String) throws(TIFFStructureError) -> [UInt8] {
-        let fd: FileDescriptor
-        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever (it is refused below).
-        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
-            throw .unreadable(path: path, reason: FileError.reason(error))
-        }
+        let fd = try openRegularFile(path)
         defer { try? fd.close() }
         var info = stat()
         guard fstat(fd.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: Errno.isDirectory.description) }
-        // A device or FIFO has no size to bound the read by (/dev/zero never ends).
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         let expected = max(0, Int(info.st_size))
         var failure: (any Error)?
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -145,6 +157,32 @@ public struct TIFFStructure: Sendable {
             }
         }
         return result
+    }
+
+    /// Opens `path` for reading, refusing anything but a regular file: a directory, and a device or FIFO, which has
+    /// no size to bound a read by (/dev/zero never ends).
+    private static func openRegularFile(_ path: String) throws(TIFFStructureError) -> FileDescriptor {
+        let fd: FileDescriptor
+        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever (it is refused below).
+        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
+            throw .unreadable(path: path, reason: FileError.reason(error))
+        }
+        var info = stat()
+        let failure: String?
+        if fstat(fd.rawValue, &info) != 0 {
+            failure = String(cString: strerror(errno))
+        } else if (info.st_mode & S_IFMT) == S_IFDIR {
+            failure = Errno.isDirectory.description
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            failure = "not a regular file"
+        } else {
+            failure = nil
+        }
+        if let failure {
+            try? fd.close()
+            throw .unreadable(path: path, reason: failure)
+        }
+        return fd
     }
 
     // MARK: Convenience

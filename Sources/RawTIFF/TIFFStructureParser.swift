@@ -6,7 +6,7 @@
 /// ``TIFFStructure/copySlackBytes``, and at most ``TIFFStructure/maximumEntries`` entries. Problems are recorded
 /// one line each, a few per directory; the rest are counted.
 struct TIFFStructureParser {
-    let bytes: [UInt8]
+    let bytes: TIFFBytes
     let order: TIFFStructure.ByteOrder
     var directories: [TIFFDirectory] = []
     var problems: [TIFFProblem] = []
@@ -35,7 +35,7 @@ struct TIFFStructureParser {
         }
     }
 
-    init(bytes: [UInt8], order: TIFFStructure.ByteOrder) {
+    init(bytes: TIFFBytes, order: TIFFStructure.ByteOrder) {
         self.bytes = bytes
         self.order = order
         budget = bytes.count + TIFFStructure.copySlackBytes
@@ -190,7 +190,7 @@ struct TIFFStructureParser {
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.size)
         if !overflow, byteCount <= 4 {
             return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: nil,
-                             rawValue: Array(bytes[(position + 8)..<(position + 8 + byteCount)]),
+                             rawValue: bytes.copy((position + 8)..<(position + 8 + byteCount)),
                              valueAvailable: true, byteOrder: order)
         }
         let valueOffset = Int(order.uint32(bytes, at: position + 8))
@@ -205,6 +205,6 @@ struct TIFFStructureParser {
         let stored = min(byteCount, cap) / type.size * type.size
         try charge(stored, path: path)
         return TIFFEntry(tag: tag, type: type, count: count, position: position, valueOffset: valueOffset,
-                         rawValue: Array(bytes[valueOffset..<(valueOffset + stored)]), valueAvailable: true, byteOrder: order)
+                         rawValue: bytes.copy(valueOffset..<(valueOffset + stored)), valueAvailable: true, byteOrder: order)
     }
 }

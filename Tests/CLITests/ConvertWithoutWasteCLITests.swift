@@ -31,6 +31,32 @@ struct ConvertWithoutWasteCLITests {
         }
     }
 
+    /// The check of the source's digest runs while the output is written; it must still decide before the output
+    /// takes its final name.
+    @Test("a damaged source fails convert: an existing output stays as it was, and no temporary file is left")
+    func damagedSourceLeavesNothing() throws {
+        let tmp = try TemporaryDirectory()
+        let source = tmp.file("source.dng").path
+        try DNGWriter().write(try SyntheticRaw.image(width: 700, height: 520), to: source)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        let structure = try TIFFStructure(bytes: bytes)
+        let strip = try #require(structure.rawDirectory?.integers(TIFFTag.stripOffsets)?.last)
+        bytes[strip + 4001] ^= 0x08   // one sample of the last strip, the last rows hashed
+        try Data(bytes).write(to: URL(fileURLWithPath: source))
+        let out = tmp.file("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let existing = (out as NSString).appendingPathComponent("source.dng")
+        try Data("an earlier output".utf8).write(to: URL(fileURLWithPath: existing))
+        for compression in ["none", "lj92"] {
+            let result = try CLI.run(["convert", source, "-o", out, "--compression", compression, "--overwrite"])
+            #expect(result.exitStatus == 1, "\(result)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && result.stderr.contains("NewRawImageDigest"), "\(result.stderr)")
+            #expect(try String(contentsOfFile: existing, encoding: .utf8) == "an earlier output", "\(compression)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["source.dng"], "\(compression)")
+        }
+    }
+
     /// Peak RSS of `convert SOURCE -o OUT --compression C` (default preview), in bytes.
     static func peak(_ source: String, _ out: String, _ compression: String) throws -> Int {
         let result = try ExternalTool(CLI.executable.path).runMeasuringPeakMemory(

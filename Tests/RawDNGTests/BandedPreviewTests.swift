@@ -48,4 +48,22 @@ import Testing
         #expect(BandedPreview.render(stretched, longEdge: 512, developer: developer) == nil)
         #expect(BandedPreview.render(image, longEdge: 512, developer: developer) != nil)
     }
+
+    @Test("ExactDivisor gives the integer division's quotients: small and large divisors, dividends up to 2^32 - 1")
+    func exactDivisor() {
+        var rng = SplitMix64(seed: 0x18)
+        let divisors: [UInt32] = Array(1...300) + [511, 512, 513, 4095, 65535, 65536, 1 << 20, 3_000_000_019, .max]
+        for d in divisors {
+            let divisor = ExactDivisor(d)
+            var values: [UInt32] = [0, 1, d - 1, d, d &+ 1, .max, .max - 1, .max / d * d, .max / d * d - 1]
+            values += (0..<2000).map { _ in UInt32(truncatingIfNeeded: rng.next()) }
+            values += (0..<2000).map { _ in UInt32(truncatingIfNeeded: rng.next() % (65536 * 16)) }
+            for v in values {
+                #expect(divisor.quotient(v) == v / d, "\(v) / \(d)")
+                if v <= .max - d / 2 {
+                    #expect(UInt64(divisor.roundedQuotient(v)) == (UInt64(v) + UInt64(d / 2)) / UInt64(d), "\(v) / \(d) rounded")
+                }
+            }
+        }
+    }
 }

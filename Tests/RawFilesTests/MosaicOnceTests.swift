@@ -2,6 +2,7 @@ import Foundation
 import RawCore
 import RawDNG
 import RawFiles
+import RawTIFF
 import TestSupport
 import Testing
 
@@ -35,5 +36,38 @@ import Testing
         #expect(Array(viaLibRaw.frame.storage.buffer) == Array(image.frame.storage.buffer))
         // The digest the reader checked is handed out, and it is the samples' digest.
         #expect(digest == NewRawImageDigest.digest(of: image.frame, threads: 2))
+    }
+
+    @Test("the digest check a read leaves running passes on sound samples and fails on damaged ones, after the read")
+    func digestCheckAfterTheRead() throws {
+        let tmp = try TemporaryDirectory()
+        let image = try SyntheticRaw.image(width: 1200, height: 1000)
+        let path = tmp.file("plain.dng").path
+        try DNGWriter().write(image, to: path)
+        var check: RawDigestCheck?
+        let sound = try RawFileReader().read(path: path, digestCheck: &check)
+        let started = try #require(check)
+        #expect(try started.wait() == NewRawImageDigest.digest(of: image.frame, threads: 2))
+        #expect(try started.wait() == started.stored)   // a second wait returns at once
+        #expect(Array(sound.frame.storage.buffer) == Array(image.frame.storage.buffer))
+
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let strip = try #require(try TIFFStructure(bytes: bytes).rawDirectory?.integers(TIFFTag.stripOffsets)?.first)
+        bytes[strip + 99] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let damaged = try RawFileReader().read(path: path, digestCheck: &check)
+        #expect(damaged.frame.width == 1200)
+        let damagedCheck = try #require(check)
+        do throws(RawReadError) {
+            try damagedCheck.wait()
+            Issue.record("the damaged samples passed the check")
+        } catch {
+            #expect(error.kind == .corrupt && error.detail.contains("NewRawImageDigest"), "\(error)")
+        }
+        // Without a deferred check the read itself fails, as before.
+        #expect(throws: RawReadError.self) { try RawFileReader().read(path: path) }
+        // A reader that does not verify digests starts no check.
+        _ = try RawFileReader(verifiesRawImageDigest: false).read(path: path, digestCheck: &check)
+        #expect(check == nil)
     }
 }

@@ -347,7 +347,7 @@ import Testing
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let structure = try TIFFStructure(bytes: bytes)
         let raw = try #require(structure.rawDirectory)
-        #expect(UncompressedCFASamples(TIFFRawFacts(structure: structure, bytes: bytes)) != nil)
+        #expect(UncompressedCFASamples(TIFFRawFacts(structure: structure)) != nil)
         // The last strip's byte count one short of its rows.
         var short = bytes
         let counts = try #require(raw[TIFFTag.stripByteCounts])
@@ -358,11 +358,11 @@ import Testing
         for k in 0..<size { short[last + k] = UInt8((value >> (8 * k)) & 0xFF) }
         let shortStructure = try TIFFStructure(bytes: short)
         #expect(shortStructure.rawDirectory?.integers(TIFFTag.stripByteCounts)?.last == value)
-        #expect(UncompressedCFASamples(TIFFRawFacts(structure: shortStructure, bytes: short)) == nil)
+        #expect(UncompressedCFASamples(TIFFRawFacts(structure: shortStructure)) == nil)
         // The file one byte short of the last strip's end.
         let cut = Array(bytes.prefix(structure.dataSegments.filter { $0.directory == raw.path }.map(\.end).max()! - 1))
         if let cutStructure = try? TIFFStructure(bytes: cut) {
-            #expect(UncompressedCFASamples(TIFFRawFacts(structure: cutStructure, bytes: cut)) == nil)
+            #expect(UncompressedCFASamples(TIFFRawFacts(structure: cutStructure)) == nil)
         }
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+import RawCore
+import RawDevelop
+import RawImageIO
+import Synchronization
+
+/// A DNG's JPEG preview rendered and encoded on a thread of its own, so that the writer puts the thumbnail, the
+/// camera-wide tags and the raw data into the file meanwhile: the writing of the raw data is one core's work (the
+/// kernel copying it), and the preview keeps the other cores busy during it instead of before it.
+final class PreviewJob: Sendable {
+    /// The picture and its JPEG bytes, or the encoder's message.
+    typealias Outcome = Result<(image: RGB8Image, jpeg: [UInt8]), DevelopError>
+
+    /// Set once by the rendering thread before it signals `finished`. Owner: the rendering thread writes it,
+    /// ``wait()`` reads it after the signal.
+    private let outcome = Mutex<Outcome?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts rendering `image` with a long edge of `longEdge` pixels and encoding it at JPEG `quality`.
+    init(_ image: RawImage, longEdge: Int, quality: Int) {
+        let thread = Thread { [self] in
+            let rendered = PreviewRenderer.render(image, longEdge: longEdge)
+            let result: Outcome
+            do throws(DevelopError) {
+                result = .success((rendered, try JPEGPreviewEncoder.encode(rendered, quality: quality)))
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the preview; call once.
+    func wait() -> Outcome {
+        finished.wait()
+        return outcome.withLock { $0! } // set before the signal
+    }
+}
