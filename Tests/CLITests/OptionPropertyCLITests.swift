@@ -32,7 +32,8 @@ struct OptionPropertyCLITests {
             "--simulate-thermal": .words, "--pre-record": .number, "--trigger-after": .number, "--preview": .number,
             "--no-governor": .flag, "--name": .words, "--gps": .number, "--sidecar": .flag, "--analyze": .flag,
             "--overwrite": .flag, "--json": .flag, "--source": .words, "--format": .words, "--size": .words,
-            "--stride": .number, "--metadata": .words, "--pts": .words,
+            "--stride": .number, "--metadata": .words, "--pts": .words, "--camera": .words, "--pixel-format": .words,
+            "--crop": .words,
         ],
         "develop": [
             "--recursive": .flag, "--output": .words, "--overwrite": .flag, "--format": .words, "--quality": .number,
@@ -55,6 +56,7 @@ struct OptionPropertyCLITests {
         "stress": ["--scenario": .words, "--quick": .flag, "--sensor": .words, "--profile": .words, "--writers": .number,
                    "--keep": nil, "--json": .flag],
         "sensors": ["--json": .flag],
+        "cameras": ["--json": .flag],
         "storage": ["--file-size": .number, "--seconds": .number, "--no-cache": .flag, "--json": .flag],
     ]
 

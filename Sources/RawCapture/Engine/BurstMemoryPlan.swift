@@ -12,7 +12,7 @@ import RawDNG
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
 /// | analysers | with `--analyze`, per writer: the analyser's `workingBytes` (its luma grid and gradient field) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
-/// | pool | the rest, in whole slots (no more than the burst can fill, at most `maximumSlots`) |
+/// | pool | the rest, in whole slots (at most `maximumSlots`) |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// The budget.
     public let budgetBytes: Int
@@ -115,10 +115,10 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         }
         let available = configuration.memoryBudget - reserved
         let fitting = slotBytes > 0 && available > 0 ? available / slotBytes : 0
-        // Never more slots than the burst can fill (its frames and its pre-record), nor than `maximumSlots`: with tiny
-        // frames a budget would otherwise make hundreds of thousands, each with bookkeeping the plan does not count.
-        let fillable = (max(0, configuration.frames) + configuration.preRecordFrames) * source.framesPerTrigger
-        let slots = fitting < needed ? fitting : min(fitting, max(needed, min(fillable, maximumSlots)))
+        // Never more than `maximumSlots`: with tiny frames a budget would otherwise make hundreds of thousands, each
+        // with bookkeeping the plan does not count. (A short burst keeps the slots its budget holds: the governor
+        // reads a pool sized to the burst's last frame as one about to overflow.)
+        let slots = fitting < needed ? fitting : min(fitting, max(needed, maximumSlots))
         guard slots >= needed else {
             let mib = FramePoolError.mebibytes
             let what = configuration.preRecordFrames > 0
