@@ -19,14 +19,19 @@ extension CaptureCommand {
         do { try AtomicFile(path: outputFile(Self.manifestName), overwrite: true).discard() } catch {
             throw BadValue("\(error)")
         }
-        let planned = plannedFiles(setup: setup, configuration: configuration)
+        // What is there already, read once (a stream's burst plans up to a million names: one look each would take
+        // seconds); an empty folder has nothing in the way.
+        let present = Set((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
+        guard !present.isEmpty else { return }
+        let existing = plannedFiles(setup: setup, configuration: configuration)
+            .filter { present.contains(($0 as NSString).lastPathComponent) }
         guard !overwrite else {
             // --overwrite replaces files, never a FIFO, device or folder under a planned name.
-            for path in planned { do { try AtomicFile.checkReplaceable(path) } catch { throw BadValue("\(error)") } }
+            for path in existing { do { try AtomicFile.checkReplaceable(path) } catch { throw BadValue("\(error)") } }
             return
         }
-        if let existing = planned.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-            throw BadValue("\(existing): already exists (use --overwrite to replace it)")
+        if let first = existing.first {
+            throw BadValue("\(first): already exists (use --overwrite to replace it)")
         }
     }
 
