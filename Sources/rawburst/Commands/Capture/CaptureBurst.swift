@@ -246,7 +246,11 @@ extension CaptureCommand {
             print("  dropped \(dropped.count) (\(Set(dropped.map(\.drop.reason.rawValue)).sorted().joined(separator: ", "))): "
                   + numbers + (dropped.count > 12 ? ", ..." : ""))
         }
-        if let reason = report.stopReason { print("  stopped early: \(reason)") }
+        if report.stopCause == .sourceEnded {
+            print("  ended with its stream")
+        } else if let reason = report.stopReason {
+            print("  stopped early: \(reason)")
+        }
         if frames.count <= 12 {
             for f in frames { print("  \(f.path)") }
         } else {
