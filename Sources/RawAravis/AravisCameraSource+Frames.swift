@@ -38,7 +38,9 @@ extension AravisCameraSource {
         } catch {
             throw FrameSourceError("frame id \(frameID): \(error.message)")
         }
-        return try frame(storage: storage, sequenceNumber: step.sequenceNumber, received: received)
+        var made = try frame(storage: storage, sequenceNumber: step.sequenceNumber, received: received)
+        made.camera = CameraStamp(frameID: frameID, timestampNanoseconds: UInt64(arv_buffer_get_timestamp(buffer)))
+        return made
     }
 
     /// The frame over `storage` with its levels, metadata and settings.

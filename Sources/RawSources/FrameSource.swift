@@ -128,6 +128,8 @@ public struct CapturedFrame: Sendable {
     public let latenessNanoseconds: UInt64
     /// Name of the sensor that made it (e.g. "phone-wide"), for multi-sensor captures.
     public let sensorName: String
+    /// The camera's own account of the frame (its frame id and timestamp), for a real camera; nil otherwise.
+    public var camera: CameraStamp?
 
     /// Creates a frame description.
     public init(image: RawImage, settings: AppliedSettings, sequenceNumber: UInt64, monotonicNanoseconds: UInt64,
@@ -138,6 +140,21 @@ public struct CapturedFrame: Sendable {
         self.monotonicNanoseconds = monotonicNanoseconds
         self.latenessNanoseconds = latenessNanoseconds
         self.sensorName = sensorName
+    }
+}
+
+/// What a camera says about a frame it sent: its own frame id and timestamp (the camera's clock, not ours: GigE
+/// Vision cameras count nanoseconds or ticks from their own start).
+public struct CameraStamp: Sendable, Hashable, Codable {
+    /// The frame id the camera gave it (GigE Vision's 16-bit block id, as sent).
+    public let frameID: UInt64
+    /// The camera's timestamp of the frame, in nanoseconds of its clock (0 when it has none).
+    public let timestampNanoseconds: UInt64
+
+    /// A stamp.
+    public init(frameID: UInt64, timestampNanoseconds: UInt64) {
+        self.frameID = frameID
+        self.timestampNanoseconds = timestampNanoseconds
     }
 }
 

@@ -95,6 +95,19 @@ struct CameraCLITests {
             """, arguments: [out.appendingPathComponent("camera-\(String(format: "%04d", books.written[0])).dng").path])
         #expect(tags["make"]?.string == "Aravis" && tags["model"]?.string == "Fake")
         #expect(tags["iso"]?.int == 200)
+        // Each frame's camera frame id and timestamp in the manifest: ids step with sequence numbers (a lost frame
+        // keeps its number), and the camera's clock runs forward.
+        let report = try JSONValue(parsing: Data(result.stdout.utf8))
+        let stamps = (report["frames"]?.array ?? []).compactMap { frame -> (UInt64, UInt64, UInt64)? in
+            guard let n = frame["sequenceNumber"]?.int, let id = frame["cameraFrameID"]?.int,
+                  let t = frame["cameraTimestampNanoseconds"]?.int else { return nil }
+            return (UInt64(n), UInt64(id), UInt64(t))
+        }.sorted { $0.0 < $1.0 }
+        #expect(stamps.count == books.written.count)
+        for (a, b) in zip(stamps, stamps.dropFirst()) {
+            #expect(b.1 - a.1 == b.0 - a.0 || b.1 < a.1, "ids \(a.1) → \(b.1) for numbers \(a.0) → \(b.0)")
+            #expect(b.2 > a.2, "camera time \(a.2) → \(b.2)")
+        }
     }
 
     @Test("a starved burst (tiny pool, slow disk, drop-newest) counts every lost frame; numbers stay contiguous")

@@ -47,6 +47,8 @@ extension BurstSession {
         public var rawImageDigest = true
         /// Its CinemaDNG time code, when the burst is a CinemaDNG clip.
         public var timeCode: String? = nil
+        /// The camera's frame id and timestamp, for a real camera.
+        public var camera: CameraStamp? = nil
     }
 
     /// The outcome of a burst.

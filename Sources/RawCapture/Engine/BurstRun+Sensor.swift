@@ -271,8 +271,10 @@ extension BurstRun {
     private static func retimed(_ frame: CapturedFrame, due: UInt64) -> CapturedFrame {
         let lateness = frame.monotonicNanoseconds > due ? frame.monotonicNanoseconds - due : 0
         guard lateness > frame.latenessNanoseconds else { return frame }
-        return CapturedFrame(image: frame.image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
-                             monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: lateness,
-                             sensorName: frame.sensorName)
+        var retimed = CapturedFrame(image: frame.image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
+                                    monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: lateness,
+                                    sensorName: frame.sensorName)
+        retimed.camera = frame.camera
+        return retimed
     }
 }

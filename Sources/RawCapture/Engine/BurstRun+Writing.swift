@@ -72,6 +72,7 @@ extension BurstRun {
         record.compression = written.compression
         record.rawImageDigest = options.rawImageDigest
         record.timeCode = options.cinemaDNG?.timeCode.description
+        record.camera = frame.camera
         recordWritten(record, file: name, outcome: outcome)
         analyse(frame, work: work)
         develop(frame, dng: path, work: work, level: pending.level)

@@ -28,6 +28,9 @@ struct CaptureReport: Encodable {
         let rawImageDigest: Bool
         /// The frame's analysis (`--analyze`), nil when not asked for or skipped by the governor.
         let analysis: FrameAnalysis?
+        /// A real camera's frame id and timestamp (its clock), nil for the other sources.
+        let cameraFrameID: UInt64?
+        let cameraTimestampNanoseconds: UInt64?
 
         init(_ record: BurstSession.FrameRecord, analysis: FrameAnalysis? = nil) {
             self.analysis = analysis
@@ -47,6 +50,8 @@ struct CaptureReport: Encodable {
             queueDepth = record.queueDepth
             bracketIndex = record.bracketIndex
             settings = record.settings
+            cameraFrameID = record.camera?.frameID
+            cameraTimestampNanoseconds = record.camera?.timestampNanoseconds
         }
     }
     let sensors: [String]
