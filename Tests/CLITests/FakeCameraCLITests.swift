@@ -133,6 +133,11 @@ struct FakeCameraCLITests {
         let manifest = try JSONValue(parsing: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         #expect(manifest["burst"]?["produced"]?.int == books.produced)
         #expect((manifest["burst"]?["dropped"]?.array ?? []).count == books.drops.count)
+        // Aravis's own counts: every frame produced came out of a buffer it completed; frames the fake never made for
+        // want of a queued buffer are its underruns.
+        let camera = manifest["camera"]
+        #expect(camera?["inProcessFake"]?.bool == true && camera?["width"]?.int == 4032 && camera?["pixelFormat"]?.string == "BayerRG12")
+        #expect((camera?["aravis"]?["completedBuffers"]?.int ?? -1) >= books.produced && camera?["aravis"]?["failedBuffers"]?.int == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
         #expect(names.count == books.written.count)
         // The first and the last frame written: exact pixels, and the frame ids apart by their sequence numbers' difference.
