@@ -1,13 +1,22 @@
 import CAravis
+import Glibc
 import RawCameras
 
 /// One opened GenICam camera (an `ArvCamera`), owned by this object and released with it. Used from one thread at a
 /// time (the command's thread while it is set up, then the capture engine's sensor thread).
 public final class AravisCamera {
     let handle: UnsafeMutablePointer<ArvCamera>
+    /// True when this is Aravis's in-process fake camera (device id `Fake_1`), filled with rawburst's known-pixel
+    /// pattern (docs/frame-sources.md; the C is in `CAravis/fakefill.h`).
+    public let isInProcessFake: Bool
 
     /// Opens the camera with Aravis device id `id` (nil: the first camera found).
+    ///
+    /// An id starting with `Fake_` enables Aravis's in-process "Fake" interface first (Aravis names its fake camera
+    /// `Fake_1`; nothing else enables it, so discovery and `aravis` alone never find it), and the camera opened there
+    /// gets rawburst's known-pixel fill pattern: value(x, y, frame id) as docs/frame-sources.md defines it.
     public init(id: String?) throws(AravisError) {
+        if let id, id.hasPrefix("Fake_") { arv_enable_interface("Fake") }
         let opened = try withGError("cannot open \(id.map { "'\($0)'" } ?? "the first camera")") { error in
             arv_camera_new(id, error)
         }
@@ -15,6 +24,19 @@ public final class AravisCamera {
             throw AravisError(.noCamera, id.map { "no camera '\($0)' is connected" } ?? "no camera is connected")
         }
         handle = opened
+        isInProcessFake = rb_arv_fake_install_fill(opened) != 0
+    }
+
+    /// Makes the in-process fake camera describe itself with the GenICam XML file at `path` instead of Aravis's
+    /// built-in one (a test and measurement aid: `samples/genicam/rawburst-fake-camera.xml` declares a 4032x3024
+    /// RGGB sensor with BayerRG8/10/12/16/10p/12p). Takes effect for fake cameras opened afterwards; refused when the
+    /// file cannot be read.
+    public static func useFakeCameraGenICam(path: String) throws(AravisError) {
+        guard let file = fopen(path, "r") else {
+            throw AravisError(.library, "cannot read the fake camera's GenICam file '\(path)'")
+        }
+        fclose(file)
+        arv_set_fake_camera_genicam_filename(path)
     }
 
     deinit { rb_arv_unref(handle) }

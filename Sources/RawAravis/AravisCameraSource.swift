@@ -117,6 +117,10 @@ public final class AravisCameraSource: FrameSource {
                                   transport: .init())
     }
 
+    /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
+    /// sensor thread).
+    public var streamCounters: AravisStreamCounters { stream.counters() }
+
     /// ISO for a gain in dB: 100 × 10^(gain / 20).
     public static func iso(gain: Double) -> Double { 100 * pow(10, gain / 20) }
     /// Gain in dB for an ISO: 20 × log10(ISO / 100).

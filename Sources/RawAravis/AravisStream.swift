@@ -61,6 +61,14 @@ final class AravisStream {
         arv_stream_timeout_pop_buffer(handle, guint64(timeoutMicroseconds))
     }
 
+    /// What the stream has counted since it was created.
+    func counters() -> AravisStreamCounters {
+        var completed: guint64 = 0, failures: guint64 = 0, underruns: guint64 = 0
+        arv_stream_get_statistics(handle, &completed, &failures, &underruns)
+        return AravisStreamCounters(completedBuffers: UInt64(completed), failedBuffers: UInt64(failures),
+                                    underruns: UInt64(underruns))
+    }
+
     /// Gives a buffer back to the stream to be filled again.
     func push(_ buffer: OpaquePointer) {
         arv_stream_push_buffer(handle, buffer)

@@ -1,6 +1,7 @@
 #ifndef RAWBURST_CARAVIS_SHIM_H
 #define RAWBURST_CARAVIS_SHIM_H
 #include <arv.h>
+#include "fakefill.h"
 
 /* What Swift cannot call directly: GObject's variadic property setters and its type-check macros. Only the
    RawAravis module imports this. */

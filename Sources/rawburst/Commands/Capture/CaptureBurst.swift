@@ -140,6 +140,7 @@ extension CaptureCommand {
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport, startup: CaptureStartup(report: report))
         summary.stream = setup.stream
+        summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)

@@ -71,6 +71,8 @@ struct CaptureReport: Encodable {
     var startup: CaptureStartup? = nil
     /// The raw stream read (`--source`): where from, its format, size and stride; nil for the other sources.
     var stream: CaptureStreamReport? = nil
+    /// The GenICam camera (`--camera`) and what Aravis's stream counted; nil for the other sources.
+    var camera: CaptureCameraReport? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {

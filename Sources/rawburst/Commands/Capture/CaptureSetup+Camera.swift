@@ -1,13 +1,45 @@
+import Foundation
 import ArgumentParser
 import RawBurst
 
+/// The report's account of a GenICam camera: which one, how it was set, and what Aravis's stream counted over the burst
+/// (for the in-process fake camera, `underruns` are frames it never made because no buffer was queued).
+struct CaptureCameraReport: Encodable {
+    let id: String
+    let vendor: String
+    let model: String
+    let inProcessFake: Bool
+    let pixelFormat: String
+    let width: Int
+    let height: Int
+    let aravis: AravisStreamCounters
+
+    init(_ source: AravisCameraSource) {
+        id = source.camera.deviceID
+        vendor = source.camera.vendor
+        model = source.camera.model
+        inProcessFake = source.camera.isInProcessFake
+        pixelFormat = source.pixelFormat.name
+        width = source.capabilities.width
+        height = source.capabilities.height
+        aravis = source.streamCounters
+    }
+}
+
 extension CaptureCommand {
+    /// The environment variable naming a GenICam XML file for Aravis's in-process fake camera (`--camera
+    /// aravis:Fake_1`): a test and measurement aid, read only for that camera.
+    static let fakeCameraXMLVariable = "RAWBURST_FAKE_CAMERA_XML"
+
     /// The setup of `--camera aravis[:ID]`, or nil when --camera is not given. Settings the camera cannot take
     /// (no such feature, out of its bounds) are refused here, before anything is captured.
     func makeCameraSetup(settings: CaptureSettings) throws -> CaptureSetup? {
         guard let id = try cameraOptions.cameraID() else { return nil }
         guard sensors.isEmpty && replay.isEmpty && profileFiles.count <= 1 else {
             throw BadValue("--camera takes the place of --sensor and --replay (--profile FILE gives its colour calibration)")
+        }
+        if let id, id.hasPrefix("Fake_"), let xml = ProcessInfo.processInfo.environment[Self.fakeCameraXMLVariable], !xml.isEmpty {
+            do { try AravisCamera.useFakeCameraGenICam(path: xml) } catch { throw BadValue("\(Self.fakeCameraXMLVariable): \(error.message)") }
         }
         var options = AravisCameraSource.Options(id: id, frameRate: fps)
         options.region = try cameraOptions.region()
@@ -22,7 +54,9 @@ extension CaptureCommand {
         let source: AravisCameraSource
         do { source = try AravisCameraSource(options: options) } catch { throw BadValue("\(error)") }
         try source.configure(settings)
-        return CaptureSetup(cameras: [.init(name: "camera", samplesPerFrame: source.samplesPerFrame, chart: nil)],
-                            replayedFiles: nil, source: .single(source))
+        var setup = CaptureSetup(cameras: [.init(name: "camera", samplesPerFrame: source.samplesPerFrame, chart: nil)],
+                                 replayedFiles: nil, source: .single(source))
+        setup.cameraSource = source
+        return setup
     }
 }

@@ -23,6 +23,8 @@ struct CaptureSetup {
     let source: BurstSource
     /// The raw stream read (`--source`), nil for the other sources.
     var stream: CaptureStreamReport?
+    /// The GenICam camera (`--camera`), nil for the other sources: read again after the burst for the report.
+    var cameraSource: AravisCameraSource?
     /// The frames come on standard input (`--source stdin`), so keys cannot.
     var framesOnStandardInput = false
 }

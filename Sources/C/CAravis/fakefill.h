@@ -1,0 +1,143 @@
+#ifndef RAWBURST_CARAVIS_FAKEFILL_H
+#define RAWBURST_CARAVIS_FAKEFILL_H
+#include <arv.h>
+#include <stdint.h>
+#include <string.h>
+
+/* rawburst's fill pattern for Aravis's in-process fake camera (device "Fake_1"): known pixels in every raw format
+   rawburst reads, so a test can check each sample of each DNG against the same function computed on its own.
+
+   value(x, y, f), with x, y sensor coordinates (the region's offset included), f the buffer's frame id, bits the
+   format's bits per sample, all arithmetic on unsigned 32-bit integers modulo 2^32:
+       h = x * 0x9E3779B1 + y * 0x85EBCA77 + f * 0xC2B2AE3D
+       h = h ^ (h >> 15);  h = h * 0x2C1B3C6D;  h = h ^ (h >> 13)
+       value = h >> (32 - bits)
+   Samples are laid out as PFNC defines: one byte (8 bits), little-endian 16-bit words with the high bits zero
+   (BayerXX10/12/16, Mono10/12/16), or one LSB-first bit stream over the whole frame (BayerXX10p/12p, Mono10p/12p). */
+
+static inline uint32_t rb_fake_value(uint32_t x, uint32_t y, uint32_t f, unsigned bits) {
+    uint32_t h = x * 0x9E3779B1u + y * 0x85EBCA77u + f * 0xC2B2AE3Du;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 13;
+    return h >> (32u - bits);
+}
+
+/* How a PFNC format is filled: bits per sample and 0 (one byte), 1 (16-bit little-endian) or 2 (LSB-first stream);
+   bits 0 for a format the pattern does not fill. */
+static inline unsigned rb_fake_layout(uint32_t code, unsigned *layout) {
+    switch (code) {
+    case 0x01080001: case 0x01080008: case 0x01080009: case 0x0108000A: case 0x0108000B:
+        *layout = 0; return 8;                                                      /* Mono8, Bayer*8 */
+    case 0x01100003: case 0x0110000C: case 0x0110000D: case 0x0110000E: case 0x0110000F:
+        *layout = 1; return 10;                                                     /* Mono10, Bayer*10 */
+    case 0x01100005: case 0x01100010: case 0x01100011: case 0x01100012: case 0x01100013:
+        *layout = 1; return 12;                                                     /* Mono12, Bayer*12 */
+    case 0x01100007: case 0x0110002E: case 0x0110002F: case 0x01100030: case 0x01100031:
+        *layout = 1; return 16;                                                     /* Mono16, Bayer*16 */
+    case 0x010A0046: case 0x010A0052: case 0x010A0054: case 0x010A0056: case 0x010A0058:
+        *layout = 2; return 10;                                                     /* Mono10p, Bayer*10p */
+    case 0x010C0047: case 0x010C0053: case 0x010C0055: case 0x010C0057: case 0x010C0059:
+        *layout = 2; return 12;                                                     /* Mono12p, Bayer*12p */
+    default:
+        *layout = 0; return 0;
+    }
+}
+
+/* The start of Aravis 0.8's private ArvBuffer data (src/arvbufferprivate.h, 0.8.26), read for its layout only: a fill
+   callback must set the buffer's received size (the fake camera copies it into the image part's size) and Aravis has
+   no public call for that. The mirror is used only after checking it against the public getters. */
+typedef struct {
+    size_t allocated_size;
+    gboolean is_preallocated;
+    unsigned char *data;
+    void *user_data;
+    GDestroyNotify user_data_destroy_func;
+    ArvBufferStatus status;
+    size_t received_size;
+    ArvBufferPayloadType payload_type;
+    gboolean has_chunks;
+    guint32 chunk_endianness;
+    guint64 frame_id;
+    guint64 timestamp_ns;
+} rb_arv_buffer_private_prefix;
+
+typedef struct {
+    GObject object;
+    rb_arv_buffer_private_prefix *priv;
+} rb_arv_buffer_mirror;
+
+/* The buffer's private data when the mirror matches what the public getters say, NULL otherwise. */
+static inline rb_arv_buffer_private_prefix *rb_fake_buffer_private(ArvBuffer *buffer) {
+#if ARAVIS_MAJOR_VERSION == 0 && ARAVIS_MINOR_VERSION == 8
+    rb_arv_buffer_private_prefix *priv = ((rb_arv_buffer_mirror *)buffer)->priv;
+    size_t size = 1;
+    const void *data = arv_buffer_get_data(buffer, &size);
+    if (priv == NULL || (const void *)priv->data != data || priv->received_size != size ||
+        priv->frame_id != arv_buffer_get_frame_id(buffer) || priv->timestamp_ns != arv_buffer_get_timestamp(buffer) ||
+        priv->status != arv_buffer_get_status(buffer)) {
+        return NULL;
+    }
+    return priv;
+#else
+    (void)buffer;
+    return NULL;
+#endif
+}
+
+/* The fill callback (ArvFakeCameraFillPattern). A format it does not fill, or a buffer whose layout it does not
+   recognise, is left with received size 0: the reader then refuses it as a size mismatch, never as good pixels. */
+static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_us, guint32 gain, ArvPixelFormat format) {
+    (void)data; (void)exposure_us; (void)gain;
+    unsigned layout = 0;
+    unsigned bits = rb_fake_layout((uint32_t)format, &layout);
+    rb_arv_buffer_private_prefix *priv = rb_fake_buffer_private(buffer);
+    if (bits == 0 || priv == NULL) return;
+    uint32_t width = (uint32_t)arv_buffer_get_image_width(buffer), height = (uint32_t)arv_buffer_get_image_height(buffer);
+    uint32_t x0 = (uint32_t)arv_buffer_get_image_x(buffer), y0 = (uint32_t)arv_buffer_get_image_y(buffer);
+    uint32_t f = (uint32_t)arv_buffer_get_frame_id(buffer);
+    size_t bytes = layout == 0 ? (size_t)width * height
+                 : layout == 1 ? (size_t)width * height * 2
+                 : ((size_t)width * height * bits + 7) / 8;
+    if (bytes > priv->allocated_size) return;
+    unsigned char *out = priv->data;
+    uint64_t acc = 0;
+    unsigned held = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t v = rb_fake_value(x0 + x, y0 + y, f, bits);
+            if (layout == 0) {
+                *out++ = (unsigned char)v;
+            } else if (layout == 1) {
+                *out++ = (unsigned char)(v & 0xFF);
+                *out++ = (unsigned char)(v >> 8);
+            } else {
+                acc |= (uint64_t)v << held;
+                held += bits;
+                while (held >= 8) { *out++ = (unsigned char)(acc & 0xFF); acc >>= 8; held -= 8; }
+            }
+        }
+    }
+    if (held > 0) *out++ = (unsigned char)(acc & 0xFF);
+    priv->received_size = bytes;
+}
+
+/* Installs rawburst's fill pattern when `camera` is Aravis's in-process fake camera; 1 if it is, 0 otherwise. */
+static inline int rb_arv_fake_install_fill(ArvCamera *camera) {
+    ArvDevice *device = arv_camera_get_device(camera);
+    if (device == NULL || !ARV_IS_FAKE_DEVICE(device)) return 0;
+    ArvFakeCamera *fake = arv_fake_device_get_fake_camera(ARV_FAKE_DEVICE(device));
+    if (fake == NULL) return 0;
+    arv_fake_camera_set_fill_pattern(fake, rb_fake_fill, NULL);
+    return 1;
+}
+
+/* 1 when this build of Aravis has the buffer layout the fill pattern needs to set a buffer's received size. */
+static inline int rb_arv_fake_fill_supported(void) {
+#if ARAVIS_MAJOR_VERSION == 0 && ARAVIS_MINOR_VERSION == 8
+    return 1;
+#else
+    return 0;
+#endif
+}
+#endif
