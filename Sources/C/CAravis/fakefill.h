@@ -44,38 +44,39 @@ static inline unsigned rb_fake_layout(uint32_t code, unsigned *layout) {
     }
 }
 
-/* The start of Aravis 0.8's private ArvBuffer data (src/arvbufferprivate.h, 0.8.26), read for its layout only: a fill
-   callback must set the buffer's received size (the fake camera copies it into the image part's size) and Aravis has
-   no public call for that. The mirror is used only after checking it against the public getters. */
+/* Aravis 0.8 keeps a buffer's state in a private block (0.8.26) that a fill callback must update: the number of bytes
+   filled, which the fake camera copies into the image part's size, has no public setter. This mirrors the start of
+   that block's memory layout (sizes and order of its first twelve members, our own names); it is used only after
+   every member the public getters can also read agrees with them. */
 typedef struct {
-    size_t allocated_size;
-    gboolean is_preallocated;
-    unsigned char *data;
-    void *user_data;
-    GDestroyNotify user_data_destroy_func;
-    ArvBufferStatus status;
-    size_t received_size;
-    ArvBufferPayloadType payload_type;
-    gboolean has_chunks;
-    guint32 chunk_endianness;
-    guint64 frame_id;
-    guint64 timestamp_ns;
-} rb_arv_buffer_private_prefix;
+    size_t capacity;
+    gboolean preallocated;
+    unsigned char *bytes;
+    void *owner_data;
+    GDestroyNotify owner_free;
+    ArvBufferStatus state;
+    size_t filled;
+    ArvBufferPayloadType kind;
+    gboolean chunked;
+    guint32 chunk_order;
+    guint64 id;
+    guint64 stamp_ns;
+} rb_arv_buffer_state;
 
 typedef struct {
     GObject object;
-    rb_arv_buffer_private_prefix *priv;
+    rb_arv_buffer_state *state;
 } rb_arv_buffer_mirror;
 
 /* The buffer's private data when the mirror matches what the public getters say, NULL otherwise. */
-static inline rb_arv_buffer_private_prefix *rb_fake_buffer_private(ArvBuffer *buffer) {
+static inline rb_arv_buffer_state *rb_fake_buffer_private(ArvBuffer *buffer) {
 #if ARAVIS_MAJOR_VERSION == 0 && ARAVIS_MINOR_VERSION == 8
-    rb_arv_buffer_private_prefix *priv = ((rb_arv_buffer_mirror *)buffer)->priv;
+    rb_arv_buffer_state *priv = ((rb_arv_buffer_mirror *)buffer)->state;
     size_t size = 1;
     const void *data = arv_buffer_get_data(buffer, &size);
-    if (priv == NULL || (const void *)priv->data != data || priv->received_size != size ||
-        priv->frame_id != arv_buffer_get_frame_id(buffer) || priv->timestamp_ns != arv_buffer_get_timestamp(buffer) ||
-        priv->status != arv_buffer_get_status(buffer)) {
+    if (priv == NULL || (const void *)priv->bytes != data || priv->filled != size ||
+        priv->id != arv_buffer_get_frame_id(buffer) || priv->stamp_ns != arv_buffer_get_timestamp(buffer) ||
+        priv->state != arv_buffer_get_status(buffer)) {
         return NULL;
     }
     return priv;
@@ -91,7 +92,7 @@ static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_
     (void)data; (void)exposure_us; (void)gain;
     unsigned layout = 0;
     unsigned bits = rb_fake_layout((uint32_t)format, &layout);
-    rb_arv_buffer_private_prefix *priv = rb_fake_buffer_private(buffer);
+    rb_arv_buffer_state *priv = rb_fake_buffer_private(buffer);
     if (bits == 0 || priv == NULL) return;
     uint32_t width = (uint32_t)arv_buffer_get_image_width(buffer), height = (uint32_t)arv_buffer_get_image_height(buffer);
     uint32_t x0 = (uint32_t)arv_buffer_get_image_x(buffer), y0 = (uint32_t)arv_buffer_get_image_y(buffer);
@@ -99,8 +100,8 @@ static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_
     size_t bytes = layout == 0 ? (size_t)width * height
                  : layout == 1 ? (size_t)width * height * 2
                  : ((size_t)width * height * bits + 7) / 8;
-    if (bytes > priv->allocated_size) return;
-    unsigned char *out = priv->data;
+    if (bytes > priv->capacity) return;
+    unsigned char *out = priv->bytes;
     uint64_t acc = 0;
     unsigned held = 0;
     for (uint32_t y = 0; y < height; y++) {
@@ -119,7 +120,7 @@ static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_
         }
     }
     if (held > 0) *out++ = (unsigned char)(acc & 0xFF);
-    priv->received_size = bytes;
+    priv->filled = bytes;
 }
 
 /* Installs rawburst's fill pattern when `camera` is Aravis's in-process fake camera; 1 if it is, 0 otherwise. */
