@@ -52,6 +52,9 @@ public final class AravisCameraSource: FrameSource {
     public let capabilities: SourceCapabilities
     public var samplesPerFrame: Int { capabilities.width * capabilities.height }
     public var pacing: FramePacing { .source }
+    /// The stream's buffers (Aravis's memory: each frame arrives there and is unpacked into its slot) and its socket
+    /// buffer, which the burst's memory budget counts.
+    public var workingMemoryBytes: Int { stream.allocatedBytes }
     public private(set) var hasEnded = false
 
     let options: Options

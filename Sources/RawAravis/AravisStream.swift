@@ -6,6 +6,8 @@ final class AravisStream {
     let handle: UnsafeMutablePointer<ArvStream>
     private let camera: AravisCamera
     private var acquiring = false
+    /// Bytes of the buffers pushed (Aravis's own memory, besides the pool's slots) and of the socket buffer.
+    let allocatedBytes: Int
 
     /// How a GigE Vision stream is set up (measured on loopback here: without disabling the packet socket no frame
     /// arrives; with the default socket buffer most frames lose packets; a fixed 4 MB buffer and 1400-byte packets
@@ -19,6 +21,7 @@ final class AravisStream {
     /// Creates the stream and pushes `buffers` buffers of `payload` bytes.
     init(camera: AravisCamera, buffers: Int, payload: Int, transport: Transport) throws(AravisError) {
         self.camera = camera
+        allocatedBytes = buffers * payload + (camera.isGigEVision ? transport.socketBufferBytes : 0)
         if camera.isGigEVision {
             if transport.disablePacketSocket {
                 arv_camera_gv_set_stream_options(camera.handle, ARV_GV_STREAM_OPTION_PACKET_SOCKET_DISABLED)

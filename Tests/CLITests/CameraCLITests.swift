@@ -98,6 +98,9 @@ struct CameraCLITests {
         // Each frame's camera frame id and timestamp in the manifest: ids step with sequence numbers (a lost frame
         // keeps its number), and the camera's clock runs forward.
         let report = try JSONValue(parsing: Data(result.stdout.utf8))
+        // The memory plan counts Aravis's own buffers (8 of 2048x2048 BayerRG8) and the 4 MiB socket buffer.
+        #expect(report["burst"]?["memory"]?["sourceBytes"]?.int == 8 * 2048 * 2048 + (4 << 20),
+                "\(String(describing: report["burst"]?["memory"]))")
         let stamps = (report["frames"]?.array ?? []).compactMap { frame -> (UInt64, UInt64, UInt64)? in
             guard let n = frame["sequenceNumber"]?.int, let id = frame["cameraFrameID"]?.int,
                   let t = frame["cameraTimestampNanoseconds"]?.int else { return nil }
@@ -184,7 +187,12 @@ struct CameraCLITests {
         #expect(result.stderr.contains("100 frames in a row arrived damaged"), "\(result.stderr)")
         let books = try Self.books(result.stdout)
         #expect(books.written.isEmpty && books.produced == books.drops.count && books.produced >= 100)
-        #expect(books.drops.filter { $0.1 == "missing-packets" }.count == 100, "\(books.drops.map(\.1))")
+        // The 100 are damaged buffers (mostly missing packets; one may have timed out); frame ids the camera skipped
+        // besides are counted as `camera`.
+        let damaged = books.drops.filter { $0.1 != "camera" }
+        #expect(damaged.count == 100 && damaged.allSatisfy { ["missing-packets", "timeout", "size-mismatch"].contains($0.1) },
+                "\(books.drops.map(\.1))")
+        #expect(damaged.filter { $0.1 == "missing-packets" }.count >= 90)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }
         #expect(names.isEmpty)
     }
