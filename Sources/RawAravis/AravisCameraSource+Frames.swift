@@ -57,7 +57,7 @@ extension AravisCameraSource {
             try metadata.setISO(applied.iso >= 1 ? applied.iso : nil)
             let image = RawImage(frame: raw, metadata: metadata, calibration: options.calibration)
             return CapturedFrame(image: image, settings: applied, sequenceNumber: sequenceNumber, monotonicNanoseconds: received,
-                                 latenessNanoseconds: 0, sensorName: "camera")
+                                 latenessNanoseconds: 0, sensorName: Self.sensorName)
         } catch {
             throw FrameSourceError("cannot describe the frame: \(error)")
         }

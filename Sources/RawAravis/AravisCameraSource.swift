@@ -63,7 +63,8 @@ public final class AravisCameraSource: FrameSource {
     let exposureBounds: ClosedRange<Double>?
     let stream: AravisStream
     let identity: (make: String, model: String, serial: String)
-    var ids = FrameIDExtender()
+    /// GigE Vision's 16-bit block ids skip 0 on wrap; USB3 Vision's are 64-bit and include 0 (no wrap in practice).
+    var ids: FrameIDExtender
     var losses: [FrameLoss] = []
     var applied: AppliedSettings
 
@@ -72,8 +73,13 @@ public final class AravisCameraSource: FrameSource {
     public init(options: Options) throws(AravisError) {
         self.options = options
         camera = try AravisCamera(id: options.id)
+        ids = camera.isGigEVision ? FrameIDExtender() : FrameIDExtender(modulus: 1 << 48, zeroIsSkipped: false)
         let available = try camera.availablePixelFormats()
         if let wanted = options.pixelFormat {
+            guard wanted.cfa != nil else {
+                throw AravisError(.unsupportedFormat, feature: "PixelFormat", "\(wanted.name) is not a raw Bayer format "
+                                  + "rawburst can write (the camera is left as it was)")
+            }
             guard let code = wanted.pfncCode, available.contains(where: { $0.code == code }) else {
                 throw AravisError(.unsupportedFormat, feature: "PixelFormat", "the camera does not offer \(wanted.name) (it offers: "
                                   + available.map(\.name).joined(separator: ", ") + ")")
@@ -112,7 +118,9 @@ public final class AravisCameraSource: FrameSource {
         gainBounds = camera.gainBounds()
         exposureBounds = camera.exposureTimeBounds()
         identity = (camera.vendor, camera.model, camera.serialNumber)
-        capabilities = Self.capabilities(name: "\(identity.make) \(identity.model)", width: region.width, height: region.height,
+        // One name for the frames, their losses, the journal and the files (`camera-0001.dng`); the vendor and model
+        // are in each DNG's metadata.
+        capabilities = Self.capabilities(name: Self.sensorName, width: region.width, height: region.height,
                                          format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
                                          exposure: exposureBounds)
         applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
@@ -123,6 +131,9 @@ public final class AravisCameraSource: FrameSource {
     /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
     /// sensor thread).
     public var streamCounters: AravisStreamCounters { stream.counters() }
+
+    /// The sensor name of a camera's frames (file prefix, ledger, journal).
+    public static let sensorName = "camera"
 
     /// ISO for a gain in dB: 100 × 10^(gain / 20).
     public static func iso(gain: Double) -> Double { 100 * pow(10, gain / 20) }
@@ -179,10 +190,12 @@ public final class AravisCameraSource: FrameSource {
         let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
         let wait = UInt64(max(0.2, 4 * interval) * 1e6)
         var waited = 0.0
+        // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
+        let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
         while true {
             guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
                 waited += Double(wait) / 1e6
-                if waited >= options.stallSeconds {
+                if waited >= stall {
                     throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
                 }
                 continue

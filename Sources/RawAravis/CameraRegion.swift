@@ -31,7 +31,7 @@ public struct CameraRegion: Sendable, Hashable, CustomStringConvertible {
     /// Refuses a region outside a sensor of `sensorWidth` x `sensorHeight`, empty, or at odd offsets or sizes (a
     /// Bayer mosaic's colour order would shift with an odd offset; a period needs even sizes).
     public func check(sensorWidth: Int, sensorHeight: Int) throws(AravisError) {
-        guard width > 0, height > 0, x >= 0, y >= 0, x + width <= sensorWidth, y + height <= sensorHeight else {
+        guard width > 0, height > 0, x >= 0, y >= 0, width <= sensorWidth - x, height <= sensorHeight - y else {
             throw AravisError(.outOfRange, feature: "Width/Height/OffsetX/OffsetY",
                               "the region \(self) is not inside the \(sensorWidth)x\(sensorHeight) sensor")
         }

@@ -146,6 +146,9 @@ struct CameraCLITests {
         #expect(books.produced == books.written.count + books.drops.count)
         #expect((books.written + books.drops.map(\.0)).sorted() == Array(0..<books.produced))
         #expect(books.drops.contains { $0.1 == "missing-packets" }, "\(books.drops)")
+        // Frames and losses are in one ledger, under the sensor name the files carry.
+        let burst = try JSONValue(parsing: Data(result.stdout.utf8))["burst"]
+        #expect((burst?["dropped"]?.array ?? []).allSatisfy { $0["sensor"]?.string == "camera" }, "\(String(describing: burst?["dropped"]))")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
         #expect(names == books.written.map { "camera-\(String(format: "%04d", $0)).dng" })
         #expect(books.written.count == 30)
@@ -165,8 +168,14 @@ struct CameraCLITests {
         let missing = try CLI.run(["capture", "--camera", "aravis:NoSuchCamera", "-o", tmp.url.appendingPathComponent("c").path],
                                   timeout: 60)
         #expect(missing.exitStatus == 2 && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
-        // A region the sensor does not have, or at an odd offset: refused before the burst, naming the features.
-        for crop in ["4096x256+0+0", "256x256+1+0"] {
+        // A format that is not a Bayer mosaic is refused before the camera is changed.
+        let mono = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "Mono8",
+                                "-o", tmp.url.appendingPathComponent("e").path], timeout: 60)
+        #expect(mono.exitStatus == 2 && mono.stderr.contains("not a raw Bayer format") && mono.stderr.split(separator: "\n").count == 1,
+                "\(mono.stderr)")
+        // A region the sensor does not have, at an odd offset, or with sizes that overflow: refused before the burst,
+        // naming the features.
+        for crop in ["4096x256+0+0", "256x256+1+0", "9223372036854775806x2+2+0"] {
             let bad = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--crop", crop,
                                    "-o", tmp.url.appendingPathComponent("d").path], timeout: 60)
             #expect(bad.exitStatus == 2 && bad.stderr.contains("OffsetX") && bad.stderr.split(separator: "\n").count == 1,

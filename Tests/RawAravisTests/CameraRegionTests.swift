@@ -19,7 +19,10 @@ import Testing
         try CameraRegion(x: 1024, y: 512, width: 1024, height: 1536).check(sensorWidth: 2048, sensorHeight: 2048)
         let refused = [CameraRegion(x: 2, y: 0, width: 2048, height: 2), CameraRegion(x: 0, y: 0, width: 0, height: 2),
                        CameraRegion(x: -2, y: 0, width: 2, height: 2), CameraRegion(x: 1, y: 0, width: 2, height: 2),
-                       CameraRegion(x: 0, y: 0, width: 3, height: 2)]
+                       CameraRegion(x: 0, y: 0, width: 3, height: 2),
+                       // Sums that would overflow are refused, not trapped on.
+                       CameraRegion(x: 2, y: 0, width: Int.max - 1, height: 2),
+                       CameraRegion(x: 0, y: Int.max - 1, width: 2, height: Int.max - 1)]
         for region in refused {
             #expect(throws: AravisError.self, "\(region)") { try region.check(sensorWidth: 2048, sensorHeight: 2048) }
         }

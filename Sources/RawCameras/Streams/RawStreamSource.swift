@@ -130,10 +130,9 @@ public final class RawStreamSource: FrameSource {
         }
         guard !hasEnded else { throw FrameSourceError("the stream has ended") }
         let count: Int
-        do { count = try input.readFully(into: readBuffer) } catch {
-            hasEnded = true
-            throw error
-        }
+        // A read that fails (EIO, a source that cannot be read) is the burst's failure, not the end of the stream:
+        // only a short read is the end.
+        count = try input.readFully(into: readBuffer)
         guard count == format.frameBytes else {
             hasEnded = true
             if count > 0 {

@@ -118,7 +118,8 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                                        _ cpuClock: () -> UInt64) -> (Double, Int)? {
         let cpu = cpuClock()
         guard let report = try? DNGWriter(options: options).write(image, to: path) else { return nil }
-        return (Double(cpuClock() &- cpu), report.bytes)
+        let after = cpuClock()
+        return (Double(after > cpu ? after - cpu : 0), report.bytes)
     }
 
     /// A camera-like frame of `width` x `height`: a smooth ramp with noise, at `bitsPerSample` bits.

@@ -20,7 +20,10 @@ extension CaptureCommand {
         // mostly waits for fsync, and its own CPU is left out of their figures.
         let disk = diskBandwidth(burst.options, frameBytes: setup.source.samplesPerSlot * 2, cache: cache)
         let cpuClock: @Sendable () -> UInt64 = {
-            MonotonicClock.processCPUNanoseconds() &- (disk.probe?.cpuNanoseconds ?? 0)
+            // The probe's clock is read after the process's: never more than it (a subtraction that wrapped would
+            // be a cost of centuries).
+            let process = MonotonicClock.processCPUNanoseconds(), probe = disk.probe?.cpuNanoseconds ?? 0
+            return process > probe ? process - probe : 0
         }
         var costs = cache.frameCosts[costKey]
         if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa,
@@ -97,7 +100,8 @@ extension CaptureCommand {
             guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
             let cpu = cpuClock()
             guard (try? source.rehearseFrame(into: storage)) == true else { return nil }
-            let ms = (Double(cpuClock() &- cpu) / 1e5).rounded() / 10
+            let after = cpuClock()
+            let ms = (Double(after > cpu ? after - cpu : 0) / 1e5).rounded() / 10
             cache.sensorMilliseconds[key] = ms
             changed = true
             each.append(ms)
