@@ -79,6 +79,17 @@ echo "== rawburst capture --sensor phone-front --scene siemens-star --fps 24 --f
 allow_drops "$RAWBURST" capture --sensor phone-front --scene siemens-star --fps 24 --frames 24 --iso 100 --shutter 1/100 --focus 1.5m --wb daylight \
     --compression lj92 --cinemadng --reel A001 -o "$DEMO_OUT/clip" --overwrite
 echo
+# A raw stream as rpicam-raw writes it (headerless 12-bit CSI-2 packed frames, rows padded to 1600 bytes), here three
+# frames of noise from /dev/urandom piped into standard input.
+echo "== head -c \$((3 * 1600 * 768)) /dev/urandom | rawburst capture --source - --format SRGGB12_CSI2P --size 1024x768 --stride 1600 -o $DEMO_OUT/stream --overwrite"
+head -c $((3 * 1600 * 768)) /dev/urandom | allow_drops "$RAWBURST" capture --source - --format SRGGB12_CSI2P --size 1024x768 \
+    --stride 1600 --memory-budget 256MiB -o "$DEMO_OUT/stream" --overwrite
+echo
+# Aravis's in-process fake GenICam camera with rawburst's own camera description (4032x3024, Bayer 8-16 bits).
+echo "== RAWBURST_FAKE_CAMERA_XML=samples/genicam/rawburst-fake-camera.xml rawburst capture --camera aravis:Fake_1 --pixel-format BayerRG12p --crop 2048x1536+1024+768 --frames 5 -o $DEMO_OUT/camera --overwrite"
+RAWBURST_FAKE_CAMERA_XML=samples/genicam/rawburst-fake-camera.xml allow_drops "$RAWBURST" capture --camera aravis:Fake_1 \
+    --pixel-format BayerRG12p --crop 2048x1536+1024+768 --frames 5 -o "$DEMO_OUT/camera" --overwrite
+echo
 echo "== rawburst inspect $DEMO_OUT/capture/phone-wide-0000.dng"
 "$RAWBURST" inspect "$DEMO_OUT/capture/phone-wide-0000.dng"
 echo
@@ -118,6 +129,8 @@ echo "burst:    $(cd "$DEMO_OUT/burst" && pwd)/ (30 frames at 10 fps, exposure b
 echo "captures: $(cd "$DEMO_OUT/capture" && pwd)/ (simulated sensor: DNGs and the colour chart's measuring file)"
 echo "pair:     $(cd "$DEMO_OUT/pair" && pwd)/ (two sensors triggered together; developed JPEGs and stacked composites)"
 echo "clip:     $(cd "$DEMO_OUT/clip" && pwd)/ (a one-second CinemaDNG clip at 24 fps: A001_0000000.dng..., lossless JPEG, time codes)"
+echo "stream:   $(cd "$DEMO_OUT/stream" && pwd)/ (three 12-bit CSI-2 packed frames read from standard input)"
+echo "camera:   $(cd "$DEMO_OUT/camera" && pwd)/ (Aravis's in-process fake GenICam camera, BayerRG12p, a 2048x1536 region)"
 echo "developed: $(cd "$DEMO_OUT/developed" && pwd)/ (HEIF of the converted raw and the chart; JPEGs of the burst)"
 echo "analysis: $(cd "$DEMO_OUT/analysis" && pwd)/ (histograms, peaking and zebra overlays of the burst; contact-sheet.png)"
 echo "input:    $input"

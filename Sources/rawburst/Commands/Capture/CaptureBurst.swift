@@ -116,7 +116,7 @@ extension CaptureCommand {
             firstFrame = (Double(first - start) / 1e4).rounded() / 100
         }
         var summary = CaptureReport(
-            sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil && setup.stream == nil ? scene : nil,
+            sensors: setup.cameras.map(\.name), scene: setup.replayedFiles == nil && setup.stream == nil && cameraOptions.camera == nil ? scene : nil,
             replayedFiles: setup.replayedFiles, seed: seed, preset: preset, fps: try frameRate(), settings: settings,
             chartFiles: chartFiles, frames: frameReports,
             burst: .init(bracketPlan: configuration.plan?.plan.description, bracketPlanSteps: configuration.plan?.plan.frameCount,
@@ -196,9 +196,16 @@ extension CaptureCommand {
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
                               dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
                               development: CaptureDevelopmentReport?) {
-        let what = setup.stream.map { "from \($0.source) (\($0.format) \($0.width)x\($0.height), stride \($0.stride))" }
-            ?? setup.replayedFiles.map { "replayed from \($0) file\($0 == 1 ? "" : "s")" }
-            ?? "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
+        let what: String
+        if let stream = setup.stream {
+            what = "from \(stream.source) (\(stream.format) \(stream.width)x\(stream.height), stride \(stream.stride))"
+        } else if let files = setup.replayedFiles {
+            what = "replayed from \(files) file\(files == 1 ? "" : "s")"
+        } else if let camera = cameraOptions.camera {
+            what = "from \(camera)"
+        } else {
+            what = "with \(setup.cameras.map(\.name).joined(separator: " + ")) of \(scene)"
+        }
         print("captured \(report.writtenCount) of \(report.producedCount) frame"
               + "\(report.producedCount == 1 ? "" : "s") \(what) in " + String(format: "%.2f s", report.seconds)
               + (statistics.triggersPerSecond > 0
