@@ -66,6 +66,8 @@ public final class AravisCameraSource: FrameSource {
     /// GigE Vision's 16-bit block ids skip 0 on wrap; USB3 Vision's are 64-bit and include 0 (no wrap in practice).
     var ids: FrameIDExtender
     var losses: [FrameLoss] = []
+    /// The stream's counters when the burst took its last frame (`finish`), nil before.
+    private var finalCounters: AravisStreamCounters?
     var applied: AppliedSettings
 
     /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
@@ -130,7 +132,15 @@ public final class AravisCameraSource: FrameSource {
 
     /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
     /// sensor thread).
-    public var streamCounters: AravisStreamCounters { stream.counters() }
+    public var streamCounters: AravisStreamCounters { finalCounters ?? stream.counters() }
+
+    /// Stops the acquisition when the burst has taken its last frame, and keeps the stream's counters as they were
+    /// then (what came after — the writers draining, development — is not the burst's).
+    public func finish() {
+        guard finalCounters == nil else { return }
+        stream.stop()
+        finalCounters = stream.counters()
+    }
 
     /// The sensor name of a camera's frames (file prefix, ledger, journal).
     public static let sensorName = "camera"

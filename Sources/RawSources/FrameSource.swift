@@ -42,6 +42,9 @@ public protocol FrameSource: AnyObject {
     /// The source has no more frames (its stream ended): the error `nextFrame` threw is the end of the burst, not a
     /// failure.
     var hasEnded: Bool { get }
+    /// The burst has taken its last frame (the writers may still be busy): a camera stops acquiring, so it neither
+    /// loads the machine nor counts frames nobody asked for.
+    func finish()
 }
 
 extension FrameSource {
@@ -59,6 +62,8 @@ extension FrameSource {
     public func takeLosses() -> [FrameLoss] { [] }
     /// Never ends.
     public var hasEnded: Bool { false }
+    /// Nothing to stop.
+    public func finish() {}
 
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {

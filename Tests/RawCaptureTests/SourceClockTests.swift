@@ -17,6 +17,10 @@ final class ScriptedStream: FrameSource {
     private(set) var hasEnded = false
     /// When each call to `nextFrame` returned (ns).
     private(set) var deliveries: [UInt64] = []
+    /// Times `finish` was called, and how many frames had been asked for then.
+    private(set) var finished: [Int] = []
+    private var asked = 0
+    func finish() { finished.append(asked) }
 
     init(_ inner: any FrameSource, script: [Event], endsMidFrame: Bool) {
         self.inner = inner
@@ -33,6 +37,7 @@ final class ScriptedStream: FrameSource {
         return losses
     }
     func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
+        asked += 1
         while let event = script.first {
             script.removeFirst()
             switch event {
@@ -108,5 +113,7 @@ final class ScriptedStream: FrameSource {
         let stream = ScriptedStream(try BurstSessionTests.sensor(), script: Array(repeating: .frame, count: 10), endsMidFrame: false)
         let report = try Self.burst(stream, frames: 4, directory: tmp.url.path)
         #expect(report.stopCause == nil && report.ledger.written.sorted() == [0, 1, 2, 3])
+        // Told once, after the last frame it was asked for: a camera stops acquiring there.
+        #expect(stream.finished == [4])
     }
 }

@@ -62,6 +62,7 @@ final class BurstRun: Sendable {
             scheduling = ThreadPriority.requestRealTime()
         }
         var stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger)
+        session.source.finish()
         if scheduling == .realTime { ThreadPriority.returnToNormal() }
         sensor.scheduling = scheduling
         if !sensor.triggered { dropPreRecord() }

@@ -83,6 +83,11 @@ public enum BurstSource {
         zip(sources, sensorNames).flatMap { source, name in source.takeLosses().map { ($0, name) } }
     }
 
+    /// Tells every source the burst has taken its last frame.
+    func finish() {
+        for source in sources { source.finish() }
+    }
+
     /// A source's stream ended.
     var hasEnded: Bool { sources.contains { $0.hasEnded } }
 
