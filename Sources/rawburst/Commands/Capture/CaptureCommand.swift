@@ -242,6 +242,9 @@ struct CaptureCommand: ParsableCommand {
     func frameCount() throws -> Int {
         if let duration {
             guard framesOption == nil else { throw BadValue("give --frames or --duration, not both") }
+            // Frames on a camera's or a stream's clock: the wall-time deadline alone ends the burst (a source faster
+            // than its --fps must not be cut short by a count worked out from it).
+            if streamOptions.isStream || cameraOptions.camera != nil { return BurstSession.maximumFrames }
             guard let rate = try frameRate() else { throw BadValue("--duration needs --fps or --interval") }
             let count = (duration.seconds * rate - 1e-9).rounded(.up)
             guard count.isFinite, count <= Double(BurstSession.maximumFrames) else {
