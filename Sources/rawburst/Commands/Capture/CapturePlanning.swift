@@ -113,25 +113,32 @@ extension CaptureCommand {
     /// the figure `rawburst storage` or an earlier probe left for this file system), or a quick probe (at most
     /// ~0.1 s) started now on a side thread; neither when the folder's file system cannot be named.
     private func diskBandwidth(_ options: BurstOptions, frameBytes: Int, cache: CalibrationCache)
-        -> (known: (Double?, String?)?, probe: SideThread<StorageProbe?>?) {
+        -> (known: (Double?, String?)?, probe: SideThread<DiskProbe?>?) {
         if let simulated = options.storageFaults?.bytesPerSecond { return ((Double(simulated), "simulated (--simulate-disk)"), nil) }
-        guard CalibrationCache.diskKey(output) != nil else { return ((nil, nil), nil) }
-        if let key = CalibrationCache.diskKey(output), let known = cache.disks[key], known.isFresh {
+        guard let key = CalibrationCache.diskKey(output) else { return ((nil, nil), nil) }
+        if let known = cache.disks[key], known.isFresh {
             let method = known.method == .storage ? "rawburst storage" : "a quick probe"
             return ((known.megabytesPerSecond * 1e6, "\(method) on \(known.measured)"), nil)
         }
         let directory = output
         return (nil, SideThread(name: "rawburst disk probe") {
-            try? StorageProbe.measure(directory: directory, fileBytes: min(frameBytes, 8 << 20), seconds: 0.06,
-                                      minimumFiles: 2, maximumFiles: 6)
+            (try? StorageProbe.measure(directory: directory, fileBytes: min(frameBytes, 8 << 20), seconds: 0.06,
+                                       minimumFiles: 2, maximumFiles: 6)).map { DiskProbe(key: key, result: $0) }
         })
     }
 
+    /// A quick probe's result, with the cache key of the file system it measured.
+    struct DiskProbe: Sendable {
+        let key: String
+        let result: StorageProbe
+    }
+
     /// The probe's figure (bytes/s) and its source, kept in the cache for next time.
-    private func finishProbe(_ side: SideThread<StorageProbe?>?, cache: inout CalibrationCache, changed: inout Bool)
+    private func finishProbe(_ side: SideThread<DiskProbe?>?, cache: inout CalibrationCache, changed: inout Bool)
         -> (Double?, String?) {
-        guard let probe = side?.wait(), let key = CalibrationCache.diskKey(output) else { return (nil, nil) }
-        cache.disks[key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: .probe)
+        guard let done = side?.wait() else { return (nil, nil) }
+        let probe = done.result
+        cache.disks[done.key] = CalibrationCache.Disk(megabytesPerSecond: probe.megabytesPerSecond, method: .probe)
         changed = true
         let size = String(format: "%.1f MiB", Double(probe.fileBytes) / 1_048_576)
         return (probe.megabytesPerSecond * 1e6, "a quick probe now (\(probe.files) files of \(size))")
