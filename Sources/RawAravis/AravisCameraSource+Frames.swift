@@ -3,11 +3,53 @@ import RawCameras
 import RawCore
 import RawSources
 
+/// A buffer that arrived whole: where its image lies and what the camera and the host said about it.
+struct WholeBuffer {
+    let sequenceNumber: UInt64
+    let frameID: UInt64
+    let cameraTimestamp: UInt64
+    /// `CLOCK_MONOTONIC` when rawburst popped it (ns).
+    let received: UInt64
+    /// The image bytes (in the buffer's memory: Aravis's, or a lent slot's).
+    let data: UnsafeMutableRawPointer
+    let bytes: Int
+}
+
 extension AravisCameraSource {
-    /// One popped buffer: the losses before it (a gap in frame ids) and, when it is whole, the frame unpacked into
-    /// `storage`; nil when the buffer itself was damaged (counted as a loss).
-    func take(_ buffer: OpaquePointer, received: UInt64,
-              into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame? {
+    /// Pops buffers until one arrives whole (acquisition starts with the first call): each gap in frame ids before it
+    /// and each damaged buffer is counted as a loss, the damaged ones queued again. Throws when the camera stops
+    /// sending (no buffer for the stall limit) or when ``Options/maximumDamagedInARow`` buffers in a row arrive damaged.
+    /// The caller owns the returned buffer until it queues it again.
+    func nextWhole() throws(FrameSourceError) -> (buffer: OpaquePointer, whole: WholeBuffer) {
+        do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
+        var damagedInARow = 0
+        let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
+        let wait = UInt64(max(0.2, 4 * interval) * 1e6)
+        var waited = 0.0
+        // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
+        let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
+        while true {
+            guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
+                waited += Double(wait) / 1e6
+                if waited >= stall {
+                    throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
+                }
+                continue
+            }
+            if let whole = examine(buffer, received: MonotonicClock.nanoseconds()) { return (buffer, whole) }
+            stream.push(buffer)
+            waited = 0
+            damagedInARow += 1
+            if damagedInARow >= options.maximumDamagedInARow {
+                throw FrameSourceError("\(damagedInARow) frames in a row arrived damaged (the last: "
+                                       + (losses.last?.detail ?? "no detail") + "): the link loses too much")
+            }
+        }
+    }
+
+    /// One popped buffer: the losses before it (a gap in frame ids) and, when it is whole, where its image lies; nil
+    /// when the buffer itself was damaged (counted as a loss).
+    private func examine(_ buffer: OpaquePointer, received: UInt64) -> WholeBuffer? {
         let frameID = UInt64(arv_buffer_get_frame_id(buffer))
         let step = ids.next(frameID)
         for missing in step.missing {
@@ -32,19 +74,13 @@ extension AravisCameraSource {
                                         + "\(width)x\(height) \(pixelFormat.name), \(needed) bytes"))
             return nil
         }
-        do throws(PixelFormatError) {
-            try pixelFormat.unpack(UnsafeRawBufferPointer(start: data, count: size), width: width, height: height,
-                                   into: UnsafeMutableBufferPointer(start: storage.baseAddress, count: storage.count))
-        } catch {
-            throw FrameSourceError("frame id \(frameID): \(error.message)")
-        }
-        var made = try frame(storage: storage, sequenceNumber: step.sequenceNumber, received: received)
-        made.camera = CameraStamp(frameID: frameID, timestampNanoseconds: UInt64(arv_buffer_get_timestamp(buffer)))
-        return made
+        return WholeBuffer(sequenceNumber: step.sequenceNumber, frameID: frameID,
+                           cameraTimestamp: UInt64(arv_buffer_get_timestamp(buffer)), received: received,
+                           data: UnsafeMutableRawPointer(mutating: data), bytes: size)
     }
 
-    /// The frame over `storage` with its levels, metadata and settings.
-    private func frame(storage: PixelStorage, sequenceNumber: UInt64, received: UInt64) throws(FrameSourceError) -> CapturedFrame {
+    /// The frame of `whole`, whose samples are in `storage`, with its levels, metadata and settings.
+    func frame(_ whole: WholeBuffer, storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
         do throws(InvalidValueError) {
             let white = UInt32((1 << pixelFormat.bitsPerSample) - 1)
             let raw = try RawFrame(width: capabilities.width, height: capabilities.height, storage: storage, cfa: cfa,
@@ -52,12 +88,14 @@ extension AravisCameraSource {
                                    bitsPerSample: max(8, pixelFormat.bitsPerSample))
             var metadata = try FrameMetadata(make: identity.make, model: identity.model,
                                              serialNumber: identity.serial.isEmpty ? nil : identity.serial,
-                                             captureTime: CaptureTime.now(), sequenceNumber: sequenceNumber)
+                                             captureTime: CaptureTime.now(), sequenceNumber: whole.sequenceNumber)
             try metadata.setExposureTime(applied.shutter > 0 ? applied.shutter : nil)
             try metadata.setISO(applied.iso >= 1 ? applied.iso : nil)
             let image = RawImage(frame: raw, metadata: metadata, calibration: options.calibration)
-            return CapturedFrame(image: image, settings: applied, sequenceNumber: sequenceNumber, monotonicNanoseconds: received,
-                                 latenessNanoseconds: 0, sensorName: Self.sensorName)
+            var made = CapturedFrame(image: image, settings: applied, sequenceNumber: whole.sequenceNumber,
+                                     monotonicNanoseconds: whole.received, latenessNanoseconds: 0, sensorName: Self.sensorName)
+            made.camera = CameraStamp(frameID: whole.frameID, timestampNanoseconds: whole.cameraTimestamp)
+            return made
         } catch {
             throw FrameSourceError("cannot describe the frame: \(error)")
         }

@@ -8,8 +8,9 @@ import RawSources
 ///
 /// The camera runs in continuous acquisition from the first `nextFrame`; each call pops the next buffer Aravis
 /// filled (waiting up to a few frame intervals at a time, and failing the burst after ``Options/stallSeconds``
-/// without any buffer), unpacks it into the slot's storage (the one copy: buffers are Aravis's own memory, not the
-/// pool's) and gives the buffer back. Frame ids become sequence numbers through ``FrameIDExtender``: every gap is a
+/// without any buffer). The stream's buffers are the frame pool's own slots (``SlotBorrowingSource``): the camera's
+/// bytes arrive in a slot and are unpacked where they lie, so a frame reaches the DNG writer without a copy; a frame
+/// with no free slot for it is copied out of its buffer for the engine to count, and the buffer queued again. Frame ids become sequence numbers through ``FrameIDExtender``: every gap is a
 /// `FrameLoss(.camera)` per missing id, and a damaged buffer (missing packets, timeout, wrong size...) is a loss with
 /// its reason, never written. Timestamps are `CLOCK_MONOTONIC` taken when the buffer is popped.
 ///
@@ -26,7 +27,8 @@ public final class AravisCameraSource: FrameSource {
         /// The region of interest to set (nil: the whole sensor). Offsets and sizes even, so the mosaic keeps
         /// the format's colour order.
         public var region: CameraRegion?
-        /// Buffers queued on the stream.
+        /// Buffers queued on the stream when they are Aravis's own memory (the copy path); lent pool slots are
+        /// counted by the burst's memory plan instead.
         public var buffers = 8
         /// Seconds without any buffer after which the camera is taken as stopped.
         public var stallSeconds = 5.0
@@ -52,9 +54,12 @@ public final class AravisCameraSource: FrameSource {
     public let capabilities: SourceCapabilities
     public var samplesPerFrame: Int { capabilities.width * capabilities.height }
     public var pacing: FramePacing { .source }
-    /// The stream's buffers (Aravis's memory: each frame arrives there and is unpacked into its slot) and its socket
-    /// buffer, which the burst's memory budget counts.
-    public var workingMemoryBytes: Int { stream.allocatedBytes }
+    /// The stream's socket buffer, and — when frames cannot arrive in the pool's slots (``slotsToBorrow(poolSlots:)``
+    /// is 0) — the ``Options/buffers`` buffers of Aravis's own memory they arrive in instead; the burst's memory
+    /// budget counts them.
+    public var workingMemoryBytes: Int {
+        stream.allocatedBytes + (placement == nil ? max(2, options.buffers) * stream.payloadBytes : 0)
+    }
     public private(set) var hasEnded = false
 
     let options: Options
@@ -69,6 +74,12 @@ public final class AravisCameraSource: FrameSource {
     /// The stream's counters when the burst took its last frame (`finish`), nil before.
     private var finalCounters: AravisStreamCounters?
     var applied: AppliedSettings
+    /// The slots the stream held when the burst finished (its thread stopped), for `returnBorrowed`.
+    var lentAtFinish: [PixelStorage] = []
+    /// Buffers of Aravis's own memory were queued (the copy path), on the sensor thread.
+    private var ownBuffersQueued = false
+    /// Where a frame lies in a lent slot, or nil when frames cannot arrive in slots (then they are copied).
+    let placement: SlotPlacement?
 
     /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
     /// first frame asked for).
@@ -126,8 +137,9 @@ public final class AravisCameraSource: FrameSource {
                                          format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
                                          exposure: exposureBounds)
         applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
-        stream = try AravisStream(camera: camera, buffers: max(2, options.buffers), payload: try camera.payloadBytes(),
-                                  transport: .init())
+        let payload = try camera.payloadBytes()
+        stream = try AravisStream(camera: camera, payload: payload, transport: .init())
+        placement = SlotPlacement(format: format, width: region.width, height: region.height, payload: payload)
     }
 
     /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
@@ -140,6 +152,8 @@ public final class AravisCameraSource: FrameSource {
         guard finalCounters == nil else { return }
         stream.stop()
         finalCounters = stream.counters()
+        // Nothing may write to a lent slot once the engine has it back.
+        if stream.isLending { lentAtFinish = stream.releaseLentSlots() }
     }
 
     /// The sensor name of a camera's frames (file prefix, ledger, journal).
@@ -194,31 +208,22 @@ public final class AravisCameraSource: FrameSource {
         return losses
     }
 
+    /// The next whole frame unpacked into `storage` (a copy out of the stream's buffer, which is queued again): the
+    /// path of a frame the engine has no slot for, or of a camera whose buffers are not slots.
     public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
-        do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
-        var damagedInARow = 0
-        let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
-        let wait = UInt64(max(0.2, 4 * interval) * 1e6)
-        var waited = 0.0
-        // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
-        let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
-        while true {
-            guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
-                waited += Double(wait) / 1e6
-                if waited >= stall {
-                    throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
-                }
-                continue
-            }
-            let received = MonotonicClock.nanoseconds()
-            defer { stream.push(buffer) }
-            if let frame = try take(buffer, received: received, into: storage) { return frame }
-            waited = 0
-            damagedInARow += 1
-            if damagedInARow >= options.maximumDamagedInARow {
-                throw FrameSourceError("\(damagedInARow) frames in a row arrived damaged (the last: "
-                                       + (losses.last?.detail ?? "no detail") + "): the link loses too much")
-            }
+        if !stream.isLending && !ownBuffersQueued {
+            stream.pushAllocated(count: max(2, options.buffers))
+            ownBuffersQueued = true
         }
+        let (buffer, whole) = try nextWhole()
+        defer { stream.push(buffer) }
+        do throws(PixelFormatError) {
+            try pixelFormat.unpack(UnsafeRawBufferPointer(start: whole.data, count: whole.bytes), width: capabilities.width,
+                                   height: capabilities.height,
+                                   into: UnsafeMutableBufferPointer(start: storage.baseAddress, count: storage.count))
+        } catch {
+            throw FrameSourceError("frame id \(whole.frameID): \(error.message)")
+        }
+        return try frame(whole, storage: storage)
     }
 }

@@ -1,13 +1,25 @@
 import CAravis
+import RawCore
 
 /// An Aravis stream of one camera with its buffers, owned by this object: created with the transport options a
 /// GigE Vision link on this kind of machine needs, stopped and released with it.
+///
+/// Buffers are either Aravis's own memory (``pushAllocated(count:)``, the copy path) or lent frame-pool slots
+/// (``lend(_:)``: the buffer is a window of the slot's memory, so the camera writes the frame where the writer reads
+/// it). A lent slot's buffer object is kept with it while the slot is out of the stream, to be queued again when the
+/// same slot is lent again. Used from the sensor thread only (Aravis's own thread touches only queued buffers).
 final class AravisStream {
     let handle: UnsafeMutablePointer<ArvStream>
     private let camera: AravisCamera
     private var acquiring = false
-    /// Bytes of the buffers pushed (Aravis's own memory, besides the pool's slots) and of the socket buffer.
-    let allocatedBytes: Int
+    /// Bytes of one frame's payload (each buffer's size).
+    let payloadBytes: Int
+    /// Bytes of the socket buffer (GigE Vision), and of the buffers Aravis allocated for the copy path.
+    private(set) var allocatedBytes: Int
+    /// The slot behind each lent buffer in the stream or popped, by buffer.
+    private var lentSlots: [OpaquePointer: PixelStorage] = [:]
+    /// Buffers of slots no longer lent, by slot, ready to be queued again (owned here; released in `deinit`).
+    private var idleBuffers: [ObjectIdentifier: OpaquePointer] = [:]
 
     /// How a GigE Vision stream is set up (measured on loopback here: without disabling the packet socket no frame
     /// arrives; with the default socket buffer most frames lose packets; a fixed 4 MB buffer and 1400-byte packets
@@ -18,10 +30,11 @@ final class AravisStream {
         var packetSize = 1400
     }
 
-    /// Creates the stream and pushes `buffers` buffers of `payload` bytes.
-    init(camera: AravisCamera, buffers: Int, payload: Int, transport: Transport) throws(AravisError) {
+    /// Creates the stream for buffers of `payload` bytes (none queued yet).
+    init(camera: AravisCamera, payload: Int, transport: Transport) throws(AravisError) {
         self.camera = camera
-        allocatedBytes = buffers * payload + (camera.isGigEVision ? transport.socketBufferBytes : 0)
+        payloadBytes = payload
+        allocatedBytes = camera.isGigEVision ? transport.socketBufferBytes : 0
         if camera.isGigEVision {
             if transport.disablePacketSocket {
                 arv_camera_gv_set_stream_options(camera.handle, ARV_GV_STREAM_OPTION_PACKET_SOCKET_DISABLED)
@@ -34,11 +47,59 @@ final class AravisStream {
         guard let created else { throw AravisError(.library, "cannot create the stream") }
         handle = created
         rb_arv_gv_stream_set_fixed_socket_buffer(handle, gint(transport.socketBufferBytes))
-        for _ in 0..<buffers { arv_stream_push_buffer(handle, arv_buffer_new_allocate(payload)) }
+    }
+
+    /// Whether slots are lent (the stream's buffers are frame-pool memory).
+    var isLending: Bool { !lentSlots.isEmpty }
+
+    /// Queues `count` buffers of Aravis's own memory (the copy path: frames are unpacked out of them).
+    func pushAllocated(count: Int) {
+        for _ in 0..<count { arv_stream_push_buffer(handle, arv_buffer_new_allocate(payloadBytes)) }
+        allocatedBytes += count * payloadBytes
+    }
+
+    /// Queues a buffer over the last ``payloadBytes`` bytes of `slot`'s memory, or over its first bytes when
+    /// `atStart` (a 16-bit format: the camera's words are the samples).
+    func lend(_ slot: PixelStorage, atStart: Bool) {
+        let key = ObjectIdentifier(slot)
+        let buffer: OpaquePointer
+        if let idle = idleBuffers.removeValue(forKey: key) {
+            buffer = idle
+        } else {
+            let memory = UnsafeMutableRawPointer(slot.baseAddress)
+            let offset = atStart ? 0 : slot.count * 2 - payloadBytes
+            buffer = arv_buffer_new(payloadBytes, memory + offset)
+        }
+        lentSlots[buffer] = slot
+        arv_stream_push_buffer(handle, buffer)
+    }
+
+    /// The slot a lent buffer lies in (nil for a buffer of Aravis's own memory).
+    func slot(of buffer: OpaquePointer) -> PixelStorage? { lentSlots[buffer] }
+
+    /// A popped lent buffer whose slot goes on to the writers: kept, out of the stream, for when the slot comes back.
+    func retire(_ buffer: OpaquePointer) {
+        guard let slot = lentSlots.removeValue(forKey: buffer) else { return }
+        idleBuffers[ObjectIdentifier(slot)] = buffer
+    }
+
+    /// Stops the stream's thread and deletes the buffers queued in it, then starts the thread again with none (the
+    /// stream's own teardown stops it once more): from here on nothing writes to a lent slot. Returns the slots that
+    /// were lent.
+    /// The idle buffers go too: they are windows of slots that may not outlive the burst.
+    func releaseLentSlots() -> [PixelStorage] {
+        for buffer in idleBuffers.values { rb_arv_unref(UnsafeMutableRawPointer(buffer)) }
+        idleBuffers = [:]
+        guard !lentSlots.isEmpty else { return [] }
+        arv_stream_stop_thread(handle, 1)
+        arv_stream_start_thread(handle)
+        defer { lentSlots = [:] }
+        return Array(lentSlots.values)
     }
 
     deinit {
         stop()
+        _ = releaseLentSlots()
         rb_arv_unref(handle)
     }
 

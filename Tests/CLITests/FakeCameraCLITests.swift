@@ -95,6 +95,10 @@ struct FakeCameraCLITests {
         #expect(result.exitStatus == 0, "\(result)")
         let books = try CameraCLITests.books(result.stdout)
         #expect(books.produced == 5 && books.written == [0, 1, 2, 3, 4] && books.drops.isEmpty, "\(books.drops)")
+        // The camera wrote into pool slots (unpacked where they lay: 16-bit words at a slot's start, narrower formats
+        // at its end), not into buffers of its own.
+        let memory = try JSONValue(parsing: Data(result.stdout.utf8))["burst"]?["memory"]
+        #expect((memory?["lentSlots"]?.int ?? 0) >= 4 && memory?["sourceBytes"]?.int == 0, "\(String(describing: memory))")
         let checked = try Self.check(out, numbers: books.written, bits: format.bits, region: region)
         Self.expectExact(checked.frames, format.name)
         #expect(checked.white == (1 << format.bits) - 1)

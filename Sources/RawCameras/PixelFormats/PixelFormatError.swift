@@ -13,6 +13,8 @@ public enum PixelFormatError: RawBurstError, Hashable {
     case sourceTooShort(bytes: Int, needed: Int)
     /// The destination holds fewer samples than `width * height`.
     case destinationTooSmall(samples: Int, needed: Int)
+    /// Unpacking in place: the frame's bytes start below the offset from which its samples cannot overtake them.
+    case sourceOverlapsSamples(offset: Int, minimum: Int)
 
     /// What is wrong, in one line.
     public var message: String {
@@ -27,6 +29,8 @@ public enum PixelFormatError: RawBurstError, Hashable {
             "the buffer holds \(bytes) bytes; the frame needs \(needed)"
         case .destinationTooSmall(let samples, let needed):
             "the destination holds \(samples) samples; the frame has \(needed)"
+        case .sourceOverlapsSamples(let offset, let minimum):
+            "the frame's bytes start at offset \(offset), below \(minimum), the lowest it can be unpacked in place from"
         }
     }
 

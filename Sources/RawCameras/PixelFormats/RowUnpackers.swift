@@ -14,15 +14,21 @@ enum RowUnpackers {
     static func littleEndian16(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, count: Int,
                                bits: Int) {
         UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: 2 * count)
+        clearHighBits(target, count: count, bits: bits)
+    }
+
+    /// Clears the bits above `bits` of `count` little-endian 16-bit words where they lie (a 16-bit format unpacked in
+    /// place); nothing to do at 16 bits.
+    static func clearHighBits(_ words: UnsafeMutablePointer<UInt16>, count: Int, bits: Int) {
         #if _endian(big)
         for i in 0..<count {
-            target[i] = UInt16(littleEndian: target[i])
+            words[i] = UInt16(littleEndian: words[i])
         }
         #endif
         guard bits < 16 else { return }
         let mask = UInt16(truncatingIfNeeded: (1 << bits) - 1)
         for i in 0..<count {
-            target[i] &= mask
+            words[i] &= mask
         }
     }
 

@@ -12,7 +12,7 @@ import RawDNG
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
 /// | analysers | with `--analyze`, per writer: the analyser's `workingBytes` (its luma grid and gradient field) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
-/// | pool | the rest, in whole slots (at most `maximumSlots`) |
+/// | pool | the rest, in whole slots (at most `maximumSlots`); a `SlotBorrowingSource` (a camera) keeps `lentSlots` of them queued for its device |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// The budget.
     public let budgetBytes: Int
@@ -35,6 +35,9 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// Whether the writers develop frames during the burst (the budget had room for them); when false, a burst
     /// with a development develops everything afterwards.
     public let developsDuringBurst: Bool
+    /// Slots of the pool lent to a `SlotBorrowingSource` for its device to fill (0 for other sources): they are the
+    /// device's buffers, so the frames arrive in the pool without a copy.
+    public var lentSlots = 0
 
     /// Bytes of the pool.
     public var poolBytes: Int { slots * slotBytes }
@@ -105,7 +108,11 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         let sourceBytes = source.workingMemoryBytes
         let spareBytes = source.framesPerTrigger * slotBytes
         let writerBytes = configuration.writers * writerBytes(options: configuration.dngOptions)
-        let needed = max(2, configuration.preRecordFrames + 1) * source.framesPerTrigger
+        // A source that would borrow no slot (its frames cannot lie in one) copies instead.
+        let borrower = source.borrower.flatMap { $0.slotsToBorrow(poolSlots: maximumSlots) > 0 ? $0 : nil }
+        // A borrowing source keeps at least two slots queued for its device, besides the engine's own.
+        let engineNeeds = max(2, configuration.preRecordFrames + 1) * source.framesPerTrigger
+        let needed = engineNeeds + (borrower == nil ? 0 : 2)
         // Developers during the burst only if the pool still gets the slots it needs; else develop afterwards.
         var developing = configuration.development != nil
         var reserved = reservedBytes(for: source, configuration: configuration, developing: developing)
@@ -129,11 +136,15 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
                 + "writers\(configuration.analysis == nil ? "" : ", analysers") and the process; "
                 + "\(what): give --memory-budget \(mib(reserved + needed * slotBytes)) or more")
         }
-        return BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,
-                               sourceBytes: sourceBytes, spareBytes: spareBytes, writerBytes: writerBytes,
-                               processBytes: processBytes,
-                               developerBytes: developing ? developerBytes(source: source, configuration: configuration) : 0,
-                               analyzerBytes: analyzerBytes(source: source, configuration: configuration),
-                               developsDuringBurst: developing)
+        var plan = BurstMemoryPlan(budgetBytes: configuration.memoryBudget, slotBytes: slotBytes, slots: slots,
+                                   sourceBytes: sourceBytes, spareBytes: spareBytes, writerBytes: writerBytes,
+                                   processBytes: processBytes,
+                                   developerBytes: developing ? developerBytes(source: source, configuration: configuration) : 0,
+                                   analyzerBytes: analyzerBytes(source: source, configuration: configuration),
+                                   developsDuringBurst: developing)
+        if let borrower {
+            plan.lentSlots = min(max(2, borrower.slotsToBorrow(poolSlots: slots)), slots - engineNeeds)
+        }
+        return plan
     }
 }

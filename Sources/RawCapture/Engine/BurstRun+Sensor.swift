@@ -32,6 +32,8 @@ struct SensorState {
     var typicalFill: UInt64? { recentFills.isEmpty ? nil : recentFills.sorted()[recentFills.count / 2] }
     /// How the sensor thread was scheduled.
     var scheduling = ThreadPriority.Scheduling.normal
+    /// Slots lent to a borrowing source (its device's buffers), by their storage (`BurstRun+Lending`).
+    var lent: [ObjectIdentifier: FramePool<BurstSession.Pending>.Slot] = [:]
 
     init(governor: BurstGovernor, clock: FrameClock, triggered: Bool) {
         self.governor = governor
@@ -188,18 +190,21 @@ extension BurstRun {
         return slots
     }
 
-    /// filling: the source makes the trigger's frames into `slots` (into the spares when there are none), timed
-    /// against `tick`; they are counted as produced. A sensor error gives the slots back and ends the loop.
+    /// filling: the source makes the trigger's frames into `slots` (into the spares when there are none; a borrowing
+    /// source into slots lent earlier, which it returns), timed against `tick`; they are counted as produced. A sensor
+    /// error gives the slots back and ends the loop.
     func fill(_ slots: [Slot], tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64),
-              _ s: inout SensorState) throws(SensorLoopEnd) -> (frames: [CapturedFrame], slotLatency: UInt64) {
+              _ s: inout SensorState) throws(SensorLoopEnd) -> (frames: [CapturedFrame], slots: [Slot], slotLatency: UInt64) {
         let slotLatency = MonotonicClock.nanoseconds() - tick.monotonicNanoseconds
         let buffers = slots.isEmpty ? session.spares : slots.map(\.storage)
         let frames: [CapturedFrame]
+        let filled: [Slot]
         do {
             let due = tick.monotonicNanoseconds - tick.latenessNanoseconds
             let began = MonotonicClock.nanoseconds()
+            let made: [CapturedFrame]
+            (made, filled) = try makeFrames(slots, buffers: buffers, &s)
             // A source on its own clock has no schedule of ours to be late against.
-            let made = try session.source.next(into: buffers)
             frames = session.source.pacedBySource ? made : made.map { Self.retimed($0, due: due) }
             s.recentFills.append(MonotonicClock.nanoseconds() - began)
             if s.recentFills.count > 8 { s.recentFills.removeFirst() }
@@ -220,7 +225,7 @@ extension BurstRun {
             recordProduced(frame)
             s.latencies.append(slotLatency)
         }
-        return (frames, slotLatency)
+        return (frames, filled, slotLatency)
     }
 
     /// What a source on its own clock lost since the last trigger (it never arrived, or arrived damaged): each

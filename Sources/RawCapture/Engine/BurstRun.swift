@@ -61,8 +61,11 @@ final class BurstRun: Sendable {
         if realTime && configuration.realTimeScheduling {
             scheduling = ThreadPriority.requestRealTime()
         }
-        var stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger)
+        // A camera's device fills lent pool slots itself; a source that cannot take them ends the burst before it starts.
+        var stopCause = lendSlots(&sensor)
+        if stopCause == nil { stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger) }
         session.source.finish()
+        returnLentSlots(&sensor)
         if scheduling == .realTime { ThreadPriority.returnToNormal() }
         sensor.scheduling = scheduling
         if !sensor.triggered { dropPreRecord() }
@@ -97,13 +100,13 @@ final class BurstRun: Sendable {
                     dropLate(&s)
                 } else if let slots = takeSlots(s, lateLimit: limit) {
                     // filling: the source makes the frames straight into the slots (into the spares without slots).
-                    let (frames, slotLatency) = try fill(slots, tick: tick, &s)
-                    if slots.isEmpty {
+                    let (frames, filled, slotLatency) = try fill(slots, tick: tick, &s)
+                    if filled.isEmpty {
                         // No slots: the frames are dropped (policy `stop`: and the burst ends).
                         try dropUnslotted(frames)
                     } else {
                         // filling → full: the writers take them from here (full → encoding → free, `writeLoop`).
-                        handToWriters(slots, frames, bracketIndex: bracketIndex, slotLatency: slotLatency, &s)
+                        handToWriters(filled, frames, bracketIndex: bracketIndex, slotLatency: slotLatency, &s)
                     }
                 } else {
                     // `block` waited for a slot past the frame's limit: late.

@@ -34,6 +34,12 @@ public enum BurstSource {
     /// Samples a slot must hold to take a frame of any of the sources.
     public var samplesPerSlot: Int { sources.map(\.samplesPerFrame).max() ?? 0 }
 
+    /// The source whose device fills pool slots itself (one camera alone; a pair's frames come in their own buffers).
+    public var borrower: (any SlotBorrowingSource)? {
+        guard case .single(let source) = self else { return nil }
+        return source as? any SlotBorrowingSource
+    }
+
     /// Bytes the sources keep allocated while running (their `workingMemoryBytes`).
     public var workingMemoryBytes: Int { sources.reduce(0) { $0 + $1.workingMemoryBytes } }
 

@@ -217,8 +217,9 @@ extension CaptureCommand {
                 }
             }
         }
+        let lent = report.memory.lentSlots
         print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
-              + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "
+              + (lent > 0 ? " (\(lent) queued for the camera to fill)" : "") + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
                        statistics.encodeP99Milliseconds, statistics.slotLatencyP99Milliseconds))
         if let plan = burst.configuration.compressionPlan {
