@@ -125,11 +125,27 @@ struct RawStreamSourceTests {
         var stamps = StreamTimestamps()
         stamps.add(lines: ["# timecode format v2", "0.000", "33.367", "66.733", "133.467", "166.833"])
         #expect(abs((stamps.intervalMilliseconds ?? 0) - 33.366) < 0.01)
-        #expect(stamps.missingFrames(before: 3) == 1)
-        #expect(stamps.missingFrames(before: 4) == 0)
+        #expect(stamps.takeGaps(through: 2).isEmpty)
+        #expect(stamps.takeGaps(through: 4).map { [$0.frame, $0.missing] } == [[3, 1]])
+        #expect(stamps.takeGaps(through: 9).isEmpty) // nothing twice, nothing without a timestamp
         var nominal = StreamTimestamps(fps: 10)
         nominal.add(lines: ["0", "100", "250", "410"]) // 1.5 intervals is no gap; 1.6 is one frame
-        #expect(nominal.missingFrames(before: 2) == 0 && nominal.missingFrames(before: 3) == 1)
+        #expect(nominal.takeGaps(through: 3).map { [$0.frame, $0.missing] } == [[3, 1]])
+    }
+
+    @Test("timestamps that arrive after their frames still count their gaps; a long stream keeps a bounded window")
+    func lateAndLong() {
+        var stamps = StreamTimestamps(fps: 10)
+        stamps.add(lines: ["0", "100"])
+        #expect(stamps.takeGaps(through: 3).isEmpty) // frames 2 and 3 have no timestamp yet
+        stamps.add(lines: ["400", "500"])                 // frame 2 came 3 intervals after frame 1
+        #expect(stamps.takeGaps(through: 4).map { [$0.frame, $0.missing] } == [[2, 2]])
+        var long = StreamTimestamps()
+        // 100 000 frames 10 ms apart, then 20 ms steps: the median follows the recent differences.
+        long.add(lines: (0..<100_000).map { String($0 * 10) })
+        #expect(long.takeGaps(through: 99_999).isEmpty && long.intervalMilliseconds == 10)
+        long.add(lines: (1...200).map { String(999_990 + $0 * 20) })
+        #expect(long.intervalMilliseconds == 20 && long.count == 100_200)
     }
 
     /// rpicam-apps' JSON as it writes it: one control per line, libcamera's value text (a Size unquoted, a Rectangle

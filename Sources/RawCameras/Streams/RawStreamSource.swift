@@ -136,16 +136,18 @@ public final class RawStreamSource: FrameSource {
         guard count == format.frameBytes else {
             hasEnded = true
             if count > 0 {
-                countGap()
+                countGap(through: framesRead)
                 losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .incomplete,
                                         detail: "\(count) of \(format.frameBytes) bytes"))
                 nextSequence += 1
                 throw FrameSourceError("\(input.origin) ended in the middle of a frame (\(count) of \(format.frameBytes) bytes)")
             }
+            // The timestamps of the last frames may come after them: their gaps are counted now, before the end.
+            if framesRead > 0 { countGap(through: framesRead - 1) }
             throw FrameSourceError("\(input.origin) ended after \(framesRead) frames")
         }
         let arrived = MonotonicClock.nanoseconds()
-        countGap()
+        countGap(through: framesRead)
         let entry = metadataEntry()
         do {
             try format.pixelFormat.unpack(UnsafeRawBufferPointer(readBuffer), width: format.width, height: format.height,
@@ -166,16 +168,20 @@ public final class RawStreamSource: FrameSource {
                              latenessNanoseconds: 0, sensorName: camera.name)
     }
 
-    /// Counts the frames the timestamps show missing before the frame just read as lost.
-    private func countGap() {
+    /// Counts the frames the timestamps show missing before the stream's frames up to `index` (the frame just read)
+    /// as lost, for those whose timestamps have arrived and were not examined yet.
+    private func countGap(through index: Int) {
         guard let file = timestampFile else { return }
-        let index = framesRead
-        follow(until: { timestamps.milliseconds.count > index }, waited: &timestampsWaited) {
+        follow(until: { timestamps.count > index }, waited: &timestampsWaited) {
             timestamps.add(lines: file.readLines())
         }
-        for _ in 0..<timestamps.missingFrames(before: index) {
-            losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .camera, detail: "a gap in the frame timestamps"))
-            nextSequence += 1
+        // A gap whose timestamps arrive late (the file lags the stream) is counted when they do, numbered then.
+        for gap in timestamps.takeGaps(through: index) {
+            let late = gap.frame < index ? " (found late, before stream frame \(gap.frame))" : ""
+            for _ in 0..<gap.missing {
+                losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .camera, detail: "a gap in the frame timestamps" + late))
+                nextSequence += 1
+            }
         }
     }
 

@@ -8,15 +8,28 @@ import RawSources
 ///
 /// A gap: when consecutive timestamps lie more than 1.5 frame intervals apart, the frames that would have filled it
 /// (`round(gap / interval) − 1`, at least 1) never reached the stream. The interval is 1 / `--fps` when the rate is
-/// given, otherwise the median of the differences between the timestamps read so far (the whole file when it is
-/// complete; what rpicam has written so far when it is still running).
+/// given, otherwise the median of the last ``medianWindow`` positive differences between the timestamps read so far.
+///
+/// Memory and time stay bounded however long the stream runs: only the timestamps not yet examined are kept, and the
+/// median is taken over a fixed window.
 public struct StreamTimestamps: Sendable, Hashable {
-    /// Timestamps in milliseconds, in the order of the file.
-    public private(set) var milliseconds: [Double] = []
     /// The frame interval from `--fps`, in milliseconds, or nil for the median of the differences.
     public let nominalIntervalMilliseconds: Double?
     /// Lines that were neither a comment nor a number (counted, not fatal).
     public private(set) var unreadableLines = 0
+    /// Timestamps read so far.
+    public private(set) var count = 0
+    /// Differences the median is taken over, at most.
+    public static let medianWindow = 255
+
+    /// Timestamps from index `examined − 1` on (the last one examined, then those not examined yet).
+    private var unexamined: [Double] = []
+    /// Frames whose gap before them has been examined: 0..<examined.
+    private var examined = 0
+    /// The last `medianWindow` positive differences, a ring written at `deltaCursor`.
+    private var recentDeltas: [Double] = []
+    private var deltaCursor = 0
+    private var last: Double?
 
     /// Timestamps with an interval of 1 / `fps` (nil: the median of the differences).
     public init(fps: Double? = nil) {
@@ -32,27 +45,52 @@ public struct StreamTimestamps: Sendable, Hashable {
                 unreadableLines += 1
                 continue
             }
-            milliseconds.append(value)
+            if let last, value > last {
+                if recentDeltas.count < Self.medianWindow {
+                    recentDeltas.append(value - last)
+                } else {
+                    recentDeltas[deltaCursor] = value - last
+                    deltaCursor = (deltaCursor + 1) % Self.medianWindow
+                }
+            }
+            last = value
+            unexamined.append(value)
+            count += 1
         }
     }
 
-    /// The frame interval: the nominal one, or the median of the differences so far (nil with fewer than two stamps).
+    /// The frame interval: the nominal one, or the median of the recent differences (nil with fewer than two stamps).
     public var intervalMilliseconds: Double? {
         if let nominalIntervalMilliseconds { return nominalIntervalMilliseconds }
-        let deltas = zip(milliseconds, milliseconds.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.sorted()
+        let deltas = recentDeltas.sorted()
         guard !deltas.isEmpty else { return nil }
         let middle = deltas.count / 2
         return deltas.count % 2 == 1 ? deltas[middle] : (deltas[middle - 1] + deltas[middle]) / 2
     }
 
-    /// Frames missing between the stream's frame `index − 1` and frame `index` (0 for the first frame, for a frame
-    /// without a timestamp yet, or when the interval is not known).
-    public func missingFrames(before index: Int) -> Int {
-        guard index > 0, index < milliseconds.count, let interval = intervalMilliseconds, interval > 0 else { return 0 }
-        let gap = milliseconds[index] - milliseconds[index - 1]
-        guard gap > 1.5 * interval else { return 0 }
-        let missing = (gap / interval).rounded() - 1
-        return missing.isFinite ? max(1, Int(min(missing, 1_000_000))) : 0
+    /// The gaps before the frames up to `frame` (the stream's index, inclusive) not examined before, for those whose
+    /// timestamp has arrived: each frame's index with the number of frames missing before it (> 0), in order. A
+    /// timestamp that arrives late is still examined at a later call: no gap is passed over. Nothing is examined while
+    /// the interval is not known.
+    public mutating func takeGaps(through frame: Int) -> [(frame: Int, missing: Int)] {
+        guard let interval = intervalMilliseconds, interval > 0 else { return [] }
+        var gaps: [(frame: Int, missing: Int)] = []
+        // unexamined[k] is the timestamp of frame examined − 1 + k (of frame k before the first is examined).
+        let first = examined == 0 ? 0 : examined - 1
+        while examined <= frame, examined - first < unexamined.count {
+            if examined > 0 {
+                let gap = unexamined[examined - first] - unexamined[examined - first - 1]
+                if gap > 1.5 * interval {
+                    let missing = (gap / interval).rounded() - 1
+                    if missing.isFinite { gaps.append((examined, max(1, Int(min(missing, 1_000_000))))) }
+                }
+            }
+            examined += 1
+        }
+        // Keep only the last examined timestamp (the next gap starts there) and those still to examine.
+        let keepFrom = max(0, examined - 1 - first)
+        if keepFrom > 0 { unexamined.removeFirst(keepFrom) }
+        return gaps
     }
 }
 
