@@ -18,19 +18,23 @@ struct WholeBuffer {
 extension AravisCameraSource {
     /// Pops buffers until one arrives whole (acquisition starts with the first call): each gap in frame ids before it
     /// and each damaged buffer is counted as a loss, the damaged ones queued again. Throws when the camera stops
-    /// sending (no buffer for the stall limit) or when ``Options/maximumDamagedInARow`` buffers in a row arrive damaged.
+    /// sending (no buffer for the stall limit), when `interrupt()` was called while waiting, or when ``Options/maximumDamagedInARow`` buffers in a row arrive damaged.
     /// The caller owns the returned buffer until it queues it again.
     func nextWhole() throws(FrameSourceError) -> (buffer: OpaquePointer, whole: WholeBuffer) {
         do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
         var damagedInARow = 0
         let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
-        let wait = UInt64(max(0.2, 4 * interval) * 1e6)
+        // Short waits, so a stop request is seen within one.
+        let wait: UInt64 = 200_000
         var waited = 0.0
         // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
         let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
         while true {
             guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
                 waited += Double(wait) / 1e6
+                if interrupted.load(ordering: .relaxed) {
+                    throw FrameSourceError("stopped while waiting for the camera's next frame")
+                }
                 if waited >= stall {
                     throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
                 }

@@ -3,6 +3,7 @@ import CAravis
 import RawCameras
 import RawCore
 import RawSources
+import Synchronization
 
 /// A GenICam camera (GigE Vision, USB3 Vision) through Aravis, as a frame source on the camera's own clock.
 ///
@@ -76,6 +77,8 @@ public final class AravisCameraSource: FrameSource {
     var applied: AppliedSettings
     /// The slots the stream held when the burst finished (its thread stopped), for `returnBorrowed`.
     var lentAtFinish: [PixelStorage] = []
+    /// Set by `interrupt()` from any thread: the wait for the next buffer ends.
+    let interrupted = Atomic<Bool>(false)
     /// Buffers of Aravis's own memory were queued (the copy path), on the sensor thread.
     private var ownBuffersQueued = false
     /// Where a frame lies in a lent slot, or nil when frames cannot arrive in slots (then they are copied).
@@ -154,6 +157,11 @@ public final class AravisCameraSource: FrameSource {
         finalCounters = stream.counters()
         // Nothing may write to a lent slot once the engine has it back.
         if stream.isLending { lentAtFinish = stream.releaseLentSlots() }
+    }
+
+    /// Ends a wait for the next buffer within 0.2 s (the burst is stopping).
+    public func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
     }
 
     /// The sensor name of a camera's frames (file prefix, ledger, journal).

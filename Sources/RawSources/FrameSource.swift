@@ -45,6 +45,10 @@ public protocol FrameSource: AnyObject {
     /// The burst has taken its last frame (the writers may still be busy): a camera stops acquiring, so it neither
     /// loads the machine nor counts frames nobody asked for.
     func finish()
+    /// The burst is stopping (Ctrl-C, a stop request): a `nextFrame` waiting for a frame that may never come (a
+    /// silent camera, a stalled pipe) should stop waiting and throw within a fraction of a second. The one member any
+    /// thread may call, at any time, so implementations keep the request in an atomic.
+    func interrupt()
 }
 
 extension FrameSource {
@@ -64,6 +68,8 @@ extension FrameSource {
     public var hasEnded: Bool { false }
     /// Nothing to stop.
     public func finish() {}
+    /// Does nothing: the source's frames never keep it waiting long.
+    public func interrupt() {}
 
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {

@@ -124,6 +124,9 @@ public final class RawStreamSource: FrameSource {
         return number
     }
 
+    /// Ends a wait for the stream's next bytes (a stalled pipe) within 0.2 s; any thread may call it.
+    public func interrupt() { input.interrupt() }
+
     public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
         guard storage.count >= samplesPerFrame else {
             throw FrameSourceError("buffer of \(storage.count) samples is smaller than a \(format.width)x\(format.height) frame")

@@ -3,14 +3,17 @@ import Glibc
 #endif
 import RawCore
 import RawSources
+import Synchronization
 import SystemPackage
 
 /// Where a raw stream's bytes come from: standard input, or a file or FIFO read from its start.
 ///
 /// Reads block (that is the stream's wait for its next frame) and are retried after a signal (`EINTR`). A path is
 /// opened on the first read, not before: opening a FIFO blocks until its writer opens it, and that wait belongs to
-/// the first frame, not to the command's start-up. Used from one thread at a time (the source's).
+/// the first frame, not to the command's start-up. Used from one thread at a time (the source's), except `interrupt()`.
 public final class StreamInput {
+    /// Set by `interrupt()` from any thread: a wait for input ends.
+    private let interrupted = Atomic<Bool>(false)
     /// Where the bytes come from.
     public enum Origin: Sendable, Hashable, CustomStringConvertible {
         /// Standard input (`--source stdin` or `-`).
@@ -60,6 +63,7 @@ public final class StreamInput {
         }
         var filled = 0
         while filled < buffer.count {
+            try waitUntilReadable(fd)
             let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
             let count: Int
             do { count = try fd.read(into: rest, retryOnInterrupt: true) } catch {
@@ -69,6 +73,23 @@ public final class StreamInput {
             filled += count
         }
         return filled
+    }
+
+    /// Ends a wait for input within 0.2 s: `readFully` then throws (the burst is stopping). Any thread may call it.
+    public func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
+    }
+
+    /// Waits until `fd` has bytes (or its end) to read, looking every 0.2 s whether `interrupt()` was called.
+    private func waitUntilReadable(_ fd: FileDescriptor) throws(FrameSourceError) {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 200)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }  // readable, at its end, or let `read` say why not
+            if interrupted.load(ordering: .relaxed) {
+                throw FrameSourceError("\(origin.description.oneLine): stopped while waiting for the next frame's bytes")
+            }
+        }
     }
 
     private func open() throws(FrameSourceError) -> FileDescriptor {

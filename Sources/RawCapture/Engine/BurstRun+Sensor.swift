@@ -212,6 +212,8 @@ extension BurstRun {
             for slot in slots { pool.abandon(slot) }
             countLosses(&s)
             if session.source.hasEnded { throw SensorLoopEnd(cause: .sourceEnded) }
+            // A source interrupted by the stop: the stop's cause, not a failure.
+            if let stop = session.control.stopCause { throw SensorLoopEnd(cause: stop) }
             recordFailure(.sensor("\(error)"))
             throw SensorLoopEnd(cause: .sensorFailed("\(error)"))
         }

@@ -18,7 +18,8 @@ import RawSources
 /// control state (`BurstControl`); each run makes a `BurstRun` whose books (ledgers, records, failures ...) sit
 /// in a `Mutex` shared by the sensor thread and the writers. `trigger()`, `pause()`, `resume()` and `stop()` may
 /// be called from any thread (a signal handler's queue, a key reader) while `run(progress:)` is going.
-// @unchecked: `source` (a FrameSource, not Sendable) is used only by the thread that calls `init` and `run`; all else is Sendable.
+// @unchecked: `source` (a FrameSource, not Sendable) is used only by the thread that calls `init` and `run` (except its
+// `interrupt()`, which any thread may call); all else is Sendable.
 public final class BurstSession: @unchecked Sendable {
     /// The sensors.
     public let source: BurstSource
@@ -92,7 +93,11 @@ public final class BurstSession: @unchecked Sendable {
 
     /// Ends the burst after the frame being made; frames in the pool are still written. The report's stop cause
     /// is `.requested(reason)`.
-    public func stop(reason: String = "stopped on request") { control.stop(because: .requested(reason)) }
+    public func stop(reason: String = "stopped on request") {
+        control.stop(because: .requested(reason))
+        // A source waiting for a frame that may not come (a silent camera, a stalled pipe) stops waiting.
+        for frameSource in source.sources { frameSource.interrupt() }
+    }
 
     /// Pauses a running burst, or resumes a paused one (one step, so two callers cannot both pause).
     public func togglePause() { control.togglePause() }
