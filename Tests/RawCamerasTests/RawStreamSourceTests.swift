@@ -126,11 +126,12 @@ struct RawStreamSourceTests {
         stamps.add(lines: ["# timecode format v2", "0.000", "33.367", "66.733", "133.467", "166.833"])
         #expect(abs((stamps.intervalMilliseconds ?? 0) - 33.366) < 0.01)
         #expect(stamps.takeGaps(through: 2).isEmpty)
-        #expect(stamps.takeGaps(through: 4).map { [$0.frame, $0.missing] } == [[3, 1]])
+        let gaps = stamps.takeGaps(through: 4)
+        #expect(gaps.map(\.frame) == [3] && gaps.map(\.gap) == [.missing(frames: 1)] && stamps.count == 5)
         #expect(stamps.takeGaps(through: 9).isEmpty) // nothing twice, nothing without a timestamp
         var nominal = StreamTimestamps(fps: 10)
         nominal.add(lines: ["0", "100", "250", "410"]) // 1.5 intervals is no gap; 1.6 is one frame
-        #expect(nominal.takeGaps(through: 3).map { [$0.frame, $0.missing] } == [[3, 1]])
+        #expect(nominal.takeGaps(through: 3).map(\.gap) == [.missing(frames: 1)])
     }
 
     @Test("timestamps that arrive after their frames still count their gaps; a long stream keeps a bounded window")
@@ -139,13 +140,28 @@ struct RawStreamSourceTests {
         stamps.add(lines: ["0", "100"])
         #expect(stamps.takeGaps(through: 3).isEmpty) // frames 2 and 3 have no timestamp yet
         stamps.add(lines: ["400", "500"])                 // frame 2 came 3 intervals after frame 1
-        #expect(stamps.takeGaps(through: 4).map { [$0.frame, $0.missing] } == [[2, 2]])
+        let late = stamps.takeGaps(through: 4)
+        #expect(late.map(\.frame) == [2] && late.map(\.gap) == [.missing(frames: 2)])
         var long = StreamTimestamps()
         // 100 000 frames 10 ms apart, then 20 ms steps: the median follows the recent differences.
         long.add(lines: (0..<100_000).map { String($0 * 10) })
         #expect(long.takeGaps(through: 99_999).isEmpty && long.intervalMilliseconds == 10)
         long.add(lines: (1...200).map { String(999_990 + $0 * 20) })
         #expect(long.intervalMilliseconds == 20 && long.count == 100_200)
+    }
+
+    @Test("a jump of more than 10 s is a discontinuity, not hundreds of lost frames; 10 s or less is counted")
+    func discontinuity() {
+        var stamps = StreamTimestamps(fps: 30)
+        stamps.add(lines: ["0", "33.333", "10033.333", "3600033.333"])
+        let gaps = stamps.takeGaps(through: 3)
+        #expect(gaps.map(\.frame) == [2, 3])
+        #expect(gaps[0].gap == .missing(frames: 299))
+        #expect(gaps[1].gap == .discontinuity(milliseconds: 3_590_000))
+        // A time-lapse (one frame every 20 s): a 60 s step is two lost frames, not a discontinuity.
+        var slow = StreamTimestamps(fps: 0.05)
+        slow.add(lines: ["0", "20000", "80000"])
+        #expect(slow.takeGaps(through: 2).map(\.gap) == [.missing(frames: 2)])
     }
 
     /// rpicam-apps' JSON as it writes it: one control per line, libcamera's value text (a Size unquoted, a Rectangle

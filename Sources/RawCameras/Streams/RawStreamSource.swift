@@ -179,11 +179,17 @@ public final class RawStreamSource: FrameSource {
             timestamps.add(lines: file.readLines())
         }
         // A gap whose timestamps arrive late (the file lags the stream) is counted when they do, numbered then.
-        for gap in timestamps.takeGaps(through: index) {
-            let late = gap.frame < index ? " (found late, before stream frame \(gap.frame))" : ""
-            for _ in 0..<gap.missing {
-                losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .camera, detail: "a gap in the frame timestamps" + late))
-                nextSequence += 1
+        for (frame, gap) in timestamps.takeGaps(through: index) {
+            switch gap {
+            case .missing(let count):
+                let late = frame < index ? " (found late, before stream frame \(frame))" : ""
+                for _ in 0..<count {
+                    losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .camera, detail: "a gap in the frame timestamps" + late))
+                    nextSequence += 1
+                }
+            case .discontinuity(let milliseconds):
+                onNotice?("\(file.path.oneLine): the timestamps jump by \(SettingText.number(milliseconds / 1000)) s before stream "
+                          + "frame \(frame) (a paused or restarted camera?); not counted as lost frames")
             }
         }
     }

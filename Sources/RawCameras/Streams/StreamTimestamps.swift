@@ -21,6 +21,18 @@ public struct StreamTimestamps: Sendable, Hashable {
     public private(set) var count = 0
     /// Differences the median is taken over, at most.
     public static let medianWindow = 255
+    /// A step between consecutive timestamps longer than this (ms), and than 300 intervals, is a discontinuity — a
+    /// camera paused or restarted, a clock set — not frames lost: reported, never counted as a run of lost frames.
+    public static let discontinuityMilliseconds = 10_000.0
+
+    /// What lies between a frame's timestamp and the one before it.
+    public enum Gap: Sendable, Hashable {
+        /// `frames` frames never reached the stream.
+        case missing(frames: Int)
+        /// The timestamps jump by `milliseconds` (more than ``discontinuityMilliseconds`` and 300 intervals): not
+        /// counted as frames.
+        case discontinuity(milliseconds: Double)
+    }
 
     /// Timestamps from index `examined − 1` on (the last one examined, then those not examined yet).
     private var unexamined: [Double] = []
@@ -69,20 +81,23 @@ public struct StreamTimestamps: Sendable, Hashable {
     }
 
     /// The gaps before the frames up to `frame` (the stream's index, inclusive) not examined before, for those whose
-    /// timestamp has arrived: each frame's index with the number of frames missing before it (> 0), in order. A
+    /// timestamp has arrived: each frame's index with the frames missing before it, or the discontinuity, in order. A
     /// timestamp that arrives late is still examined at a later call: no gap is passed over. Nothing is examined while
     /// the interval is not known.
-    public mutating func takeGaps(through frame: Int) -> [(frame: Int, missing: Int)] {
+    public mutating func takeGaps(through frame: Int) -> [(frame: Int, gap: Gap)] {
         guard let interval = intervalMilliseconds, interval > 0 else { return [] }
-        var gaps: [(frame: Int, missing: Int)] = []
+        var gaps: [(frame: Int, gap: Gap)] = []
         // unexamined[k] is the timestamp of frame examined − 1 + k (of frame k before the first is examined).
         let first = examined == 0 ? 0 : examined - 1
         while examined <= frame, examined - first < unexamined.count {
             if examined > 0 {
                 let gap = unexamined[examined - first] - unexamined[examined - first - 1]
-                if gap > 1.5 * interval {
-                    let missing = (gap / interval).rounded() - 1
-                    if missing.isFinite { gaps.append((examined, max(1, Int(min(missing, 1_000_000))))) }
+                if gap > max(Self.discontinuityMilliseconds, 300 * interval) {
+                    gaps.append((examined, .discontinuity(milliseconds: gap)))
+                } else if gap > 1.5 * interval {
+                    // At most 300 intervals, or 10 s of frames.
+                    let missing = Int((gap / interval).rounded() - 1)
+                    gaps.append((examined, .missing(frames: max(1, missing))))
                 }
             }
             examined += 1
