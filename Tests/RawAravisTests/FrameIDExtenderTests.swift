@@ -63,4 +63,16 @@ import Testing
         let next = extender.next(12)
         #expect(!next.outOfOrder && next.missing.isEmpty && next.sequenceNumber == 3)
     }
+
+    @Test("a camera that starts counting again (three ids in a row behind the last, each after the one before) is followed")
+    func restart() {
+        // 30000, 30001, then the camera restarts at 1: 1, 2, 3 are out of order (no frames counted missing), then 4, 6
+        // follow the new reference (5 missing).
+        let steps = Self.run([30000, 30001, 1, 2, 3, 4, 6])
+        #expect(steps.map(\.1) == [0, 1, 2, 3, 4, 5, 7])
+        #expect(steps.map { $0.0 } == [[], [], [], [], [], [], [6]])
+        // Late ids that are not a run (9, then 5) never move the reference.
+        let scattered = Self.run([100, 101, 9, 5, 9, 102])
+        #expect(scattered.map(\.1) == [0, 1, 2, 3, 4, 5] && scattered.allSatisfy { $0.0.isEmpty })
+    }
 }

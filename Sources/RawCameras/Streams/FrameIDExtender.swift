@@ -5,7 +5,9 @@
 /// `arv-fake-gv-camera-0.8`: ..., 65534, 65535, 1, 2, ...). A jump larger than one is frames the camera sent (or
 /// counted) that never arrived: each is a sequence number used up. The first id seen is sequence number 0, whatever
 /// its value. An id equal to the last one, or one that lies behind it (more than half the id space ahead), is taken
-/// as out of order: it gets the next sequence number and no frames are counted missing before it.
+/// as out of order: it gets the next sequence number and no frames are counted missing before it. Three such ids in a
+/// row, each following the one before, are a camera that started counting again (restarted, its counter reset): the
+/// newest becomes the reference, and nothing is counted missing across the restart.
 public struct FrameIDExtender: Sendable, Hashable {
     /// Number of distinct raw ids before they wrap (65536 for 16-bit ids).
     public let modulus: UInt64
@@ -15,6 +17,11 @@ public struct FrameIDExtender: Sendable, Hashable {
     public private(set) var lastID: UInt64?
     /// The sequence number the next frame would get if it followed the last without a gap.
     public private(set) var nextSequenceNumber: UInt64 = 0
+    /// Out-of-order ids in a row that each followed the one before, and the last of them.
+    private var restartRun = 0
+    private var restartID: UInt64 = 0
+    /// Out-of-order ids in a row, each the one after the last, that make a restart.
+    public static let restartRunLength = 3
 
     /// An extender for ids in `0..<modulus` (GigE Vision: 65536, zero skipped).
     public init(modulus: UInt64 = 1 << 16, zeroIsSkipped: Bool = true) {
@@ -41,16 +48,29 @@ public struct FrameIDExtender: Sendable, Hashable {
             nextSequenceNumber = 1
             return Step(missing: 0..<0, sequenceNumber: 0, outOfOrder: false)
         }
-        var delta = (id &+ modulus &- last) % modulus
-        if zeroIsSkipped && id < last && delta > 0 { delta -= 1 }  // the wrap passed over the unused id 0
+        let delta = distance(from: last, to: id)
         let base = nextSequenceNumber
         guard delta > 0 && delta <= modulus / 2 else {
             nextSequenceNumber = base + 1  // the last id stays the reference for the frames that follow
+            restartRun = restartRun > 0 && distance(from: restartID, to: id) == 1 ? restartRun + 1 : 1
+            restartID = id
+            if restartRun >= Self.restartRunLength {
+                lastID = id
+                restartRun = 0
+            }
             return Step(missing: base..<base, sequenceNumber: base, outOfOrder: true)
         }
+        restartRun = 0
         let number = base + delta - 1
         lastID = id
         nextSequenceNumber = number + 1
         return Step(missing: base..<number, sequenceNumber: number, outOfOrder: false)
+    }
+
+    /// How many ids `id` lies after `last`, going forward through the id space (0 for the same id).
+    private func distance(from last: UInt64, to id: UInt64) -> UInt64 {
+        var delta = (id &+ modulus &- last) % modulus
+        if zeroIsSkipped && id < last && delta > 0 { delta -= 1 }  // the wrap passed over the unused id 0
+        return delta
     }
 }
