@@ -12,9 +12,10 @@ extension PixelFormat {
     /// the start of the same memory, as ``unpack(_:width:height:rowStride:into:)`` would into a separate buffer: the
     /// frame never needs a second frame-sized buffer (a camera's buffer becomes a frame pool's slot as it is).
     ///
-    /// The frame is unpacked front to back in runs of a few thousand pixels; each run's bytes are first copied to a
-    /// small scratch buffer, so a run may overwrite its own packed bytes. A run's samples never reach bytes of a later
-    /// run as long as `offset` is at least ``inPlaceOffset(width:height:)``. For a 16-bit format at offset 0 only the
+    /// The frame is unpacked front to back in runs of a few thousand pixels. A run whose samples would reach its own
+    /// packed bytes (the last few runs) reads them from a copy in a small scratch buffer; the others read them where
+    /// they lie. A run's samples never reach bytes of a later run as long as `offset` is at least
+    /// ``inPlaceOffset(width:height:)``. For a 16-bit format at offset 0 only the
     /// bits above the format's are cleared, where the words lie.
     ///
     /// Throws, before writing anything, as `unpack` does, or ``PixelFormatError/sourceOverlapsSamples(offset:minimum:)``
@@ -53,9 +54,12 @@ extension PixelFormat {
             while done < samples {
                 let pixels = min(runPixels, samples - done)
                 let bytes = pixels == runPixels ? runBytes : packed - (read - offset)
-                scratch.baseAddress!.copyMemory(from: base + read, byteCount: bytes)
-                try packing.unpack(UnsafeRawBufferPointer(start: scratch.baseAddress, count: bytes), width: pixels, height: 1,
-                                   into: UnsafeMutableBufferPointer(start: target + done, count: pixels))
+                // A run whose samples end before its bytes begin reads them where they lie; one that reaches them (the
+                // last few of a frame placed at the safe offset) reads a copy.
+                let direct = 2 * (done + pixels) <= read
+                if !direct { scratch.baseAddress!.copyMemory(from: base + read, byteCount: bytes) }
+                try packing.unpack(UnsafeRawBufferPointer(start: direct ? base + read : scratch.baseAddress, count: bytes),
+                                   width: pixels, height: 1, into: UnsafeMutableBufferPointer(start: target + done, count: pixels))
                 done += pixels
                 read += bytes
             }
