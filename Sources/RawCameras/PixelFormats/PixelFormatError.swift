@@ -13,6 +13,9 @@ public enum PixelFormatError: RawBurstError, Hashable {
     case sourceTooShort(bytes: Int, needed: Int)
     /// The destination holds fewer samples than `width * height`.
     case destinationTooSmall(samples: Int, needed: Int)
+    /// A PiSP compressed block holds a code no compressor writes (an escape-mode level above 175): the data is not
+    /// `PISP_COMP1`, or is damaged. `row` and `column` give the block's first pixel.
+    case invalidCode(row: Int, column: Int)
 
     /// What is wrong, in one line.
     public var message: String {
@@ -27,6 +30,9 @@ public enum PixelFormatError: RawBurstError, Hashable {
             "the buffer holds \(bytes) bytes; the frame needs \(needed)"
         case .destinationTooSmall(let samples, let needed):
             "the destination holds \(samples) samples; the frame has \(needed)"
+        case .invalidCode(let row, let column):
+            "the PiSP compressed block at row \(row), pixel \(column) holds an invalid code (escape level above 175): "
+                + "not PISP_COMP1 data, or damaged"
         }
     }
 
