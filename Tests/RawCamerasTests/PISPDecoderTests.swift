@@ -24,7 +24,7 @@ struct PISPDecoderTests {
         return out
     }
 
-    /// Four blocks, eight words, each worked out by hand: fields packed from bit 0 up (mode, 9, 7, 7, 7 bits or mode,
+    /// Five blocks, ten words, each worked out by hand: fields packed from bit 0 up (mode, 9, 7, 7, 7 bits or mode,
     /// 15, 15 bits), the word little-endian; values are the level's value + 2048, saturated at 65535.
     static let handWords: [(bytes: [UInt8], values: [UInt16])] = [
         // Mode 0, q = 300, 330, 350, 380: f0 = min 330, f1 = 350 - 330 + 64 = 84, q0: 300 - (330 - 64) = 34,
@@ -46,12 +46,18 @@ struct PISPDecoderTests {
         ([0x03, 0x00, 0x3C, 0x70], [2048, 2048, 26112, 6400]),
         // Mode 1, q = 0, 0, 0, 127: f0 = 0, f1 = 64, q0: 0, q3: 127 - max(0, 0 - 64) = 127.
         ([0x01, 0x00, 0x02, 0xFE], [2048, 2048, 2048, 10176]),
+        // Mode 2 at the pair coding's lower edge, q = 400, 384, 511, 450: f0 = q1 = 384, f1 = 511 & 127 = 127;
+        // q0 next to 384 < 448: 400 - 320 = 80; q3 next to 511 >= 448: 450 - 384 = 66.
+        ([0x02, 0xFE, 0x43, 0x85], [53248, 51200, 65535, 59648]),
+        // Mode 2 just below it, coded normally, q = 319, 383, 446, 509: f0 = 383, f1 = 446 - 383 + 64 = 127;
+        // q0: 319 - 319 = 0; q3 next to 446 < 448: 509 - 382 = 127.
+        ([0xFE, 0xFD, 0x03, 0xFE], [42880, 51072, 59136, 65535]),
     ]
 
-    /// The hand words as 4 blocks (even word, odd word) and the 32 samples they decode to, interleaved.
+    /// The hand words as 5 blocks (even word, odd word) and the 40 samples they decode to, interleaved.
     static var handBlocks: (bytes: [UInt8], samples: [UInt16]) {
         var bytes: [UInt8] = [], samples: [UInt16] = []
-        for block in 0..<4 {
+        for block in 0..<5 {
             let even = handWords[2 * block], odd = handWords[2 * block + 1]
             bytes += even.bytes + odd.bytes
             for k in 0..<4 { samples += [even.values[k], odd.values[k]] }
@@ -62,12 +68,12 @@ struct PISPDecoderTests {
     @Test("hand-worked words of every quantisation mode and branch decode to the values the description gives")
     func handVectors() throws {
         let (bytes, samples) = Self.handBlocks
-        #expect(try Self.decode(bytes, width: 32) == samples)
+        #expect(try Self.decode(bytes, width: 40) == samples)
         // A row cut short inside its third block: the block is still 8 bytes; only its first 5 pixels are kept.
         #expect(try Self.decode(Array(bytes.prefix(24)), .pispComp1(.bggr), width: 21) == Array(samples.prefix(21)))
         // Two rows of 16 pixels, stride 20: the 4 padding bytes (an invalid escape code if read) are skipped.
         let padded = Array(bytes[0..<16]) + [0xFF, 0xFF, 0xFF, 0xFF] + Array(bytes[16..<32])
-        #expect(try Self.decode(padded, .pispComp1Mono, width: 16, height: 2, rowStride: .bytes(20)) == samples)
+        #expect(try Self.decode(padded, .pispComp1Mono, width: 16, height: 2, rowStride: .bytes(20)) == Array(samples.prefix(32)))
     }
 
     @Test("the reference encoder packs the hand-worked words the same way")
@@ -77,6 +83,7 @@ struct PISPDecoderTests {
             [(1, 2), (511, 9), (55, 7), (44, 7), (123, 7)], [(2, 2), (450, 9), (16, 7), (116, 7), (64, 7)],
             [(2, 2), (20, 9), (104, 7), (70, 7), (3, 7)], [(3, 2), (15610, 15), (30895, 15)],
             [(3, 2), (0, 15), (14366, 15)], [(1, 2), (0, 9), (64, 7), (0, 7), (127, 7)],
+            [(2, 2), (384, 9), (127, 7), (80, 7), (66, 7)], [(2, 2), (383, 9), (127, 7), (0, 7), (127, 7)],
         ]
         for (fields, hand) in zip(words, Self.handWords) {
             let word = PISPReferenceEncoder.pack(fields)
