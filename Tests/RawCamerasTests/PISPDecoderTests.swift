@@ -9,19 +9,7 @@ import TestSupport
 struct PISPDecoderTests {
     static func decode(_ bytes: [UInt8], _ format: PixelFormat = .pispComp1(.rggb), width: Int, height: Int = 1,
                        rowStride: RowStride = .tight) throws(PixelFormatError) -> [UInt16] {
-        var out = [UInt16](repeating: 0xDEAD, count: width * height)
-        var failure: PixelFormatError?
-        bytes.withUnsafeBytes { source in
-            out.withUnsafeMutableBufferPointer { target in
-                do throws(PixelFormatError) {
-                    try format.unpack(source, width: width, height: height, rowStride: rowStride, into: target)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        if let failure { throw failure }
-        return out
+        try UnpackErrorTests.unpack(bytes: bytes, format, width: width, height: height, rowStride: rowStride)
     }
 
     /// Five blocks, ten words, each worked out by hand: fields packed from bit 0 up (mode, 9, 7, 7, 7 bits or mode,

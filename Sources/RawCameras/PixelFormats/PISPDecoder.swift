@@ -15,45 +15,51 @@
 ///   of `s * q` and `2 s * q - k` (`s` the first step, `k` where the second starts; no second step in modes 1 and 2).
 /// - The compressor subtracted ``offset`` before coding; the decoder adds it back and saturates at 65535.
 ///
-/// The hot loop is branch-free integer arithmetic over unsafe pointers: conditions become all-ones/all-zero masks, so
-/// that no jump depends on the data and the compiler vectorises the loop across blocks (a table of values would need
-/// gathers, which SSE2 lacks). Only a row with an invalid code takes a second pass, to say where.
+/// The hot loop is branch-free 16-bit integer arithmetic over unsafe pointers: each word is read as two 16-bit halves,
+/// conditions become all-ones/all-zero masks, and every intermediate fits 16 bits, so no jump depends on the data and
+/// the compiler vectorises the loop across blocks eight lanes wide even with SSE2 alone. Checking for invalid codes is
+/// a second, separate loop over the row's words (a flag gathered inside the first stops the vectoriser); only a row
+/// with one takes a third pass, to say where.
 enum PISPDecoder {
     /// The offset libcamera's PiSP pipeline handler gives every compressed buffer (its `DefaultCompressionOffset`):
     /// subtracted from the 16-bit samples before compression, added back to the decoded levels.
-    static let offset: Int32 = 2048
+    static let offset: Int16 = 2048
 
     /// Decodes one row of `width` pixels from `(width + 7) / 8` blocks at `source`. Returns the first pixel (column)
     /// of the first block holding an invalid code, or nil when the whole row decoded.
     static func decodeRow(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, width: Int) -> Int? {
         let whole = width / 8
-        var invalid: UInt32 = 0
         for block in 0..<whole {
-            let bytes = UnsafeRawPointer(source + 8 * block)
-            let out = target + 8 * block
-            invalid |= decodeWord(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)), into: out)
-            invalid |= decodeWord(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-                                  into: out + 1)
+            decodeBlock(UnsafeRawPointer(source + 8 * block), into: target + 8 * block)
         }
         let rest = width - 8 * whole
         if rest > 0 {
             // The last block is cut short by the row's end: decode all 8 pixels aside and keep those that exist.
-            let bytes = UnsafeRawPointer(source + 8 * whole)
-            invalid |= withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 8) { block in
-                let out = block.baseAddress!
-                let flag = decodeWord(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)), into: out)
-                    | decodeWord(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-                                 into: out + 1)
-                (target + 8 * whole).update(from: out, count: rest)
-                return flag
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 8) { block in
+                decodeBlock(UnsafeRawPointer(source + 8 * whole), into: block.baseAddress!)
+                (target + 8 * whole).update(from: block.baseAddress!, count: rest)
             }
         }
-        return invalid == 0 ? nil : firstInvalidBlock(source, blocks: (width + 7) / 8).map { 8 * $0 }
+        let blocks = (width + 7) / 8
+        guard containsInvalidCode(UnsafeRawPointer(source), words: 2 * blocks) else { return nil }
+        return firstInvalidBlock(source, blocks: blocks).map { 8 * $0 }
     }
 
     /// Whether `word` is a mode-3 word with a level above 175 (the only bit pattern that is no valid code).
     static func isInvalid(_ word: UInt32) -> Bool {
         word & 3 == 3 && (word >> 2 & 0x7FFF >= 30976 || word >> 17 >= 30976)
+    }
+
+    /// ``isInvalid(_:)`` for any of `words` little-endian words, as one loop without branches: mode 3 is the only one
+    /// with `(mode + 1) >> 2` set, and a field of 30976 or more reaches bit 15 once 1792 is added.
+    private static func containsInvalidCode(_ source: UnsafeRawPointer, words: Int) -> Bool {
+        var invalid: UInt32 = 0
+        for index in 0..<words {
+            let word = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+            let escape = (word & 3 &+ 1) >> 2
+            invalid |= escape & ((word >> 2 & 0x7FFF &+ 1792) >> 15 | (word >> 17 &+ 1792) >> 15)
+        }
+        return invalid != 0
     }
 
     private static func firstInvalidBlock(_ source: UnsafePointer<UInt8>, blocks: Int) -> Int? {
@@ -67,64 +73,81 @@ enum PISPDecoder {
         return nil
     }
 
-    /// Decodes one word's four pixels to `out[0]`, `out[2]`, `out[4]`, `out[6]`. Returns 1 for an invalid code (its
-    /// pixels are then saturated), else 0.
+    /// One block: the even pixels' word, then the odd pixels'.
     @inline(__always)
-    static func decodeWord(_ word: UInt32, into out: UnsafeMutablePointer<UInt16>) -> UInt32 {
-        let mode = Int32(word & 3)
-        let wide = ones(when: mode ^ 2 == 0), escape = ones(when: mode ^ 3 == 0)
-        // Modes 0-2: the inner pair from the minimum and the difference, the outer samples from their neighbours.
-        let f0 = Int32(word >> 2 & 511), f1 = Int32(word >> 11 & 127)
-        let f2 = Int32(word >> 18 & 127), f3 = Int32(word >> 25)
+    private static func decodeBlock(_ bytes: UnsafeRawPointer, into out: UnsafeMutablePointer<UInt16>) {
+        decodeWord(low: bytes.loadUnaligned(as: UInt16.self), high: bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self),
+                   into: out)
+        decodeWord(low: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self),
+                   high: bytes.loadUnaligned(fromByteOffset: 6, as: UInt16.self), into: out + 1)
+    }
+
+    /// Decodes the word whose bits 0-15 are `low` and 16-31 `high` (both little-endian in memory) to `out[0]`,
+    /// `out[2]`, `out[4]`, `out[6]`. An invalid code decodes to saturated or meaningless values (checked apart).
+    @inline(__always)
+    static func decodeWord(low lowBits: UInt16, high highBits: UInt16, into out: UnsafeMutablePointer<UInt16>) {
+        let low = Int16(bitPattern: UInt16(littleEndian: lowBits)), high = Int16(bitPattern: UInt16(littleEndian: highBits))
+        let mode = low & 3
+        let wide = ones(when: mode == 2), escape = ones(when: mode == 3)
+        // Modes 0-2: the fields (bits 2-10, 11-17, 18-24, 25-31), the inner pair from the minimum and the difference,
+        // the outer samples from their neighbours.
+        let f0 = low >> 2 & 511
+        let f1 = Int16(bitPattern: UInt16(bitPattern: low) >> 11) | (high & 3) << 5
+        let f2 = high >> 2 & 127, f3 = Int16(bitPattern: UInt16(bitPattern: high) >> 9)
         let highPair = wide & negative(383 &- f0)
         let difference = f1 &- 64
         let inner1 = select(highPair, f0, f0 &+ positive(0 &- difference))
         let inner2 = select(highPair, 384 &+ f1, f0 &+ positive(difference))
         let outer0 = f2 &+ select(wide & negative(447 &- inner1), 384, positive(inner1 &- 64))
         let outer3 = f3 &+ select(wide & negative(447 &- inner2), 384, positive(inner2 &- 64))
-        // Mode 3: two 15-bit fields, each 176 * (a >> 4) + b after dropping the low 4 bits of a; x * 745 >> 17 is
-        // x / 176 for every x below 2048.
-        let e01 = Int32(word >> 2 & 0x7FFF), e23 = Int32(word >> 17)
-        let h01 = ((e01 >> 4) &* 745) >> 17, h23 = ((e23 >> 4) &* 745) >> 17
-        let q0 = select(escape, h01 << 4 | e01 & 15, outer0)
-        let q1 = select(escape, (e01 >> 4) &- 176 &* h01, inner1)
-        let q2 = select(escape, h23 << 4 | e23 & 15, inner2)
-        let q3 = select(escape, (e23 >> 4) &- 176 &* h23, outer3)
+        // Mode 3: fields e01 (bits 2-16) and e23 (bits 17-31), each 176 * (a >> 4) + b after dropping its low 4 bits
+        // (s01, s23 below); s / 176 = (s >> 4) / 11 = ((s >> 4) * 187) >> 11 for every s below 2048.
+        let s01 = Int16(bitPattern: UInt16(bitPattern: low) >> 6) | (high & 1) << 10
+        let s23 = Int16(bitPattern: UInt16(bitPattern: high) >> 5)
+        let h01 = ((s01 >> 4) &* 187) >> 11, h23 = ((s23 >> 4) &* 187) >> 11
+        let q0 = select(escape, h01 << 4 | low >> 2 & 15, outer0)
+        let q1 = select(escape, s01 &- 176 &* h01, inner1)
+        let q2 = select(escape, h23 << 4 | high >> 1 & 15, inner2)
+        let q3 = select(escape, s23 &- 176 &* h23, outer3)
         // Values: a level above the mode's knee (320 in mode 0, 94 in mode 3) counts double past it; then the step
-        // (16, 64, 128, 256: shifts by constants, cheaper than a multiply), the offset, saturation.
+        // (16, 64, 128, 256: shifts by constants), the offset; past the mode's limit (495 steps in mode 2, 247 in
+        // mode 3) the value would exceed 65535 and saturates.
         let mode0 = ones(when: mode == 0), mode1 = ones(when: mode == 1)
-        let knee = select(mode0, 320, select(escape, 94, 1 << 20))
-        out[0] = value(q0, knee: knee, mode0: mode0, mode1: mode1, mode2: wide)
-        out[2] = value(q1, knee: knee, mode0: mode0, mode1: mode1, mode2: wide)
-        out[4] = value(q2, knee: knee, mode0: mode0, mode1: mode1, mode2: wide)
-        out[6] = value(q3, knee: knee, mode0: mode0, mode1: mode1, mode2: wide)
-        return UInt32(bitPattern: escape & (negative(10 &- h01) | negative(10 &- h23))) & 1
+        let scale = Scale(knee: select(mode0, 320, select(escape, 94, .max)),
+                          limit: select(wide, 495, select(escape, 247, .max)), mode0: mode0, mode1: mode1, mode2: wide)
+        out[0] = scale.value(q0)
+        out[2] = scale.value(q1)
+        out[4] = scale.value(q2)
+        out[6] = scale.value(q3)
     }
 
-    /// The decoded value of `level`: `max(level, 2 level - knee)` times the mode's step, plus ``offset``, at most
-    /// 65535.
-    @inline(__always)
-    private static func value(_ level: Int32, knee: Int32, mode0: Int32, mode1: Int32, mode2: Int32) -> UInt16 {
-        let bent = level << 1 &- knee
-        let steps = select(negative(bent &- level), level, bent)
-        let scaled = select(mode0, steps << 4, select(mode1, steps << 6, select(mode2, steps << 7, steps << 8)))
-        let result = scaled &+ offset
-        return UInt16(truncatingIfNeeded: select(negative(65535 &- result), 65535, result))
+    /// How one word's levels become values.
+    private struct Scale {
+        let knee: Int16, limit: Int16, mode0: Int16, mode1: Int16, mode2: Int16
+
+        /// `max(level, 2 level - knee)` times the mode's step, plus ``offset``; 65535 past the limit.
+        @inline(__always)
+        func value(_ level: Int16) -> UInt16 {
+            let bent = level << 1 &- knee
+            let steps = select(negative(bent &- level), level, bent)
+            let scaled = select(mode0, steps << 4, select(mode1, steps << 6, select(mode2, steps << 7, steps << 8)))
+            return UInt16(bitPattern: select(negative(limit &- steps), -1, scaled &+ offset))
+        }
     }
-
-    /// All ones when `condition` holds, else 0.
-    @inline(__always)
-    private static func ones(when condition: Bool) -> Int32 { 0 &- Int32(condition ? 1 : 0) }
-
-    /// All ones when `x` is negative, else 0.
-    @inline(__always)
-    private static func negative(_ x: Int32) -> Int32 { x >> 31 }
-
-    /// `max(0, x)`.
-    @inline(__always)
-    private static func positive(_ x: Int32) -> Int32 { x & ~(x >> 31) }
-
-    /// `a` where `mask` is all ones, `b` where it is 0.
-    @inline(__always)
-    private static func select(_ mask: Int32, _ a: Int32, _ b: Int32) -> Int32 { b ^ (a ^ b) & mask }
 }
+
+/// All ones when `condition` holds, else 0.
+@inline(__always)
+private func ones(when condition: Bool) -> Int16 { 0 &- Int16(condition ? 1 : 0) }
+
+/// All ones when `x` is negative, else 0.
+@inline(__always)
+private func negative(_ x: Int16) -> Int16 { x >> 15 }
+
+/// `max(0, x)`.
+@inline(__always)
+private func positive(_ x: Int16) -> Int16 { x & ~(x >> 15) }
+
+/// `a` where `mask` is all ones, `b` where it is 0.
+@inline(__always)
+private func select(_ mask: Int16, _ a: Int16, _ b: Int16) -> Int16 { b ^ (a ^ b) & mask }
