@@ -61,7 +61,8 @@ struct PISPDecoderTests {
         #expect(try Self.decode(Array(bytes.prefix(24)), .pispComp1(.bggr), width: 21) == Array(samples.prefix(21)))
         // Two rows of 16 pixels, stride 20: the 4 padding bytes (an invalid escape code if read) are skipped.
         let padded = Array(bytes[0..<16]) + [0xFF, 0xFF, 0xFF, 0xFF] + Array(bytes[16..<32])
-        #expect(try Self.decode(padded, .pispComp1Mono, width: 16, height: 2, rowStride: .bytes(20)) == Array(samples.prefix(32)))
+        #expect(try Self.decode(padded, .pispComp1Mono, width: 16, height: 2, rowStride: .bytes(20))
+                == Array(samples.prefix(32)))
     }
 
     @Test("the reference encoder packs the hand-worked words the same way")
@@ -107,7 +108,9 @@ struct PISPDecoderTests {
                 let samples = Self.image(kind, width: size.0, height: size.1, seed: UInt64(100 * index + kind))
                 let encoded = PISPReferenceEncoder.frame(samples, width: size.0, height: size.1,
                                                          padValue: UInt16(truncatingIfNeeded: 9973 * kind))
-                for word in stride(from: 0, to: encoded.bytes.count, by: 4) { modesSeen.insert(encoded.bytes[word] & 3) }
+                for word in stride(from: 0, to: encoded.bytes.count, by: 4) {
+                    modesSeen.insert(encoded.bytes[word] & 3)
+                }
                 for order in BayerOrder.allCases {
                     let out = try Self.decode(encoded.bytes, .pispComp1(order), width: size.0, height: size.1)
                     #expect(out == encoded.decoded, "kind \(kind), \(size.0)x\(size.1), \(order)")

@@ -16,10 +16,11 @@
 /// - The compressor subtracted ``offset`` before coding; the decoder adds it back and saturates at 65535.
 ///
 /// The hot loop is branch-free 16-bit integer arithmetic over unsafe pointers: each word is read as two 16-bit halves,
-/// conditions become all-ones/all-zero masks, and every intermediate fits 16 bits, so no jump depends on the data and
-/// the compiler vectorises the loop across blocks eight lanes wide even with SSE2 alone. Checking for invalid codes is
-/// a second, separate loop over the row's words (a flag gathered inside the first stops the vectoriser); only a row
-/// with one takes a third pass, to say where.
+/// conditions become all-ones/all-zero masks, and every intermediate is a 16-bit lane (a value past 65535 wraps and is
+/// replaced by 65535, found by a limit on its level), so no jump depends on the data and the compiler vectorises the
+/// loop across blocks eight lanes wide even with SSE2 alone. Checking for invalid codes is a second, separate loop over
+/// the row's words (a flag gathered inside the first stops the vectoriser); only a row with one takes a third pass, to
+/// say where.
 enum PISPDecoder {
     /// The offset libcamera's PiSP pipeline handler gives every compressed buffer (its `DefaultCompressionOffset`):
     /// subtracted from the 16-bit samples before compression, added back to the decoded levels.
@@ -76,8 +77,8 @@ enum PISPDecoder {
     /// One block: the even pixels' word, then the odd pixels'.
     @inline(__always)
     private static func decodeBlock(_ bytes: UnsafeRawPointer, into out: UnsafeMutablePointer<UInt16>) {
-        decodeWord(low: bytes.loadUnaligned(as: UInt16.self), high: bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self),
-                   into: out)
+        decodeWord(low: bytes.loadUnaligned(as: UInt16.self),
+                   high: bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self), into: out)
         decodeWord(low: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self),
                    high: bytes.loadUnaligned(fromByteOffset: 6, as: UInt16.self), into: out + 1)
     }
@@ -86,7 +87,8 @@ enum PISPDecoder {
     /// `out[2]`, `out[4]`, `out[6]`. An invalid code decodes to saturated or meaningless values (checked apart).
     @inline(__always)
     static func decodeWord(low lowBits: UInt16, high highBits: UInt16, into out: UnsafeMutablePointer<UInt16>) {
-        let low = Int16(bitPattern: UInt16(littleEndian: lowBits)), high = Int16(bitPattern: UInt16(littleEndian: highBits))
+        let low = Int16(bitPattern: UInt16(littleEndian: lowBits))
+        let high = Int16(bitPattern: UInt16(littleEndian: highBits))
         let mode = low & 3
         let wide = ones(when: mode == 2), escape = ones(when: mode == 3)
         // Modes 0-2: the fields (bits 2-10, 11-17, 18-24, 25-31), the inner pair from the minimum and the difference,

@@ -6,7 +6,7 @@
 /// `include/uapi/linux/videodev2.h` and the media documentation pages pixfmt-srggb8/10/12/16, pixfmt-srggb10p and
 /// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC'), and
 /// pixfmt-srggb8-pisp-comp for the PiSP compressed formats ('PC1R', 'PC1G', 'PC1g', 'PC1B', 'PC1M'); libcamera names
-/// those `RGGB_PISP_COMP1` ... `MONO_PISP_COMP1` (its formats.yaml).
+/// those `RGGB_PISP_COMP1` ... `MONO_PISP_COMP1` (`libcamera::formats`).
 extension PixelFormat {
     /// The name a user or a camera knows the format by: the PFNC name (`BayerRG12p`, `Mono12Packed`) for GenICam
     /// formats, libcamera's name (`SRGGB12_CSI2P`, `SRGGB12`) for V4L2 ones.
