@@ -112,11 +112,12 @@ enum PISPDecoder {
         let q2 = select(escape, h23 << 4 | high >> 1 & 15, inner2)
         let q3 = select(escape, s23 &- 176 &* h23, outer3)
         // Values: a level above the mode's knee (320 in mode 0, 94 in mode 3) counts double past it; then the step
-        // (16, 64, 128, 256: shifts by constants), the offset; past the mode's limit (495 steps in mode 2, 247 in
-        // mode 3) the value would exceed 65535 and saturates.
+        // (16, 64, 128, 256), the offset; past the mode's limit (495 steps in mode 2, 247 in mode 3) the value would
+        // exceed 65535 and saturates.
         let mode0 = ones(when: mode == 0), mode1 = ones(when: mode == 1)
         let scale = Scale(knee: select(mode0, 320, select(escape, 94, .max)),
-                          limit: select(wide, 495, select(escape, 247, .max)), mode0: mode0, mode1: mode1, mode2: wide)
+                          limit: select(wide, 495, select(escape, 247, .max)),
+                          step: select(mode0, 16, select(mode1, 64, select(wide, 128, 256))))
         out[0] = scale.value(q0)
         out[2] = scale.value(q1)
         out[4] = scale.value(q2)
@@ -125,14 +126,14 @@ enum PISPDecoder {
 
     /// How one word's levels become values.
     private struct Scale {
-        let knee: Int16, limit: Int16, mode0: Int16, mode1: Int16, mode2: Int16
+        let knee: Int16, limit: Int16, step: Int16
 
         /// `max(level, 2 level - knee)` times the mode's step, plus ``offset``; 65535 past the limit.
         @inline(__always)
         func value(_ level: Int16) -> UInt16 {
             let bent = level << 1 &- knee
             let steps = select(negative(bent &- level), level, bent)
-            let scaled = select(mode0, steps << 4, select(mode1, steps << 6, select(mode2, steps << 7, steps << 8)))
+            let scaled = steps &* step  // as a 16-bit pattern, exact up to the limit
             return UInt16(bitPattern: select(negative(limit &- steps), -1, scaled &+ offset))
         }
     }
