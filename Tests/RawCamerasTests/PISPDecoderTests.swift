@@ -175,6 +175,38 @@ struct PISPDecoderTests {
         #expect(PixelFormatError.invalidCode(row: 2, column: 24).message.contains("row 2, pixel 24"))
     }
 
+    @Test("random bytes: every frame decodes to 2048...65535 or fails at its first escape level above 175")
+    func randomBytes() {
+        var rng = SplitMix64(seed: 77)
+        var outcomes = (decoded: 0, refused: 0)
+        for trial in 0..<200 {
+            let width = 2 + Int(rng.next() % 40), height = 1 + Int(rng.next() % 4)
+            let stride = (width + 7) / 8 * 8 + Int(rng.next() % 9)
+            let bytes = (0..<(stride * height)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            // The first invalid word, from the description: mode 3 with a pair field of 2816 * 11 or more.
+            var expected: PixelFormatError?
+            search: for row in 0..<height {
+                for word in 0..<((width + 7) / 8 * 2) {
+                    let at = row * stride + 4 * word
+                    let value = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
+                    if value & 3 == 3, (value >> 2) % 32768 >= 30976 || value >> 17 >= 30976 {
+                        expected = .invalidCode(row: row, column: word / 2 * 8)
+                        break search
+                    }
+                }
+            }
+            do throws(PixelFormatError) {
+                let out = try Self.decode(bytes, width: width, height: height, rowStride: .bytes(stride))
+                #expect(expected == nil && out.allSatisfy { $0 >= 2048 }, "trial \(trial)")
+                outcomes.decoded += 1
+            } catch {
+                #expect(error == expected, "trial \(trial)")
+                outcomes.refused += 1
+            }
+        }
+        #expect(outcomes.decoded > 20 && outcomes.refused > 20)
+    }
+
     @Test("names: V4L2's PISP_COMP1_RGGB and fourccs, libcamera's RGGB_PISP_COMP1, 16-bit samples")
     func names() throws {
         let expected: [(PixelFormat, String, String, String)] = [
