@@ -84,7 +84,7 @@ let package = Package(
                                                               "RawFiles", "RawJobs", "RawCore", "TestSupport"]),
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
-        .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore"]),
+        .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],

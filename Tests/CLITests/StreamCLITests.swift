@@ -110,6 +110,88 @@ struct StreamCLITests {
         }
     }
 
+    /// Each DNG's visible raw samples, white level and per-channel black levels, as rawpy reads them.
+    static let readVisibleScript = """
+    import json, sys, rawpy, numpy as np
+    out = []
+    for path in sys.argv[1:]:
+        with rawpy.imread(path) as r:
+            colours = r.color_desc.decode()
+            out.append({'samples': r.raw_image_visible.astype(int).flatten().tolist(), 'white': int(r.white_level),
+                        'black': [int(b) for b in r.black_level_per_channel],
+                        'pattern': ''.join(colours[i] for i in r.raw_pattern.flatten())})
+    print(json.dumps(out))
+    """
+
+    /// PISP_COMP1 frames from the reference encoder (smooth, noisy and hard-edged regions, so every quantisation mode
+    /// occurs), rows padded to `stride` with 0xFF, and the values a decoder must give back.
+    static func pispStream(width: Int, height: Int, stride: Int, count: Int) -> (Data, [[UInt16]]) {
+        var state: UInt32 = 99
+        var bytes: [UInt8] = [], frames: [[UInt16]] = []
+        for frame in 0..<count {
+            let samples = (0..<(width * height)).map { i -> UInt16 in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let x = i % width, noise = Int(state >> 16)
+                let value = switch (x / 16 + frame) % 4 {
+                case 0: 4096 + noise % 48
+                case 1: 20000 + x * 150 + noise % 900
+                case 2: 50000 + noise % 15000
+                default: noise
+                }
+                return UInt16(clamping: value)
+            }
+            let encoded = PISPReferenceEncoder.frame(samples, width: width, height: height, stride: stride)
+            bytes += encoded.bytes
+            frames.append(encoded.decoded)
+        }
+        return (Data(bytes), frames)
+    }
+
+    @Test("a PISP_COMP1 stream (the Raspberry Pi 5's compressed raw) reaches its DNGs as the decoded 16-bit values")
+    func pispComp1() throws {
+        let tmp = try TemporaryDirectory()
+        let (width, height, stride, count) = (100, 24, 128, 4)
+        let (bytes, frames) = Self.pispStream(width: width, height: height, stride: stride, count: count)
+        let input = tmp.url.appendingPathComponent("stream.raw")
+        try bytes.write(to: input)
+        let out = tmp.url.appendingPathComponent("out")
+        let result = try Self.capture(input, ["--format", "PISP_COMP1_GRBG", "--size", "\(width)x\(height)", "--stride",
+                                              "\(stride)", "-o", out.path, "--json", "--late", "wait", "--memory-budget",
+                                              "64MiB"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let manifest = try Self.manifest(out)
+        #expect(manifest["burst"]?["written"]?.int == count)
+        #expect(manifest["stream"]?["format"]?.string == "GRBG_PISP_COMP1" && manifest["stream"]?["stride"]?.int == stride)
+        let paths = (0..<count).map { out.appendingPathComponent(String(format: "stream-%04d.dng", $0)).path }
+        let read = try Python.json(script: Self.readVisibleScript, arguments: paths)
+        for (index, frame) in frames.enumerated() {
+            #expect(read[index]?["samples"]?.array?.compactMap(\.int).map { UInt16($0) } == frame, "frame \(index)")
+            #expect(read[index]?["pattern"]?.string == "GRBG" && read[index]?["white"]?.int == 65535)
+            #expect(read[index]?["black"]?.array?.compactMap(\.int) == [4096, 4096, 4096, 4096])
+        }
+        let tags = try ExifTool.tags(of: paths[0])
+        #expect(tags["SubIFD:BitsPerSample"]?.double == 16)
+    }
+
+    @Test("a PISP_COMP1 frame with an invalid code ends the burst with an error naming it; the frames before are written")
+    func pispInvalidCode() throws {
+        let tmp = try TemporaryDirectory()
+        let (data, _) = Self.pispStream(width: 64, height: 8, stride: 64, count: 3)
+        var bytes = [UInt8](data)
+        let at = 2 * 64 * 8 + 3 * 64 + 8  // frame 2, row 3, block 1: mode 3 with level 176
+        bytes.replaceSubrange(at..<at + 4, with: [0x03, 0xE4, 0x01, 0x00])
+        let input = tmp.url.appendingPathComponent("stream.raw")
+        try Data(bytes).write(to: input)
+        let out = tmp.url.appendingPathComponent("out")
+        let result = try Self.capture(input, ["--format", "RGGB_PISP_COMP1", "--size", "64x8", "-o", out.path,
+                                              "--late", "wait", "--memory-budget", "64MiB"])
+        #expect(!result.terminatedBySignal && result.exitStatus != 0 && result.exitStatus != 2, "\(result)")
+        #expect(result.stderr.contains("frame 2: the PiSP compressed block at row 3, pixel 8 holds an invalid code"),
+                "\(result)")
+        let dngs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(dngs == ["stream-0000.dng", "stream-0001.dng"])
+    }
+
     @Test("a stream cut short: the partial frame is one incomplete drop, the rest written, exit 3, no partial DNG")
     func truncated() throws {
         let tmp = try TemporaryDirectory()
@@ -210,6 +292,9 @@ struct StreamCLITests {
         (["--source", "-", "--format", "SRGGB8", "--size", "64x48", "--wb", "daylight"], "--wb: a raw stream records"),
         (["--source", "-", "--format", "SRGGB8", "--size", "64x48", "--focus", "2m"], "--focus: a raw stream records"),
         (["--source", "-", "--format", "Mono8", "--size", "64x48"], "--format: Mono8 is monochrome"),
+        (["--source", "-", "--format", "PISP_COMP1_MONO", "--size", "64x48"], "--format: MONO_PISP_COMP1 is monochrome"),
+        (["--source", "-", "--format", "PISP_COMP1_RGGB", "--size", "4056x3040", "--stride", "4050"],
+         "--stride: 4050 bytes is less than the 4056 bytes a row of 4056 RGGB_PISP_COMP1 pixels needs"),
         (["--source", "/nonexistent/stream", "--format", "SRGGB8", "--size", "64x48"], "--source: /nonexistent/stream: does not exist"),
     ])
     func badOptions(_ arguments: [String], _ message: String) throws {

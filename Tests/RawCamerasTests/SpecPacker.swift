@@ -1,4 +1,5 @@
 import RawCameras
+import TestSupport
 
 /// Packs samples into bytes the way each specification lays them out, written from the specifications' tables and
 /// independently of the unpackers: a bit writer for PFNC's LSB-first stream, explicit per-byte formulas for CSI-2
@@ -40,6 +41,8 @@ enum SpecPacker {
             return bits == 10
                 ? groups(values, size: 4).flatMap { csi2Raw10($0) }
                 : groups(values, size: 2).flatMap { csi2Raw12($0[0], $0[1]) }
+        case .pispCompressed:
+            return PISPReferenceEncoder.frame(values, width: values.count, height: 1).bytes
         }
     }
 

@@ -6,7 +6,13 @@ import Testing
 struct UnpackErrorTests {
     static func unpack(_ byteCount: Int, _ format: PixelFormat, width: Int, height: Int, rowStride: RowStride = .tight,
                        samples: Int? = nil) throws(PixelFormatError) -> [UInt16] {
-        let bytes = [UInt8](repeating: 0x5A, count: byteCount)
+        try unpack(bytes: [UInt8](repeating: 0x5A, count: byteCount), format, width: width, height: height,
+                   rowStride: rowStride, samples: samples)
+    }
+
+    /// `bytes` unpacked into `samples` (default `width * height`) samples, or the typed error.
+    static func unpack(bytes: [UInt8], _ format: PixelFormat, width: Int, height: Int, rowStride: RowStride = .tight,
+                       samples: Int? = nil) throws(PixelFormatError) -> [UInt16] {
         var out = [UInt16](repeating: 0xDEAD, count: samples ?? max(0, width * height))
         var failure: PixelFormatError?
         bytes.withUnsafeBytes { source in

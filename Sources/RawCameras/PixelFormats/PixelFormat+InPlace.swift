@@ -45,7 +45,7 @@ extension PixelFormat {
         case .lsbFirst, .gigEVisionPacked:
             runPixels = 4096
             runBytes = packing.bytesPerRow(width: runPixels)
-        case .eightBit, .littleEndian16, .mipiCSI2:
+        case .eightBit, .littleEndian16, .mipiCSI2, .pispCompressed:
             runPixels = width
             runBytes = bytesPerRow(width: width)
         }

@@ -4,7 +4,9 @@
 /// Aravis's public header `arvenums.h` repeats (`ARV_PIXEL_FORMAT_*`); the GigE Vision `Packed` codes are GigE Vision
 /// 2.x's (PFNC lists them as deprecated, GigE Vision-specific). The V4L2 fourccs are Linux's
 /// `include/uapi/linux/videodev2.h` and the media documentation pages pixfmt-srggb8/10/12/16, pixfmt-srggb10p and
-/// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC').
+/// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC'), and
+/// pixfmt-srggb8-pisp-comp for the PiSP compressed formats ('PC1R', 'PC1G', 'PC1g', 'PC1B', 'PC1M'); libcamera names
+/// those `RGGB_PISP_COMP1` ... `MONO_PISP_COMP1` (`libcamera::formats`).
 extension PixelFormat {
     /// The name a user or a camera knows the format by: the PFNC name (`BayerRG12p`, `Mono12Packed`) for GenICam
     /// formats, libcamera's name (`SRGGB12_CSI2P`, `SRGGB12`) for V4L2 ones.
@@ -27,7 +29,7 @@ extension PixelFormat {
         case .littleEndian16(let bits): prefix + "\(bits)"
         case .lsbFirst(let bits): prefix + "\(bits)p"
         case .gigEVisionPacked(let bits): prefix + "\(bits)Packed"
-        case .mipiCSI2: nil
+        case .mipiCSI2, .pispCompressed: nil
         }
     }
 
@@ -52,7 +54,8 @@ extension PixelFormat {
         case .bayer12Packed(let o): 0x010C_002A + Self.grFirst(o)
         case .bayer10p(let o): 0x010A_0052 + 2 * Self.bgFirst(o)
         case .bayer12p(let o): 0x010C_0053 + 2 * Self.bgFirst(o)
-        case .v4l2Bayer8, .v4l2Bayer10, .v4l2Bayer12, .v4l2Bayer16, .v4l2Bayer10CSI2P, .v4l2Bayer12CSI2P: nil
+        case .v4l2Bayer8, .v4l2Bayer10, .v4l2Bayer12, .v4l2Bayer16, .v4l2Bayer10CSI2P, .v4l2Bayer12CSI2P, .pispComp1,
+             .pispComp1Mono: nil
         }
     }
 
@@ -74,15 +77,18 @@ extension PixelFormat {
         }
     }
 
-    /// The V4L2 name without its `V4L2_PIX_FMT_` prefix (`SRGGB12P`), for V4L2 formats.
+    /// The V4L2 name without its `V4L2_PIX_FMT_` prefix (`SRGGB12P`, `PISP_COMP1_RGGB`), for V4L2 formats.
     public var v4l2Name: String? {
+        if packing == .pispCompressed { return "PISP_COMP1_" + Self.pispLetters(colors) }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
         let suffix = if case .mipiCSI2 = packing { "P" } else { "" }
         return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
     }
 
-    /// libcamera's name (`SRGGB12_CSI2P` for the CSI-2 packed formats, the V4L2 name otherwise), for V4L2 formats.
+    /// libcamera's name (`SRGGB12_CSI2P` for the CSI-2 packed formats, `RGGB_PISP_COMP1` for the PiSP compressed
+    /// ones, the V4L2 name otherwise), for V4L2 formats.
     public var libcameraName: String? {
+        if packing == .pispCompressed { return Self.pispLetters(colors) + "_PISP_COMP1" }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
         let suffix = if case .mipiCSI2 = packing { "_CSI2P" } else { "" }
         return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
@@ -91,6 +97,15 @@ extension PixelFormat {
     /// The V4L2 four-character code as its four characters (`pRCC`), for V4L2 formats. Case matters: `pgAA` (GRBG)
     /// and `pGAA` (GBRG) are different formats.
     public var v4l2FourCCText: String? {
+        if packing == .pispCompressed {
+            return switch colors {
+            case .bayer(.rggb): "PC1R"
+            case .bayer(.grbg): "PC1G"
+            case .bayer(.gbrg): "PC1g"
+            case .bayer(.bggr): "PC1B"
+            case .monochrome: "PC1M"
+            }
+        }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
         let table: [BayerOrder: String] = switch packing {
         case .eightBit: [.rggb: "RGGB", .grbg: "GRBG", .gbrg: "GBRG", .bggr: "BA81"]
@@ -99,9 +114,17 @@ extension PixelFormat {
         case .littleEndian16: [.rggb: "RG16", .grbg: "GR16", .gbrg: "GB16", .bggr: "BYR2"]
         case .mipiCSI2(10): [.rggb: "pRAA", .grbg: "pgAA", .gbrg: "pGAA", .bggr: "pBAA"]
         case .mipiCSI2: [.rggb: "pRCC", .grbg: "pgCC", .gbrg: "pGCC", .bggr: "pBCC"]
-        case .lsbFirst, .gigEVisionPacked: [:]
+        case .lsbFirst, .gigEVisionPacked, .pispCompressed: [:]
         }
         return table[order]
+    }
+
+    /// `RGGB` ... `BGGR`, or `MONO`: the colours in the PiSP formats' names.
+    private static func pispLetters(_ colors: PixelColors) -> String {
+        switch colors {
+        case .bayer(let order): order.v4l2Letters
+        case .monochrome: "MONO"
+        }
     }
 
     /// The V4L2 fourcc as the 32-bit value V4L2 uses (`v4l2_fourcc(a, b, c, d)` = a | b << 8 | c << 16 | d << 24).

@@ -53,6 +53,11 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
     case v4l2Bayer10CSI2P(BayerOrder)
     /// V4L2 `SXXXX12P`, libcamera `SXXXX12_CSI2P`: MIPI CSI-2 RAW12.
     case v4l2Bayer12CSI2P(BayerOrder)
+    /// V4L2 `PISP_COMP1_XXXX`, libcamera `XXXX_PISP_COMP1`: the Raspberry Pi 5's compressed raw (PiSP compression
+    /// mode 1), decoded to 16-bit samples. Lossy.
+    case pispComp1(BayerOrder)
+    /// V4L2 `PISP_COMP1_MONO`, libcamera `MONO_PISP_COMP1`.
+    case pispComp1Mono
 
     /// Which family of names the format belongs to.
     public enum Family: Sendable, Hashable {
@@ -62,17 +67,17 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
         case v4l2
     }
 
-    /// Every format, GenICam first, each Bayer format in the four phases.
+    /// Every format, GenICam first, each Bayer format in the four phases (the PiSP monochrome format last).
     public static let allCases: [PixelFormat] = {
         let bayer: [(BayerOrder) -> PixelFormat] = [
             bayer8, bayer10, bayer12, bayer16, bayer10p, bayer12p, bayer10Packed, bayer12Packed,
         ]
         let mono: [PixelFormat] = [.mono8, .mono10, .mono12, .mono16, .mono10p, .mono12p, .mono10Packed, .mono12Packed]
         let v4l2: [(BayerOrder) -> PixelFormat] = [
-            v4l2Bayer8, v4l2Bayer10, v4l2Bayer12, v4l2Bayer16, v4l2Bayer10CSI2P, v4l2Bayer12CSI2P,
+            v4l2Bayer8, v4l2Bayer10, v4l2Bayer12, v4l2Bayer16, v4l2Bayer10CSI2P, v4l2Bayer12CSI2P, pispComp1,
         ]
         return bayer.flatMap { make in BayerOrder.allCases.map(make) } + mono
-            + v4l2.flatMap { make in BayerOrder.allCases.map(make) }
+            + v4l2.flatMap { make in BayerOrder.allCases.map(make) } + [.pispComp1Mono]
     }()
 
     /// The format's family, colours and packing (every other property derives from these).
@@ -100,6 +105,8 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
         case .v4l2Bayer16(let o): (.v4l2, .bayer(o), .littleEndian16(bits: 16))
         case .v4l2Bayer10CSI2P(let o): (.v4l2, .bayer(o), .mipiCSI2(bits: 10))
         case .v4l2Bayer12CSI2P(let o): (.v4l2, .bayer(o), .mipiCSI2(bits: 12))
+        case .pispComp1(let o): (.v4l2, .bayer(o), .pispCompressed)
+        case .pispComp1Mono: (.v4l2, .monochrome, .pispCompressed)
         }
     }
 

@@ -15,6 +15,9 @@ public enum PixelFormatError: RawBurstError, Hashable {
     case destinationTooSmall(samples: Int, needed: Int)
     /// Unpacking in place: the frame's bytes start below the offset from which its samples cannot overtake them.
     case sourceOverlapsSamples(offset: Int, minimum: Int)
+    /// A PiSP compressed block holds a code no compressor writes (an escape-mode level above 175): the data is not
+    /// `PISP_COMP1`, or is damaged. `row` and `column` give the block's first pixel.
+    case invalidCode(row: Int, column: Int)
 
     /// What is wrong, in one line.
     public var message: String {
@@ -31,6 +34,9 @@ public enum PixelFormatError: RawBurstError, Hashable {
             "the destination holds \(samples) samples; the frame has \(needed)"
         case .sourceOverlapsSamples(let offset, let minimum):
             "the frame's bytes start at offset \(offset), below \(minimum), the lowest it can be unpacked in place from"
+        case .invalidCode(let row, let column):
+            "the PiSP compressed block at row \(row), pixel \(column) holds an invalid code (escape level above 175): "
+                + "not PISP_COMP1 data, or damaged"
         }
     }
 

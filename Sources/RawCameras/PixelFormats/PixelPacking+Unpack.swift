@@ -5,7 +5,9 @@ extension PixelPacking {
     ///
     /// Throws, before writing anything, ``PixelFormatError/badSize(width:height:)``,
     /// ``PixelFormatError/strideTooSmall(stride:minimum:)``, ``PixelFormatError/sourceTooShort(bytes:needed:)`` or
-    /// ``PixelFormatError/destinationTooSmall(samples:needed:)``.
+    /// ``PixelFormatError/destinationTooSmall(samples:needed:)``. PiSP compressed data can also hold a code no
+    /// compressor writes: that throws ``PixelFormatError/invalidCode(row:column:)`` once the rows before it are
+    /// decoded.
     public func unpack(_ source: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: RowStride = .tight,
                        into destination: UnsafeMutableBufferPointer<UInt16>) throws(PixelFormatError) {
         let (samples, overflow) = width.multipliedReportingOverflow(by: height)
@@ -24,7 +26,7 @@ extension PixelPacking {
                 rows = 1
                 rowPixels = samples
                 stride = bytesPerRow(width: samples)
-            case .eightBit, .littleEndian16, .mipiCSI2:
+            case .eightBit, .littleEndian16, .mipiCSI2, .pispCompressed:
                 stride = bytesPerRow(width: width)
             }
         case .bytes(let bytes):
@@ -42,11 +44,14 @@ extension PixelPacking {
         // Raw camera bytes: reading them as UInt8 is always valid.
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         for row in 0..<rows {
-            unpackRow(bytes + row * stride, target + row * rowPixels, count: rowPixels)
+            if let column = unpackRow(bytes + row * stride, target + row * rowPixels, count: rowPixels) {
+                throw .invalidCode(row: row, column: column)
+            }
         }
     }
 
-    private func unpackRow(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, count: Int) {
+    /// Unpacks one row; returns the column of an invalid code (PiSP compressed data only), else nil.
+    private func unpackRow(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, count: Int) -> Int? {
         switch self {
         case .eightBit: RowUnpackers.eightBit(source, target, count: count)
         case .littleEndian16(let bits): RowUnpackers.littleEndian16(source, target, count: count, bits: bits)
@@ -56,6 +61,8 @@ extension PixelPacking {
         case .gigEVisionPacked: RowUnpackers.gigEVision12(source, target, count: count)
         case .mipiCSI2(10): RowUnpackers.csi2Raw10(source, target, count: count)
         case .mipiCSI2: RowUnpackers.csi2Raw12(source, target, count: count)
+        case .pispCompressed: return PISPDecoder.decodeRow(source, target, width: count)
         }
+        return nil
     }
 }

@@ -24,6 +24,10 @@
 ///   `SXXXX10_CSI2P`, `SXXXX12_CSI2P`; kernel documentation pixfmt-srggb10p, pixfmt-srggb12p). 10 bits: 4 pixels in
 ///   5 bytes, bytes 0-3 = P0..P3[9:2], byte 4 = P3[1:0] << 6 | P2[1:0] << 4 | P1[1:0] << 2 | P0[1:0]. 12 bits:
 ///   2 pixels in 3 bytes, bytes 0-1 = P0[11:4], P1[11:4], byte 2 = P1[3:0] << 4 | P0[3:0].
+/// - ``pispCompressed``: the Raspberry Pi PiSP compressed raw format, mode 1 (V4L2 `PISP_COMP1_XXXX`, libcamera
+///   `XXXX_PISP_COMP1`; kernel documentation pixfmt-srggb8-pisp-comp): blocks of 8 pixels in 8 bytes, each block two
+///   little-endian words of quantised levels and differences, decoded to 16-bit values with the
+///   compressor's offset of 2048 added back. Lossy: the samples are the levels the compressor chose, not the sensor's.
 public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
     /// One byte per sample.
     case eightBit
@@ -35,11 +39,14 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
     case gigEVisionPacked(bits: Int)
     /// MIPI CSI-2 RAW10 (4 samples in 5 bytes) or RAW12 (2 samples in 3 bytes), `bits` 10 or 12.
     case mipiCSI2(bits: Int)
+    /// Raspberry Pi PiSP compressed raw, mode 1: 8 pixels in 8 bytes, decoded to 16-bit values.
+    case pispCompressed
 
     /// Significant bits of a sample.
     public var bitsPerSample: Int {
         switch self {
         case .eightBit: 8
+        case .pispCompressed: 16
         case .littleEndian16(let bits), .lsbFirst(let bits), .gigEVisionPacked(let bits), .mipiCSI2(let bits): bits
         }
     }
@@ -51,6 +58,7 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         case .lsbFirst(let bits): bits == 10 ? 4 : 2
         case .gigEVisionPacked: 2
         case .mipiCSI2(let bits): bits == 10 ? 4 : 2
+        case .pispCompressed: 8
         }
     }
 
@@ -62,6 +70,7 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         case .lsbFirst(let bits): bits == 10 ? 5 : 3
         case .gigEVisionPacked: 3
         case .mipiCSI2(let bits): bits == 10 ? 5 : 3
+        case .pispCompressed: 8
         }
     }
 
@@ -73,15 +82,21 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// True when unpacking gives back exactly the values that were packed; false for the PiSP compression, whose
+    /// samples are quantised.
+    public var isLossless: Bool { self != .pispCompressed }
+
     /// Bytes that hold a row of `width` pixels, without padding. A row that ends inside a packing group takes the
-    /// whole group (GigE Vision, CSI-2: the layout is defined per group; the pixels missing from it are not read),
+    /// whole group (GigE Vision, CSI-2: the layout is defined per group, the pixels missing from it are not read; PiSP:
+    /// every row is padded to whole blocks of 8 pixels),
     /// except for PFNC's bit stream, which takes only the bytes that hold its bits.
     public func bytesPerRow(width: Int) -> Int {
         if isBitStream { return (width * bitsPerSample + 7) / 8 }
         return (width + pixelsPerGroup - 1) / pixelsPerGroup * bytesPerGroup
     }
 
-    /// `8-bit`, `16-bit LE (12 significant)`, `PFNC 12p`, `GigE Vision 12Packed`, `CSI-2 RAW12`.
+    /// `8-bit`, `16-bit little-endian (12 significant)`, `PFNC 12p ...`, `GigE Vision 12Packed`, `MIPI CSI-2 RAW12`,
+    /// `PiSP compressed (mode 1)`.
     public var description: String {
         switch self {
         case .eightBit: "8-bit"
@@ -89,6 +104,7 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         case .lsbFirst(let bits): "PFNC \(bits)p (LSB-first bit stream)"
         case .gigEVisionPacked(let bits): "GigE Vision \(bits)Packed"
         case .mipiCSI2(let bits): "MIPI CSI-2 RAW\(bits)"
+        case .pispCompressed: "PiSP compressed (mode 1)"
         }
     }
 }

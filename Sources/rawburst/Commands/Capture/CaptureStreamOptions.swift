@@ -21,7 +21,8 @@ struct CaptureStreamOptions: ParsableArguments {
     var source: String?
 
     @Option(help: ArgumentHelp("Pixel format of the --source stream: a libcamera or V4L2 name (SRGGB12_CSI2P, SRGGB10_CSI2P, "
-                               + "SBGGR16, SGRBG8, ...) or a GenICam one (BayerRG12p).", valueName: "name"))
+                               + "SBGGR16, SGRBG8, the Raspberry Pi 5's compressed RGGB_PISP_COMP1 alias PISP_COMP1_RGGB, "
+                               + "...) or a GenICam one (BayerRG12p).", valueName: "name"))
     var format: String?
 
     @Option(help: ArgumentHelp("Frame size of the --source stream in pixels, e.g. 4056x3040.", valueName: "WxH"))
