@@ -100,6 +100,8 @@ public struct FrameLoss: Sendable, Hashable {
         case sizeMismatch = "size-mismatch"
         /// The stream ended in the middle of it.
         case incomplete
+        /// It arrived whole but its data cannot be decoded (a compressed frame holding a code no encoder writes).
+        case corrupt
     }
 
     /// Its sequence number.

@@ -36,7 +36,7 @@ struct PISPStreamTests {
         #expect(frame.blackLevels.values == [4096])
     }
 
-    @Test("a frame with an invalid code stops the stream with an error naming the frame and the block")
+    @Test("a frame with an invalid code is lost as corrupt, naming the frame and the block; the next frame follows")
     func invalidCode() throws {
         let scratch = try RawStreamSourceTests.Scratch()
         let (frames, expected) = Self.stream(width: 64, height: 8, stride: 64, count: 3)
@@ -47,13 +47,24 @@ struct PISPStreamTests {
         let path = try scratch.write("s.raw", Data(bytes))
         let source = try RawStreamSourceTests.source(path, .pispComp1(.rggb), width: 64, height: 8, stride: 64)
         let storage = PixelStorage(count: source.samplesPerFrame)
-        _ = try source.nextFrame(into: storage)
+        #expect(try source.nextFrame(into: storage).sequenceNumber == 0)
         #expect(Array(storage.buffer) == expected[0])
-        do {
-            _ = try source.nextFrame(into: storage)
-            Issue.record("frame 1 decoded")
-        } catch {
-            #expect(error.message == "frame 1: " + PixelFormatError.invalidCode(row: 5, column: 16).message)
-        }
+        let next = try source.nextFrame(into: storage)
+        #expect(next.sequenceNumber == 2 && Array(storage.buffer) == expected[2])
+        let losses = source.takeLosses()
+        #expect(losses.map(\.sequenceNumber) == [1] && losses.map(\.reason) == [.corrupt])
+        #expect(losses.first?.detail == "frame 1: " + PixelFormatError.invalidCode(row: 5, column: 16).message)
+    }
+
+    @Test("a stream that is not PISP_COMP1 at all fails after 100 undecodable frames in a row, each counted")
+    func notPISP() throws {
+        let scratch = try RawStreamSourceTests.Scratch()
+        let path = try scratch.write("s.raw", Data(repeating: 0xFF, count: 64 * 8 * 120))
+        let source = try RawStreamSourceTests.source(path, .pispComp1(.rggb), width: 64, height: 8, stride: 64)
+        let storage = PixelStorage(count: source.samplesPerFrame)
+        #expect(throws: FrameSourceError.self) { try source.nextFrame(into: storage) }
+        let losses = source.takeLosses()
+        #expect(losses.count == RawStreamSource.maximumCorruptInARow && losses.allSatisfy { $0.reason == .corrupt })
+        #expect(losses.map(\.sequenceNumber) == Array(0..<UInt64(RawStreamSource.maximumCorruptInARow)))
     }
 }

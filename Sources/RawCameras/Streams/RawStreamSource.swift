@@ -11,6 +11,8 @@ import RawSources
 ///
 /// - The end of the input at a frame boundary ends the stream (``hasEnded``; the burst ends cleanly).
 /// - The end in the middle of a frame loses that frame (`FrameLoss.Reason.incomplete`, "N of M bytes"), then ends.
+/// - A whole frame that cannot be decoded (an invalid code in a compressed frame) is lost as `.corrupt` and the stream
+///   goes on; ``maximumCorruptInARow`` in a row fail the burst.
 /// - A stalled pipe blocks: nothing is lost, the frame is late.
 /// - With rpicam's `--metadata` file, the n-th entry describes the n-th frame: exposure, gain (ISO = base ISO ×
 ///   analogue gain), colour gains (AsShotNeutral 1/r, 1, 1/b) and black levels. With its `--save-pts` file, a gap of
@@ -127,6 +129,11 @@ public final class RawStreamSource: FrameSource {
     /// Ends a wait for the stream's next bytes (a stalled pipe) within 0.2 s; any thread may call it.
     public func interrupt() { input.interrupt() }
 
+    /// Frames in a row that cannot be decoded after which the burst fails (the stream is not what `--format` says).
+    public static let maximumCorruptInARow = 100
+    /// Frames that could not be decoded since the last one that could.
+    private var corruptInARow = 0
+
     public func nextFrame(into storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
         guard storage.count >= samplesPerFrame else {
             throw FrameSourceError("buffer of \(storage.count) samples is smaller than a \(format.width)x\(format.height) frame")
@@ -152,12 +159,23 @@ public final class RawStreamSource: FrameSource {
         let arrived = MonotonicClock.nanoseconds()
         countGap(through: framesRead)
         let entry = metadataEntry()
-        do {
+        do throws(PixelFormatError) {
             try format.pixelFormat.unpack(UnsafeRawBufferPointer(readBuffer), width: format.width, height: format.height,
                                           rowStride: .bytes(format.rowStride),
                                           into: UnsafeMutableBufferPointer(start: storage.baseAddress, count: samplesPerFrame))
+            corruptInARow = 0
         } catch {
-            throw FrameSourceError("frame \(framesRead): \(error.message)")
+            guard case .invalidCode = error else { throw FrameSourceError("frame \(framesRead): \(error.message)") }
+            // A frame whose data cannot be decoded is lost, not written: counted, and the stream goes on.
+            losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .corrupt, detail: "frame \(framesRead): \(error.message)"))
+            nextSequence += 1
+            framesRead += 1
+            corruptInARow += 1
+            guard corruptInARow < Self.maximumCorruptInARow else {
+                throw FrameSourceError("\(corruptInARow) frames in a row could not be decoded (the last: frame \(framesRead - 1): "
+                                       + "\(error.message)): is the stream \(format.pixelFormat.name)?")
+            }
+            return try nextFrame(into: storage)
         }
         let number = nextSequence
         nextSequence += 1

@@ -30,6 +30,8 @@ public struct BurstLedger: Sendable, Hashable {
         case timeout
         case sizeMismatch = "size-mismatch"
         case incomplete
+        /// It arrived whole but could not be decoded (`FrameLoss.Reason.corrupt`).
+        case corrupt
 
         /// The reason a source's `FrameLoss` is counted with.
         public init(_ loss: FrameLoss.Reason) {
@@ -38,6 +40,7 @@ public struct BurstLedger: Sendable, Hashable {
             case .missingPackets: self = .missingPackets
             case .timeout: self = .timeout
             case .sizeMismatch: self = .sizeMismatch
+            case .corrupt: self = .corrupt
             case .incomplete: self = .incomplete
             }
         }
