@@ -141,6 +141,7 @@ extension CaptureCommand {
             development: developmentReport, startup: CaptureStartup(report: report))
         summary.stream = setup.stream
         summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
+        summary.colorCalibration = setup.colorCalibration
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
@@ -217,6 +218,7 @@ extension CaptureCommand {
                 }
             }
         }
+        if let colour = setup.colorCalibration { print("  \(colour.summary)") }
         print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
               + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "
               + String(format: "encode p50 %.0f ms, p99 %.0f ms; slot latency p99 %.2f ms", statistics.encodeP50Milliseconds,
