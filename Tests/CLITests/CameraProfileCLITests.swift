@@ -20,6 +20,14 @@ struct CameraProfileCLITests {
                      "--late", "wait", "-o", out.path] + extra, timeout: 300, environment: environment)
     }
 
+    /// A file of `frames` 64x48 SRGGB12_CSI2P frames in `tmp`, for `--source`.
+    static func streamInput(frames: Int, in tmp: TemporaryDirectory) throws -> URL {
+        let (bytes, _) = StreamCLITests.Packer.stream(format: "SRGGB12_CSI2P", width: 64, height: 48, stride: nil, count: frames)
+        let input = tmp.url.appendingPathComponent("stream.raw")
+        try bytes.write(to: input)
+        return input
+    }
+
     static func numbers(_ value: Any?) -> [Double] { (value as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue } }
 
     /// exiftool writes SRATIONALs to about 6 significant digits.
@@ -95,9 +103,7 @@ struct CameraProfileCLITests {
     @Test("a stream with a camera profile: its name, matrix, ProfileName, levels, and ISO from AnalogueGain through the dB rule")
     func streamWithProfile() throws {
         let tmp = try TemporaryDirectory()
-        let (bytes, _) = StreamCLITests.Packer.stream(format: "SRGGB12_CSI2P", width: 64, height: 48, stride: nil, count: 2)
-        let input = tmp.url.appendingPathComponent("stream.raw")
-        try bytes.write(to: input)
+        let input = try Self.streamInput(frames: 2, in: tmp)
         let meta = tmp.url.appendingPathComponent("meta.json")
         try Data("[{\"ExposureTime\": 10000, \"AnalogueGain\": 2.0}, {\"ExposureTime\": 10000, \"AnalogueGain\": 4.0}]".utf8).write(to: meta)
         let profile = tmp.url.appendingPathComponent("bench.json")

@@ -60,9 +60,7 @@ struct UncalibratedDNGCLITests {
     @Test("a stream without a profile: marked uncalibrated; converting that DNG keeps the mark")
     func streamWithoutProfile() throws {
         let tmp = try TemporaryDirectory()
-        let (bytes, _) = StreamCLITests.Packer.stream(format: "SRGGB12_CSI2P", width: 64, height: 48, stride: nil, count: 1)
-        let input = tmp.url.appendingPathComponent("stream.raw")
-        try bytes.write(to: input)
+        let input = try CameraProfileCLITests.streamInput(frames: 1, in: tmp)
         let out = tmp.url.appendingPathComponent("out")
         let result = try StreamCLITests.capture(input, ["--format", "SRGGB12_CSI2P", "--size", "64x48", "-o", out.path, "--json",
                                                         "--late", "wait", "--memory-budget", "64MiB"])
