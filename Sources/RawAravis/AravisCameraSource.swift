@@ -132,8 +132,8 @@ public final class AravisCameraSource: FrameSource {
         gainTable = options.profile?.gainTable ?? .sfnc
         levels = try Self.levels(options.profile, format: format)
         if let table = gainTable.gainRange, let bounds = gainBounds, !table.overlaps(bounds) {
-            throw AravisError(.outOfRange, feature: "Gain", "the profile's gain table covers Gain \(gainTable) but the camera's "
-                              + "Gain is \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
+            throw AravisError(.outOfRange, feature: "Gain", "the profile's gain table (\(gainTable)) does not meet the camera's "
+                              + "Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
         }
         // One name for the frames, their losses, the journal and the files (`camera-0001.dng`); the vendor and model
         // are in each DNG's metadata.
@@ -179,12 +179,16 @@ public final class AravisCameraSource: FrameSource {
         if let iso = settings.iso {
             guard let bounds = gainBounds else { throw CaptureSettingsError(setting: "ISO", "the camera has no Gain feature") }
             guard let gain = gainTable.gain(iso: iso) else {
+                guard gainTable.isoRange != nil else {
+                    throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) has no Gain (not a positive number)")
+                }
                 throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) is outside the profile's gain table "
                                            + "(\(gainTable)); the camera's Gain is "
                                            + "\(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
             }
             guard bounds.contains(gain) else {
-                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain)) dB, "
+                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain))"
+                                           + (gainTable.unit == .decibels ? " dB, " : ", ")
                                            + "outside the camera's Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
             }
         }

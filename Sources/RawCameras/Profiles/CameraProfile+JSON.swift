@@ -24,6 +24,8 @@ extension CameraProfile {
             throw InvalidValueError(Self.path(context.codingPath), "is null (expected \(Self.kind(type)))")
         } catch let DecodingError.keyNotFound(key, context) {
             throw InvalidValueError(Self.path(context.codingPath + [key]), "is missing")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw InvalidValueError(Self.path(context.codingPath), "is not a value this field can hold")
         } catch {
             throw InvalidValueError("camera profile", "is not valid JSON")
         }
@@ -76,13 +78,14 @@ extension CameraProfile {
 struct CameraProfileFile: Decodable {
     /// An illuminant as a profile gives it: an EXIF LightSource code or a name.
     enum Illuminant: Decodable {
-        case code(Int)
+        /// A number as written (checked to be a whole EXIF code when used).
+        case code(Double)
         case name(String)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let code = try? container.decode(Int.self) { self = .code(code) } else {
-                self = .name(try container.decode(String.self))
+            if let name = try? container.decode(String.self) { self = .name(name) } else {
+                self = .code(try container.decode(Double.self))
             }
         }
     }
@@ -100,8 +103,8 @@ struct CameraProfileFile: Decodable {
     let name, make, model, comment: String?
     let colorMatrix1, colorMatrix2, forwardMatrix1, forwardMatrix2: [Double]?
     let illuminant1, illuminant2: Illuminant?
-    let baselineExposure, blackLevel, whiteLevel: Double?
-    let bitsPerSample: Int?
+    /// Numbers all (a whole number is checked as such: JSON does not tell 12 from 12.0).
+    let baselineExposure, blackLevel, whiteLevel, bitsPerSample: Double?
     let gain: Gain?
 
     /// The checked profile; errors name the file's field.
@@ -117,8 +120,14 @@ struct CameraProfileFile: Decodable {
             }
         }
         let calibration = try colour()
+        var bits: Int?
+        if let bitsPerSample {
+            try require(bitsPerSample == bitsPerSample.rounded() && (8...16).contains(bitsPerSample), "bitsPerSample",
+                        "\(SettingText.number(bitsPerSample)) is not a whole number within 8...16")
+            bits = Int(bitsPerSample)
+        }
         return try CameraProfile(name: name, make: make, model: model, calibration: calibration, blackLevel: blackLevel,
-                                 whiteLevel: whiteLevel, levelBits: bitsPerSample, gainTable: try gainTable())
+                                 whiteLevel: whiteLevel, levelBits: bits, gainTable: try gainTable())
     }
 
     /// The matrices and illuminants.
@@ -208,7 +217,10 @@ struct CameraProfileFile: Decodable {
         case nil:
             throw InvalidValueError(field, "is missing: the light \(matrix) was measured under \(hint)")
         case .code(let code)?:
-            do throws(InvalidValueError) { light = try LightSource(code: code) } catch { throw InvalidValueError(field, "\(code) is not an EXIF LightSource code") }
+            var known: LightSource?
+            if code == code.rounded(), abs(code) <= 65535 { known = try? LightSource(code: Int(code)) }
+            guard let known else { throw InvalidValueError(field, "\(SettingText.number(code)) is not an EXIF LightSource code") }
+            light = known
         case .name(let name)?:
             guard let named = LightSource(name: name) else {
                 throw InvalidValueError(field, "\(String(reflecting: name)) is not a light source name \(hint)")

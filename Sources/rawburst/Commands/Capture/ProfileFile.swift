@@ -17,7 +17,10 @@ enum ProfileFile {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw BadValue(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let json = try? JSONSerialization.jsonObject(with: data) else {
+            throw BadValue("is not valid JSON (a sensor or camera profile is a JSON object; NaN and Infinity are not numbers)")
+        }
+        guard let object = json as? [String: Any] else {
             throw BadValue("not a sensor profile nor a camera profile: not a JSON object")
         }
         let keys = Set(object.keys)
