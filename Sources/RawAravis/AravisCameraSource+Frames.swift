@@ -86,9 +86,8 @@ extension AravisCameraSource {
     /// The frame of `whole`, whose samples are in `storage`, with its levels, metadata and settings.
     func frame(_ whole: WholeBuffer, storage: PixelStorage) throws(FrameSourceError) -> CapturedFrame {
         do throws(InvalidValueError) {
-            let white = UInt32((1 << pixelFormat.bitsPerSample) - 1)
             let raw = try RawFrame(width: capabilities.width, height: capabilities.height, storage: storage, cfa: cfa,
-                                   blackLevels: try BlackLevels(uniform: 0), whiteLevel: white,
+                                   blackLevels: try BlackLevels(uniform: levels.black), whiteLevel: levels.white,
                                    bitsPerSample: max(8, pixelFormat.bitsPerSample))
             var metadata = try FrameMetadata(make: identity.make, model: identity.model,
                                              serialNumber: identity.serial.isEmpty ? nil : identity.serial,
@@ -131,10 +130,15 @@ extension AravisCameraSource {
         }
     }
 
-    /// What the camera can do, in the engine's terms (ISO from the gain bounds, shutter from ExposureTime's).
+    /// What the camera can do, in the engine's terms (ISO from the gain bounds within the table, shutter from
+    /// ExposureTime's).
     static func capabilities(name: String, width: Int, height: Int, format: PixelFormat, frameRate: Double,
-                             gain: ClosedRange<Double>?, exposure: ClosedRange<Double>?) -> SourceCapabilities {
-        let isoRange = gain.map { iso(gain: $0.lowerBound)...iso(gain: $0.upperBound) } ?? 100...100
+                             gain: ClosedRange<Double>?, table: GainTable, exposure: ClosedRange<Double>?) -> SourceCapabilities {
+        var isoRange = 100.0...100.0
+        if let bounds = gain, case let g = bounds.clamped(to: table.gainRange ?? bounds),
+           let low = table.iso(gain: g.lowerBound), let high = table.iso(gain: g.upperBound) {
+            isoRange = low...max(low, high)
+        }
         let shutterRange = exposure.map { ($0.lowerBound / 1e6)...($0.upperBound / 1e6) } ?? 1e-6...3600
         let lens = LensCapabilities(name: "camera", focalLength: 1, apertureRange: 1...1, minimumFocusDistance: 0,
                                     horizontalFieldOfView: 1)
@@ -143,9 +147,10 @@ extension AravisCameraSource {
                                   isoRange: isoRange, shutterRange: shutterRange, lenses: [lens])
     }
 
-    /// The settings the camera reports (ISO from its gain; 0 where it cannot say; aperture and focus unknown).
-    static func applied(gain: Double?, exposureMicroseconds: Double?) -> AppliedSettings {
-        AppliedSettings(iso: gain.map { iso(gain: $0) } ?? 0, shutter: (exposureMicroseconds ?? 0) / 1e6, aperture: 0,
+    /// The settings the camera reports (ISO from its gain through the table; 0 where it cannot say; aperture and focus
+    /// unknown).
+    static func applied(gain: Double?, table: GainTable, exposureMicroseconds: Double?) -> AppliedSettings {
+        AppliedSettings(iso: gain.flatMap(table.iso(gain:)) ?? 0, shutter: (exposureMicroseconds ?? 0) / 1e6, aperture: 0,
                         focus: .infinity, exposureCompensation: 0, lens: "camera", focalLength: 0, whiteBalance: .auto,
                         asShotNeutral: [1, 1, 1], automatic: [], meteredEV100: nil)
     }

@@ -15,7 +15,8 @@ import Synchronization
 /// `FrameLoss(.camera)` per missing id, and a damaged buffer (missing packets, timeout, wrong size...) is a loss with
 /// its reason, never written. Timestamps are `CLOCK_MONOTONIC` taken when the buffer is popped.
 ///
-/// ISO maps to Gain as ISO = 100 × 10^(gain / 20) (gain in dB, SFNC's unit: gain 0 is ISO 100, +6 dB doubles it).
+/// ISO maps to Gain through the camera profile's gain table (``Options/profile``); without one, as
+/// ISO = 100 × 10^(gain / 20) (gain in dB, SFNC's unit: gain 0 is ISO 100, +6 dB doubles it).
 public final class AravisCameraSource: FrameSource {
     /// How the camera is opened and run.
     public struct Options: Sendable {
@@ -36,15 +37,19 @@ public final class AravisCameraSource: FrameSource {
         /// Buffers arriving damaged one after the other, none whole, after which the burst fails (a `--frames N`
         /// burst counts whole frames: on a link that damages every frame it would never end).
         public var maximumDamagedInARow = 100
-        /// Colour calibration to write in the DNGs (nil: none known; the DNG writer then writes sRGB primaries).
-        public var calibration: ColorCalibration?
+        /// The camera profile: colour calibration for the DNGs, Gain → ISO table, levels, make and model in place of
+        /// the camera's (nil: none; the DNG writer then writes its stand-in matrix marked uncalibrated, ISO follows
+        /// the dB rule, black 0 and white 2^bits − 1).
+        public var profile: CameraProfile?
+        /// The profile's colour calibration, nil without a profile.
+        public var calibration: ColorCalibration? { profile?.calibration }
         /// Creates options.
         public init(id: String? = nil, pixelFormat: PixelFormat? = nil, frameRate: Double? = nil,
-                    calibration: ColorCalibration? = nil) {
+                    profile: CameraProfile? = nil) {
             self.id = id
             self.pixelFormat = pixelFormat
             self.frameRate = frameRate
-            self.calibration = calibration
+            self.profile = profile
         }
     }
 
@@ -69,6 +74,10 @@ public final class AravisCameraSource: FrameSource {
     let exposureBounds: ClosedRange<Double>?
     let stream: AravisStream
     let identity: (make: String, model: String, serial: String)
+    /// Gain ↔ ISO: the profile's table, or the dB rule (``GainTable/sfnc``).
+    public let gainTable: GainTable
+    /// Black and white level of the frames (the profile's, or 0 and 2^bits − 1).
+    let levels: (black: Double, white: UInt32)
     /// GigE Vision's 16-bit block ids skip 0 on wrap; USB3 Vision's are 64-bit and include 0 (no wrap in practice).
     var ids: FrameIDExtender
     var losses: [FrameLoss] = []
@@ -133,13 +142,19 @@ public final class AravisCameraSource: FrameSource {
         }
         gainBounds = camera.gainBounds()
         exposureBounds = camera.exposureTimeBounds()
-        identity = (camera.vendor, camera.model, camera.serialNumber)
+        identity = (options.profile?.make ?? camera.vendor, options.profile?.model ?? camera.model, camera.serialNumber)
+        gainTable = options.profile?.gainTable ?? .sfnc
+        levels = try Self.levels(options.profile, format: format)
+        if let table = gainTable.gainRange, let bounds = gainBounds, !table.overlaps(bounds) {
+            throw AravisError(.outOfRange, feature: "Gain", "the profile's gain table (\(gainTable)) does not meet the camera's "
+                              + "Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
+        }
         // One name for the frames, their losses, the journal and the files (`camera-0001.dng`); the vendor and model
         // are in each DNG's metadata.
         capabilities = Self.capabilities(name: Self.sensorName, width: region.width, height: region.height,
                                          format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
-                                         exposure: exposureBounds)
-        applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
+                                         table: gainTable, exposure: exposureBounds)
+        applied = Self.applied(gain: camera.gain(), table: gainTable, exposureMicroseconds: camera.exposureTime())
         let payload = try camera.payloadBytes()
         stream = try AravisStream(camera: camera, payload: payload, transport: .init())
         placement = SlotPlacement(format: format, width: region.width, height: region.height, payload: payload)
@@ -167,10 +182,16 @@ public final class AravisCameraSource: FrameSource {
     /// The sensor name of a camera's frames (file prefix, ledger, journal).
     public static let sensorName = "camera"
 
-    /// ISO for a gain in dB: 100 × 10^(gain / 20).
-    public static func iso(gain: Double) -> Double { 100 * pow(10, gain / 20) }
-    /// Gain in dB for an ISO: 20 × log10(ISO / 100).
-    public static func gain(iso: Double) -> Double { 20 * log10(iso / 100) }
+    /// The frames' black and white level: the profile's, fitted to the pixel format's bits, else 0 and 2^bits − 1.
+    static func levels(_ profile: CameraProfile?, format: PixelFormat) throws(AravisError) -> (black: Double, white: UInt32) {
+        let bits = max(8, format.bitsPerSample)
+        do throws(InvalidValueError) {
+            let given = try profile?.levels(bitsPerSample: bits)
+            return (given?.black ?? 0, given?.white ?? UInt32((1 << bits) - 1))
+        } catch {
+            throw AravisError(.outOfRange, feature: "PixelFormat", "profile \(error.field): \(error.reason) (\(format.name))")
+        }
+    }
 
     public var resolvedSettings: AppliedSettings? { applied }
 
@@ -179,9 +200,17 @@ public final class AravisCameraSource: FrameSource {
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         if let iso = settings.iso {
             guard let bounds = gainBounds else { throw CaptureSettingsError(setting: "ISO", "the camera has no Gain feature") }
-            let gain = Self.gain(iso: iso)
-            guard iso.isFinite, iso > 0, bounds.contains(gain) else {
-                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain)) dB, "
+            guard let gain = gainTable.gain(iso: iso) else {
+                guard gainTable.isoRange != nil else {
+                    throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) has no Gain (not a positive number)")
+                }
+                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) is outside the profile's gain table "
+                                           + "(\(gainTable)); the camera's Gain is "
+                                           + "\(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
+            }
+            guard bounds.contains(gain) else {
+                throw CaptureSettingsError(setting: "ISO", "ISO \(SettingText.number(iso)) needs Gain \(SettingText.number(gain))"
+                                           + (gainTable.unit == .decibels ? " dB, " : ", ")
                                            + "outside the camera's Gain \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound))")
             }
         }
@@ -200,12 +229,12 @@ public final class AravisCameraSource: FrameSource {
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         try check(settings)
         do throws(AravisError) {
-            if let iso = settings.iso { try camera.setGain(Self.gain(iso: iso)) }
+            if let iso = settings.iso, let gain = gainTable.gain(iso: iso) { try camera.setGain(gain) }
             if let shutter = settings.shutter { try camera.setExposureTime(microseconds: shutter * 1e6) }
         } catch {
             throw CaptureSettingsError(setting: error.feature ?? "camera", error.message)
         }
-        applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
+        applied = Self.applied(gain: camera.gain(), table: gainTable, exposureMicroseconds: camera.exposureTime())
     }
 
     /// Not called for a source on its own clock (the engine never skips its frames); returns the next number.

@@ -31,6 +31,19 @@ public enum LightSource: UInt16, Sendable, Hashable, CaseIterable, CustomStringC
         self = value
     }
 
+    /// Parses a name as profiles write it — the ``description`` in any case, with or without spaces (`D65`,
+    /// `Standard Light A`, `standardLightA`, `Tungsten`), or `A`, `B`, `C` for the standard lights — or nil.
+    public init?(name: String) {
+        let key = Self.key(name)
+        let aliases: [String: LightSource] = ["a": .standardLightA, "b": .standardLightB, "c": .standardLightC]
+        guard let value = aliases[key] ?? Self.allCases.first(where: { Self.key($0.description) == key }) else { return nil }
+        self = value
+    }
+
+    private static func key(_ text: String) -> String {
+        String(text.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+    }
+
     /// Correlated colour temperature in kelvin, as the DNG specification assigns it, or nil when unknown.
     public var temperature: Double? {
         switch self {

@@ -76,6 +76,7 @@ enum DNGTagTable {
         if let f1 = cal.forwardMatrix1 { out.append(.numbers(T.forwardMatrix1, f1.values)) }
         if let f2 = cal.forwardMatrix2 { out.append(.numbers(T.forwardMatrix2, f2.values)) }
         if let neutral = cal.asShotNeutral { out.append(.numbers(T.asShotNeutral, neutral)) }
+        if let name = cal.profileName { out.append(.text(T.profileName, name)) }
         return out
     }
 

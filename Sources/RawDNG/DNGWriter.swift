@@ -300,7 +300,8 @@ public struct DNGWriter: Sendable {
         return try tiff.writeCustomDirectory()
     }
 
-    /// The calibration to write: the image's own, or (with a warning) linear sRGB primaries when unknown.
+    /// The calibration to write: the image's own, or (with a warning) ``ColorCalibration/standIn`` when unknown —
+    /// linear sRGB primaries, named "Uncalibrated: no camera profile" in ProfileName (docs/dng-tags.md).
     private func resolvedCalibration(_ image: RawImage, path: String, warnings: inout [String]) throws(DNGWriteError) -> ColorCalibration {
         let planes = image.frame.cfa.planeColors.count
         if let cal = image.calibration {
@@ -313,9 +314,6 @@ public struct DNGWriter: Sendable {
             throw DNGWriteError(path: path, "no colour matrix is known for this \(planes)-colour sensor")
         }
         warnings.append("no colour matrix is known for this camera; wrote the sRGB (D65) matrix, colours will be approximate")
-        let xyzToSRGB = try! ColorMatrix([3.2404542, -1.5371385, -0.4985314],
-                                         [-0.9692660, 1.8760108, 0.0415560],
-                                         [0.0556434, -0.2040259, 1.0572252])
-        return try! ColorCalibration(colorMatrix1: xyzToSRGB, illuminant1: .d65) // a valid 3x3 matrix
+        return .standIn
     }
 }

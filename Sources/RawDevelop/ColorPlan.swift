@@ -29,6 +29,9 @@ public struct ColorPlan: Sendable {
         let model: CameraColorModel?
         if let calibration = image.calibration {
             model = try CameraColorModel(calibration: calibration)
+            if calibration.isStandIn {
+                warnings.append("the file has no colour calibration (its matrix is a stand-in); camera RGB is taken as linear sRGB")
+            }
         } else {
             model = nil
             warnings.append("no colour matrix is known for this camera; camera RGB is taken as linear sRGB")

@@ -11,6 +11,8 @@ struct CalibrationParts {
     var forwardMatrix2: ColorMatrix?
     var baselineExposure: Double
     var asShotNeutral: [Double]?
+    /// The file's ProfileName (a name that marks a stand-in matrix among them).
+    var profileName: String?
 
     init(baselineExposure: Double, asShotNeutral: [Double]?) {
         self.baselineExposure = baselineExposure
@@ -36,7 +38,7 @@ struct CalibrationParts {
             return try ColorCalibration(colorMatrix1: cm1, illuminant1: illuminant1, colorMatrix2: cm2,
                                         illuminant2: cm2 == nil ? nil : (illuminant2 ?? .unknown),
                                         forwardMatrix1: fm1, forwardMatrix2: fm2, asShotNeutral: neutral,
-                                        baselineExposure: baseline)
+                                        baselineExposure: baseline, profileName: profileName)
         } catch {
             throw RawReadError(path: path, kind: .invalidValue, detail: error.description)
         }

@@ -77,6 +77,10 @@ extension TIFFRawFacts {
             parts.illuminant2 = parts.colorMatrix2 == nil ? nil : light(TIFFTag.calibrationIlluminant2) ?? .unknown
             parts.forwardMatrix1 = matrix(TIFFTag.forwardMatrix1, rows: 3, columns: planes)
             parts.forwardMatrix2 = matrix(TIFFTag.forwardMatrix2, rows: 3, columns: planes)
+            // Only the stand-in's name is kept: a reader of the matrices alone (no hue/saturation maps, no look
+            // table) would otherwise pass a profile's name on without the rest of that profile.
+            let name = main.string(TIFFTag.profileName) ?? raw.string(TIFFTag.profileName)
+            parts.profileName = name == ColorCalibration.uncalibratedProfileName ? name : nil
         }
         if let neutral = numbers(TIFFTag.asShotNeutral), neutral.count == planes {
             parts.asShotNeutral = neutral

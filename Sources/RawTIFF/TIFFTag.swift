@@ -67,6 +67,7 @@ public enum TIFFTag {
     public static let activeArea: UInt16 = 50829
     public static let forwardMatrix1: UInt16 = 50964
     public static let forwardMatrix2: UInt16 = 50965
+    public static let profileName: UInt16 = 50936
     public static let exposureProgram: UInt16 = 34850
     public static let exposureBiasValue: UInt16 = 37380
     public static let subjectDistance: UInt16 = 37382

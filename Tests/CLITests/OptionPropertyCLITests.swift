@@ -214,4 +214,38 @@ struct OptionPropertyCLITests {
         }
         Self.check(runs, scratch: tmp.url)
     }
+
+    /// The fields of a camera profile, fed hostile values on a raw stream read from a file.
+    static let cameraProfileFields = ["colorMatrix1.0", "colorMatrix1", "illuminant1", "colorMatrix2.4", "illuminant2",
+                                      "forwardMatrix1.0", "baselineExposure", "blackLevel", "whiteLevel", "bitsPerSample",
+                                      "gain.unit", "gain.points.0.gain", "gain.points.1.iso", "gain.points", "name", "model"]
+
+    @Test("every field of a camera profile (--profile with --source)")
+    func cameraProfile() throws {
+        let tmp = try TemporaryDirectory()
+        let input = try CameraProfileCLITests.streamInput(frames: 1, in: tmp)
+        let meta = tmp.url.appendingPathComponent("meta.json")
+        try Data("[{\"ExposureTime\": 10000, \"AnalogueGain\": 2.0}]".utf8).write(to: meta)
+        let json = """
+            {"name": "hostile", "model": "M", "colorMatrix1": [0.9, -0.3, -0.1, -0.4, 1.2, 0.2, -0.1, 0.2, 0.6],
+             "illuminant1": "A", "colorMatrix2": [0.7, -0.1, -0.05, -0.5, 1.26, 0.2, -0.15, 0.26, 0.62], "illuminant2": 21,
+             "forwardMatrix1": [0.6142, 0.3, 0.05, 0.25, 0.7, 0.05, 0.05, 0.05, 0.7249],
+             "forwardMatrix2": [0.6142, 0.3, 0.05, 0.25, 0.7, 0.05, 0.05, 0.05, 0.7249], "baselineExposure": 0.5,
+             "blackLevel": 256, "whiteLevel": 4000, "bitsPerSample": 12,
+             "gain": {"unit": "dB", "points": [{"gain": 0, "iso": 100}, {"gain": 12, "iso": 400}]}}
+            """
+        let literals = ["1e308", "9223372036854775808", "1e-300", "-1", "0", "NaN", "Infinity", "\"\"", "\"abc\"", "[]", "{}", "null"]
+        var runs: [Run] = []
+        for field in Self.cameraProfileFields {
+            for literal in literals {
+                let profile = tmp.url.appendingPathComponent("camera-\(runs.count).json")
+                try Data(try Self.replacing(field, in: json, with: literal).utf8).write(to: profile)
+                let out = tmp.url.appendingPathComponent("out-\(runs.count)")
+                runs.append(Run(arguments: ["capture", "--source", input.path, "--format", "SRGGB12_CSI2P", "--size", "64x48",
+                                            "--metadata", meta.path, "--profile", profile.path, "-o", out.path, "--late", "wait",
+                                            "--memory-budget", "64MiB"], output: out))
+            }
+        }
+        Self.check(runs, scratch: tmp.url)
+    }
 }

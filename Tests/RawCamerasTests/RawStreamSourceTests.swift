@@ -216,6 +216,28 @@ struct RawStreamSourceTests {
         #expect(notices.lines.count == 1 && notices.lines[0].contains("no metadata for frame 2 (2 entries so far)"))
     }
 
+    @Test("a camera profile on a stream: ISO through its dB table, its white level; without one the colour gains ride on the stand-in")
+    func profileAndStandIn() throws {
+        let scratch = try Scratch()
+        let format = PixelFormat.v4l2Bayer12CSI2P(.grbg)
+        let (bytes, _) = Self.stream(format, width: 16, height: 8, stride: nil, count: 2)
+        let path = try scratch.write("s.raw", Data(bytes))
+        let json = try scratch.write("m.json", Data(Self.rpicamJSON.utf8))
+        var camera = StreamCamera()
+        camera.gainTable = try GainTable(unit: .decibels, points: [.init(gain: 0, iso: 100), .init(gain: 12, iso: 400)])
+        camera.whiteLevel = 4000
+        let source = try Self.source(path, format, width: 16, height: 8, stride: nil, camera: camera, metadata: json)
+        source.followWaitNanoseconds = 20_000_000
+        let (frames, _, _) = Self.drain(source)
+        #expect(frames.count == 2)
+        // AnalogueGain 4 is 20·log10(4) = 12.0412 dB, just beyond the table's 12 dB: unknown. 1.5 is 3.5218 dB:
+        // 100 × 4^(3.5218/12) = 150.20896.
+        #expect(frames[0].settings.iso == 0 && abs(frames[1].settings.iso - 150.20896) < 1e-4, "\(frames.map(\.settings.iso))")
+        #expect(frames.allSatisfy { $0.image.frame.whiteLevel == 4000 })
+        // No calibration, but the camera's colour gains: the stand-in carries the measured neutral.
+        #expect(frames[0].image.calibration?.isStandIn == true && frames[0].image.calibration?.asShotNeutral == [1 / 1.5, 1, 0.5])
+    }
+
     @Test("rpicam's txt metadata form: Name=value lines, a blank line after each frame")
     func textMetadata() {
         var parser = StreamMetadataParser()

@@ -2,12 +2,12 @@ import RawCore
 import RawSources
 
 extension RawStreamSource {
-    /// What a frame was taken with, from its metadata entry: ISO = base ISO × analogue gain, the exposure time, and
+    /// What a frame was taken with, from its metadata entry: the ISO of its analogue gain, the exposure time, and
     /// AsShotNeutral (1/red gain, 1, 1/blue gain). Unknown values are 0 (ISO, shutter) or empty (the neutral); nothing
     /// is marked automatic, since the camera's own controls chose them, not this package.
     func appliedSettings(_ entry: StreamFrameMetadata?) -> AppliedSettings {
         let lens = camera.lens
-        return AppliedSettings(iso: entry?.analogueGain.map { $0 * camera.baseISO } ?? 0,
+        return AppliedSettings(iso: entry?.analogueGain.map(camera.iso(analogueGain:)) ?? 0,
                                shutter: entry?.exposureTimeMicroseconds.map { $0 / 1e6 } ?? 0,
                                aperture: lens?.aperture ?? 0, focus: .infinity, exposureCompensation: 0,
                                lens: lens?.name ?? Self.lensName, focalLength: lens?.focalLength ?? 0, whiteBalance: .auto,
@@ -50,7 +50,8 @@ extension RawStreamSource {
                    sequenceNumber: UInt64) throws(InvalidValueError) -> RawImage {
         let bits = format.bitsPerSample
         let frame = try RawFrame(width: format.width, height: format.height, storage: storage, cfa: format.cfa,
-                                 blackLevels: try blackLevels(entry), whiteLevel: UInt32((1 << bits) - 1), bitsPerSample: bits)
+                                 blackLevels: try blackLevels(entry), whiteLevel: camera.whiteLevel ?? UInt32((1 << bits) - 1),
+                                 bitsPerSample: bits)
         var metadata = try FrameMetadata(make: camera.make, model: camera.model, lens: camera.lens?.name)
         metadata.captureTime = CaptureTime.now()
         metadata.sequenceNumber = sequenceNumber
@@ -61,11 +62,9 @@ extension RawStreamSource {
             try metadata.setFocalLength(lens.focalLength)
         }
         var calibration = camera.calibration
-        if let c = calibration, let neutral = Self.neutral(entry), neutral.allSatisfy({ $0 <= 16 }) {
-            calibration = try ColorCalibration(colorMatrix1: c.colorMatrix1, illuminant1: c.illuminant1,
-                                               colorMatrix2: c.colorMatrix2, illuminant2: c.illuminant2,
-                                               forwardMatrix1: c.forwardMatrix1, forwardMatrix2: c.forwardMatrix2,
-                                               asShotNeutral: neutral, baselineExposure: c.baselineExposure)
+        if let neutral = Self.neutral(entry), neutral.allSatisfy({ $0 <= 16 }) {
+            // The camera's own white balance is measured whatever the matrices: kept on the stand-in too.
+            calibration = try (calibration ?? .standIn).withAsShotNeutral(neutral)
         }
         return RawImage(frame: frame, metadata: metadata, calibration: calibration)
     }

@@ -141,6 +141,7 @@ extension CaptureCommand {
             development: developmentReport, startup: CaptureStartup(report: report))
         summary.stream = setup.stream
         summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
+        summary.colorCalibration = setup.colorCalibration
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
@@ -217,6 +218,7 @@ extension CaptureCommand {
                 }
             }
         }
+        if let colour = setup.colorCalibration { print("  \(colour.summary)") }
         let lent = report.memory.lentSlots
         print("  pool: \(report.pool.slotCount) slots of " + String(format: "%.1f MiB", slotMiB)
               + (lent > 0 ? " (\(lent) queued for the camera to fill)" : "") + ", high-water \(report.pool.highWater); \(options.writers) writer\(options.writers == 1 ? "" : "s"); "

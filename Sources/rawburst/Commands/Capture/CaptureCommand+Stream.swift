@@ -21,7 +21,7 @@ struct CaptureStreamReport: Encodable {
     let pts: String?
     /// The black level of frames whose metadata gives none (the profile's, or 4096 in 16-bit terms).
     let defaultBlackLevel: Double
-    /// ISO = baseISO × AnalogueGain.
+    /// ISO = baseISO × AnalogueGain (without a gain table).
     let baseISO: Double
 }
 
@@ -54,18 +54,12 @@ extension CaptureCommand {
         let format = try streamOptions.streamFormat()
         var camera = StreamCamera(fps: try frameRate())
         if let path = profileFiles.first {
-            let profile: SensorProfile
-            do { profile = try CaptureValues.loadProfile(path) } catch { throw BadValue("\(path): \(error)") }
-            camera.name = profile.name
-            camera.make = profile.make
-            camera.model = profile.model
-            camera.calibration = try BadValue.wrapping("\(path): ") {
-                try SpectralCameraModel(sensitivity: profile.sensitivity).calibration()
+            let loaded: ProfileFile
+            do { loaded = try ProfileFile.load(path) } catch { throw BadValue("\(path): \(error)") }
+            switch loaded {
+            case .camera(let profile): try apply(profile, to: &camera, format: format, path: path)
+            case .sensor(let profile): try apply(profile, to: &camera, format: format, path: path)
             }
-            camera.baseISO = profile.baseISO
-            // The profile's black level, in its bits, scaled to the stream's.
-            camera.blackLevel = Double(profile.blackLevel) * pow(2, Double(format.bitsPerSample - profile.bitsPerSample))
-            camera.lens = profile.lenses.first.map { ($0.name, $0.focalLength, $0.widestAperture) }
         }
         let source: RawStreamSource
         do {
@@ -80,11 +74,48 @@ extension CaptureCommand {
         var setup = CaptureSetup(cameras: [.init(name: camera.name, samplesPerFrame: source.samplesPerFrame, chart: nil)],
                                  replayedFiles: nil, source: .single(source))
         setup.framesOnStandardInput = source.input.origin == .standardInput
+        setup.colorCalibration = CaptureColorReport(
+            calibration: camera.calibration, profilePath: profileFiles.first,
+            iso: camera.gainTable.map { "ISO from AnalogueGain in dB: \($0)" } ?? "ISO = \(SettingText.number(camera.baseISO)) × AnalogueGain")
         setup.stream = CaptureStreamReport(
             source: source.input.origin.description, format: format.pixelFormat.name, width: format.width, height: format.height,
             stride: format.rowStride, frameBytes: format.frameBytes, bitsPerSample: format.bitsPerSample,
             cfa: format.cfa.description, expectedFPS: camera.fps, metadata: streamOptions.metadata, pts: streamOptions.pts,
             defaultBlackLevel: camera.blackLevel ?? format.defaultBlackLevel, baseISO: camera.baseISO)
         return setup
+    }
+
+    /// A simulated sensor's profile on a stream: its name, make and model, derived colour matrices, base ISO, black
+    /// level (scaled from its bits to the stream's) and first lens.
+    private func apply(_ profile: SensorProfile, to camera: inout StreamCamera, format: RawStreamFormat, path: String) throws {
+        camera.name = profile.name
+        camera.make = profile.make
+        camera.model = profile.model
+        camera.calibration = try BadValue.wrapping("\(path): ") {
+            try SpectralCameraModel(sensitivity: profile.sensitivity).calibration()
+        }
+        camera.baseISO = profile.baseISO
+        camera.blackLevel = Double(profile.blackLevel) * pow(2, Double(format.bitsPerSample - profile.bitsPerSample))
+        camera.lens = profile.lenses.first.map { ($0.name, $0.focalLength, $0.widestAperture) }
+    }
+
+    /// A camera profile on a stream: its name (the files' prefix) when it has one, make and model, matrices, levels
+    /// fitted to the stream's bits, and its gain table, which must be in dB (the stream gives AnalogueGain, a factor).
+    private func apply(_ profile: CameraProfile, to camera: inout StreamCamera, format: RawStreamFormat, path: String) throws {
+        if let name = profile.name { camera.name = name }
+        camera.make = profile.make
+        camera.model = profile.model
+        camera.calibration = profile.calibration
+        let levels = try BadValue.wrapping("\(path): ") { try profile.levels(bitsPerSample: format.bitsPerSample) }
+        camera.blackLevel = levels.black
+        camera.whiteLevel = levels.white
+        if let table = profile.gainTable {
+            guard table.unit == .decibels else {
+                throw BadValue("\(path): invalid gain.unit: a raw stream gives its gain as a factor (AnalogueGain), which maps "
+                               + "through a table in dB (20·log10 of the factor), not in raw register units")
+            }
+            camera.gainTable = table
+            if case .baseISO(let base) = table.form { camera.baseISO = base }
+        }
     }
 }

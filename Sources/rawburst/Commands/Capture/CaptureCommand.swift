@@ -52,7 +52,10 @@ struct CaptureCommand: ParsableCommand {
     var sensors: [SensorProfile] = []
 
     @Option(name: .customLong("profile"),
-            help: "A sensor profile JSON file (the form of profiles/*.json), instead of or beside --sensor.")
+            help: ArgumentHelp("A profile JSON file: a sensor profile (the form of profiles/*.json), instead of or beside "
+                               + "--sensor; or, with --camera or --source, a camera profile (measured colour matrices, levels, "
+                               + "Gain → ISO table; docs/sensor-profiles.md). Without one a camera's DNGs say they have no "
+                               + "colour calibration.", valueName: "file"))
     var profileFiles: [String] = []
 
     @Option(help: ArgumentHelp("Replay raw files (any LibRaw reads; a folder means its files) as the sensor, instead of "

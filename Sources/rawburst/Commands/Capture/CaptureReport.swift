@@ -73,6 +73,8 @@ struct CaptureReport: Encodable {
     var stream: CaptureStreamReport? = nil
     /// The GenICam camera (`--camera`) and what Aravis's stream counted; nil for the other sources.
     var camera: CaptureCameraReport? = nil
+    /// The colour calibration of a camera's or a stream's DNGs (none: the stand-in matrix); nil for the other sources.
+    var colorCalibration: CaptureColorReport? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {

@@ -47,9 +47,17 @@ extension CaptureCommand {
             do { options.pixelFormat = try PixelFormat(name: name) } catch { throw BadValue("--pixel-format: \(error.message)") }
         }
         if let path = profileFiles.first {
-            let profile: SensorProfile
-            do { profile = try CaptureValues.loadProfile(path) } catch { throw BadValue("\(path): \(error)") }
-            options.calibration = try SpectralCameraModel(sensitivity: profile.sensitivity).calibration()
+            let loaded: ProfileFile
+            do { loaded = try ProfileFile.load(path) } catch { throw BadValue("\(path): \(error)") }
+            switch loaded {
+            case .camera(let profile):
+                options.profile = profile
+            case .sensor(let profile):
+                // A simulated sensor's profile gives only its derived colour matrices: the camera names itself.
+                options.profile = try BadValue.wrapping("\(path): ") {
+                    try CameraProfile(calibration: try SpectralCameraModel(sensitivity: profile.sensitivity).calibration())
+                }
+            }
         }
         let source: AravisCameraSource
         do { source = try AravisCameraSource(options: options) } catch { throw BadValue("\(error)") }
@@ -57,6 +65,8 @@ extension CaptureCommand {
         var setup = CaptureSetup(cameras: [.init(name: "camera", samplesPerFrame: source.samplesPerFrame, chart: nil)],
                                  replayedFiles: nil, source: .single(source))
         setup.cameraSource = source
+        setup.colorCalibration = CaptureColorReport(calibration: options.calibration, profilePath: profileFiles.first,
+                                                    iso: "ISO ↔ Gain: \(source.gainTable)" + (options.profile?.gainTable == nil ? " (no gain table)" : ""))
         return setup
     }
 }

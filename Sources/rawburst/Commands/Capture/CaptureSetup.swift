@@ -25,6 +25,8 @@ struct CaptureSetup {
     var stream: CaptureStreamReport?
     /// The GenICam camera (`--camera`), nil for the other sources: read again after the burst for the report.
     var cameraSource: AravisCameraSource?
+    /// The colour calibration a camera's or stream's DNGs carry, nil for the simulator (its own) and replays (each file's).
+    var colorCalibration: CaptureColorReport?
     /// The frames come on standard input (`--source stdin`), so keys cannot.
     var framesOnStandardInput = false
 }

@@ -14,9 +14,10 @@ struct CaptureStreamOptions: ParsableArguments {
         frames are taken as they arrive until the input ends (a clean end, exit 0) or --frames are written; \
         --fps is the stream's expected rate (for --pts gaps and the manifest), not a pace. A frame cut short by \
         the end of the input is counted as dropped (incomplete). ISO, shutter, focus and white balance are the \
-        camera's (set them with rpicam-raw); --iso, --shutter, --wb and the like are refused. --profile gives \
-        the camera's name, colour matrices, base ISO (ISO = base ISO × AnalogueGain; 100 without a profile) and \
-        lens. Details: docs/capture.md.
+        camera's (set them with rpicam-raw); --iso, --shutter, --wb and the like are refused. --profile (a camera \
+        or sensor profile) gives the camera's name, colour matrices, levels and ISO rule (ISO = base ISO × \
+        AnalogueGain, 100 without a profile; or its dB gain table); without one the DNGs are marked \
+        uncalibrated. Details: docs/capture.md.
         """, valueName: "stdin|-|path"))
     var source: String?
 

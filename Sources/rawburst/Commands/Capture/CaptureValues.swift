@@ -122,21 +122,12 @@ enum CaptureValues {
         return try BadValue.wrapping("\(path): ") { try BracketPlan(parsing: text) }
     }
 
-    /// A profile from a JSON file, validated; errors are one line.
+    /// A simulated sensor's profile from a JSON file, validated; errors are one line. A camera profile is refused:
+    /// it has no spectral data for the simulator.
     static func loadProfile(_ path: String) throws -> SensorProfile {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw BadValue(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        switch try ProfileFile.load(path) {
+        case .sensor(let profile): return profile
+        case .camera: throw BadValue(ProfileFile.cameraProfileForSimulator)
         }
-        let profile: SensorProfile
-        do { profile = try JSONDecoder().decode(SensorProfile.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
-            throw BadValue("not a sensor profile: field '\(key.stringValue)' is missing")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw BadValue("not a sensor profile: field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
-        } catch {
-            throw BadValue("not a sensor profile (not valid JSON of the form of profiles/*.json)")
-        }
-        try profile.validate()
-        return profile
     }
 }

@@ -29,6 +29,11 @@ struct InspectReport: Encodable {
         let forwardMatrix1, forwardMatrix2: [Double]?
         let asShotNeutral: [Double]?
         let baselineExposure: Double
+        /// False when the matrices are a stand-in, not a calibration of the camera (ProfileName "Uncalibrated: no camera
+        /// profile", docs/dng-tags.md).
+        let calibrated: Bool
+        /// The file's ProfileName, if any.
+        let profileName: String?
     }
     struct GPS: Encodable { let latitude, longitude: Double; let altitude: Double?; let timestamp: String? }
     struct IFD: Encodable {
@@ -107,11 +112,13 @@ struct InspectReport: Encodable {
         } else {
             exposure = nil; captureTime = nil; orientation = nil; gps = nil
         }
+        let profileName = i.structure?.mainDirectory.string(TIFFTag.profileName)
         colour = i.image?.calibration.map { c in
             Colour(colorMatrix1: c.colorMatrix1.values, illuminant1: c.illuminant1.description,
                    colorMatrix2: c.colorMatrix2?.values, illuminant2: c.illuminant2?.description,
                    forwardMatrix1: c.forwardMatrix1?.values, forwardMatrix2: c.forwardMatrix2?.values,
-                   asShotNeutral: c.asShotNeutral, baselineExposure: c.baselineExposure)
+                   asShotNeutral: c.asShotNeutral, baselineExposure: c.baselineExposure, calibrated: !c.isStandIn,
+                   profileName: c.profileName ?? profileName)
         }
         ifds = (i.structure?.directories ?? []).map { d in
             IFD(path: d.path, offset: d.offset, entries: d.entries.count,
@@ -200,6 +207,8 @@ struct InspectReport: Encodable {
         }
         if let c = colour {
             let fmt = { (m: [Double]) in m.map { String(format: "%.4f", $0) }.joined(separator: " ") }
+            add("Colour calibration", c.calibrated ? (c.profileName.map { "profile \"\($0)\"" } ?? "the file's matrices")
+                                                   : "none (stand-in matrix)")
             add("Color matrix 1", "\(fmt(c.colorMatrix1)) (\(c.illuminant1))")
             if let m2 = c.colorMatrix2 { add("Color matrix 2", "\(fmt(m2)) (\(c.illuminant2 ?? "?"))") }
             if let f1 = c.forwardMatrix1 { add("Forward matrix 1", fmt(f1)) }
