@@ -120,6 +120,32 @@ struct RawStreamSourceTests {
         #expect(losses.allSatisfy { $0.reason == .camera })
     }
 
+    @Test("timestamps written after the burst took its last frame: finish() counts their gaps")
+    func lateTimestampsAtFinish() throws {
+        let scratch = try Scratch()
+        let format = PixelFormat.v4l2Bayer8(.rggb)
+        let (bytes, _) = Self.stream(format, width: 16, height: 8, stride: nil, count: 6)
+        let path = try scratch.write("s.raw", Data(bytes))
+        // Only the first two frames' timestamps are written when the burst takes its three frames.
+        let pts = try scratch.write("pts.txt", Data("# timecode format v2\n0.000\n100.000\n".utf8))
+        var camera = StreamCamera()
+        camera.fps = 10
+        let source = try Self.source(path, format, width: 16, height: 8, stride: nil, camera: camera, pts: pts)
+        source.followWaitNanoseconds = 1_000_000
+        let storage = PixelStorage(count: source.samplesPerFrame)
+        let numbers = try (0..<3).map { _ in try source.nextFrame(into: storage).sequenceNumber }
+        #expect(numbers == [0, 1, 2] && source.takeLosses().isEmpty)
+        // rpicam catches up: the third frame came two intervals late, one frame lost before it.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: pts))
+        handle.seekToEndOfFile()
+        handle.write(Data("300.000\n".utf8))
+        try handle.close()
+        source.finish()
+        let losses = source.takeLosses()
+        #expect(losses.map(\.sequenceNumber) == [3] && losses.map(\.reason) == [.camera])
+        #expect(losses.first?.detail?.contains("before stream frame 2") == true)
+    }
+
     @Test("the interval is 1/fps when given, else the median difference")
     func interval() {
         var stamps = StreamTimestamps()
@@ -148,6 +174,17 @@ struct RawStreamSourceTests {
         #expect(long.takeGaps(through: 99_999).isEmpty && long.intervalMilliseconds == 10)
         long.add(lines: (1...200).map { String(999_990 + $0 * 20) })
         #expect(long.intervalMilliseconds == 20 && long.count == 100_200)
+        #expect(long.retainedCount <= 1 + 200)
+        // Frame by frame, the file 20 000 stamps ahead, then one stamp a frame: what is kept shrinks to what is ahead.
+        var ahead = StreamTimestamps(fps: 10)
+        ahead.add(lines: (0..<20_000).map { String($0 * 100) })
+        var peak = 0
+        for frame in 0..<30_000 {
+            if frame >= 20_000 { ahead.add(lines: [String(frame * 100)]) }
+            #expect(ahead.takeGaps(through: frame).isEmpty)
+            if frame >= 20_000 { peak = max(peak, ahead.retainedCount) }
+        }
+        #expect(peak <= 2048, "kept \(peak) stamps while none was ahead")
     }
 
     @Test("a jump of more than 10 s is a discontinuity, not hundreds of lost frames; 10 s or less is counted")

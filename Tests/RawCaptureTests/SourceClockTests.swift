@@ -20,7 +20,15 @@ final class ScriptedStream: FrameSource {
     /// Times `finish` was called, and how many frames had been asked for then.
     private(set) var finished: [Int] = []
     private var asked = 0
-    func finish() { finished.append(asked) }
+    func finish() {
+        finished.append(asked)
+        for reason in lossesAtFinish {
+            losses.append(FrameLoss(sequenceNumber: number, reason: reason, detail: "found at finish"))
+            number += 1
+        }
+    }
+    /// Losses the stream finds only when the burst finishes (a stream's timestamps arriving late).
+    var lossesAtFinish: [FrameLoss.Reason] = []
 
     init(_ inner: any FrameSource, script: [Event], endsMidFrame: Bool) {
         self.inner = inner
@@ -115,5 +123,16 @@ final class ScriptedStream: FrameSource {
         #expect(report.stopCause == nil && report.ledger.written.sorted() == [0, 1, 2, 3])
         // Told once, after the last frame it was asked for: a camera stops acquiring there.
         #expect(stream.finished == [4])
+    }
+
+    @Test("losses a source finds only at finish (late timestamps) are counted: produced = written + dropped")
+    func lossesAtFinish() throws {
+        let tmp = try TemporaryDirectory()
+        let stream = ScriptedStream(try BurstSessionTests.sensor(), script: [.frame, .frame, .frame], endsMidFrame: false)
+        stream.lossesAtFinish = [.camera]
+        let report = try Self.burst(stream, frames: 2, directory: tmp.url.path)
+        #expect(report.ledger.written.sorted() == [0, 1])
+        #expect(report.ledger.drops.map(\.sequenceNumber) == [2] && report.ledger.drops.map(\.reason) == [.camera])
+        #expect(report.ledger.produced.sorted() == [0, 1, 2])
     }
 }

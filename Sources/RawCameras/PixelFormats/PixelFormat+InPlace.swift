@@ -2,10 +2,25 @@ extension PixelFormat {
     /// The lowest byte offset at which a tight `width` x `height` frame in this format may lie in a buffer of
     /// `2 * width * height` bytes or more for ``unpackInPlace(_:from:width:height:)`` to turn it into the samples at the
     /// buffer's start: `2 * width * height` less the frame's bytes (0 for the 16-bit formats, whose words already are the
-    /// samples). Nil for an invalid size.
+    /// samples), or a little more where the last run's bytes start earlier than that. Nil for an invalid size.
     public func inPlaceOffset(width: Int, height: Int) -> Int? {
         guard let packed = byteCount(width: width, height: height) else { return nil }
-        return max(0, 2 * width * height - packed)
+        let samples = width * height
+        // The frame's end, and the start of its last run: the runs before it must not reach that run's bytes (with a
+        // GigE Vision packing and an odd pixel count, the last run's one pixel takes a whole 3-byte group).
+        let run = inPlaceRun(width: width)
+        let lastRunStart = (samples - 1) / run.pixels * run.pixels
+        let beforeLastRun = 2 * lastRunStart - lastRunStart / run.pixels * run.bytes
+        return max(0, 2 * samples - packed, beforeLastRun)
+    }
+
+    /// The runs `unpackInPlace` works in: whole rows for the row-wise packings; for the GenICam streams without row
+    /// boundaries, 4096 pixels (a whole number of packing groups).
+    private func inPlaceRun(width: Int) -> (pixels: Int, bytes: Int) {
+        switch packing {
+        case .lsbFirst, .gigEVisionPacked: (4096, packing.bytesPerRow(width: 4096))
+        case .eightBit, .littleEndian16, .mipiCSI2, .pispCompressed: (width, bytesPerRow(width: width))
+        }
     }
 
     /// Unpacks a tight `width` x `height` frame lying at `offset` in `memory` into `width * height` 16-bit samples at
@@ -38,17 +53,7 @@ extension PixelFormat {
             RowUnpackers.clearHighBits(target, count: samples, bits: bits)
             return
         }
-        // Runs: whole rows for the row-wise packings; for the GenICam streams without row boundaries, a fixed run of
-        // pixels that ends on a packing group.
-        let runPixels: Int, runBytes: Int
-        switch packing {
-        case .lsbFirst, .gigEVisionPacked:
-            runPixels = 4096
-            runBytes = packing.bytesPerRow(width: runPixels)
-        case .eightBit, .littleEndian16, .mipiCSI2, .pispCompressed:
-            runPixels = width
-            runBytes = bytesPerRow(width: width)
-        }
+        let (runPixels, runBytes) = inPlaceRun(width: width)
         try withUnsafeTemporaryAllocation(byteCount: runBytes, alignment: 16) { scratch throws(PixelFormatError) in
             var done = 0, read = offset
             while done < samples {

@@ -129,6 +129,15 @@ public final class RawStreamSource: FrameSource {
     /// Ends a wait for the stream's next bytes (a stalled pipe) within 0.2 s; any thread may call it.
     public func interrupt() { input.interrupt() }
 
+    /// The burst has its last frame (a frame count, a duration, a stop): the timestamps of the frames read may still
+    /// be on their way (rpicam writes the file as it streams), so they are waited for once more, briefly, and the gaps
+    /// before those frames counted (the engine takes these losses after `finish`).
+    public func finish() {
+        guard framesRead > 0 else { return }
+        timestampsWaited = false
+        countGap(through: framesRead - 1, atFinish: true)
+    }
+
     /// Frames in a row that cannot be decoded after which the burst fails (the stream is not what `--format` says).
     public static let maximumCorruptInARow = 100
     /// Frames that could not be decoded since the last one that could.
@@ -191,7 +200,7 @@ public final class RawStreamSource: FrameSource {
 
     /// Counts the frames the timestamps show missing before the stream's frames up to `index` (the frame just read)
     /// as lost, for those whose timestamps have arrived and were not examined yet.
-    private func countGap(through index: Int) {
+    private func countGap(through index: Int, atFinish: Bool = false) {
         guard let file = timestampFile else { return }
         follow(until: { timestamps.count > index }, waited: &timestampsWaited) {
             timestamps.add(lines: file.readLines())
@@ -200,7 +209,7 @@ public final class RawStreamSource: FrameSource {
         for (frame, gap) in timestamps.takeGaps(through: index) {
             switch gap {
             case .missing(let count):
-                let late = frame < index ? " (found late, before stream frame \(frame))" : ""
+                let late = frame < index || atFinish ? " (found late, before stream frame \(frame))" : ""
                 for _ in 0..<count {
                     losses.append(FrameLoss(sequenceNumber: nextSequence, reason: .camera, detail: "a gap in the frame timestamps" + late))
                     nextSequence += 1

@@ -34,14 +34,22 @@ public struct StreamTimestamps: Sendable, Hashable {
         case discontinuity(milliseconds: Double)
     }
 
-    /// Timestamps from index `examined − 1` on (the last one examined, then those not examined yet).
+    /// Timestamps from index `examined − 1` on (the last one examined, then those not examined yet), from `head` of
+    /// this array on (the ones before it are dropped in batches, so a file far ahead of the stream costs no more).
     private var unexamined: [Double] = []
+    private var head = 0
     /// Frames whose gap before them has been examined: 0..<examined.
     private var examined = 0
     /// The last `medianWindow` positive differences, a ring written at `deltaCursor`.
     private var recentDeltas: [Double] = []
     private var deltaCursor = 0
     private var last: Double?
+    /// The median of `recentDeltas`, worked out when they change (nil with none).
+    private var medianDelta: Double?
+
+    /// Timestamps held now: those not yet examined, the last examined, and up to a batch already examined (for tests:
+    /// it stays bounded by what the file is ahead of the stream, never by the stream's length).
+    public var retainedCount: Int { unexamined.count }
 
     /// Timestamps with an interval of 1 / `fps` (nil: the median of the differences).
     public init(fps: Double? = nil) {
@@ -50,6 +58,7 @@ public struct StreamTimestamps: Sendable, Hashable {
 
     /// Adds the file's lines (comments and blank lines are skipped).
     public mutating func add(lines: [String]) {
+        defer { medianDelta = Self.median(recentDeltas) }
         for line in lines {
             let text = line.trimmingSpaces
             if text.isEmpty || text.hasPrefix("#") { continue }
@@ -73,11 +82,14 @@ public struct StreamTimestamps: Sendable, Hashable {
 
     /// The frame interval: the nominal one, or the median of the recent differences (nil with fewer than two stamps).
     public var intervalMilliseconds: Double? {
-        if let nominalIntervalMilliseconds { return nominalIntervalMilliseconds }
-        let deltas = recentDeltas.sorted()
-        guard !deltas.isEmpty else { return nil }
-        let middle = deltas.count / 2
-        return deltas.count % 2 == 1 ? deltas[middle] : (deltas[middle - 1] + deltas[middle]) / 2
+        nominalIntervalMilliseconds ?? medianDelta
+    }
+
+    private static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// The gaps before the frames up to `frame` (the stream's index, inclusive) not examined before, for those whose
@@ -87,11 +99,11 @@ public struct StreamTimestamps: Sendable, Hashable {
     public mutating func takeGaps(through frame: Int) -> [(frame: Int, gap: Gap)] {
         guard let interval = intervalMilliseconds, interval > 0 else { return [] }
         var gaps: [(frame: Int, gap: Gap)] = []
-        // unexamined[k] is the timestamp of frame examined − 1 + k (of frame k before the first is examined).
+        // unexamined[head + k] is the timestamp of frame first + k.
         let first = examined == 0 ? 0 : examined - 1
-        while examined <= frame, examined - first < unexamined.count {
+        while examined <= frame, head + examined - first < unexamined.count {
             if examined > 0 {
-                let gap = unexamined[examined - first] - unexamined[examined - first - 1]
+                let gap = unexamined[head + examined - first] - unexamined[head + examined - first - 1]
                 if gap > max(Self.discontinuityMilliseconds, 300 * interval) {
                     gaps.append((examined, .discontinuity(milliseconds: gap)))
                 } else if gap > 1.5 * interval {
@@ -102,9 +114,13 @@ public struct StreamTimestamps: Sendable, Hashable {
             }
             examined += 1
         }
-        // Keep only the last examined timestamp (the next gap starts there) and those still to examine.
-        let keepFrom = max(0, examined - 1 - first)
-        if keepFrom > 0 { unexamined.removeFirst(keepFrom) }
+        // Keep only the last examined timestamp (the next gap starts there) and those still to examine; the others go
+        // once they are most of the array.
+        head += max(0, examined - 1 - first)
+        if head >= 1024 && head * 2 >= unexamined.count {
+            unexamined.removeFirst(head)
+            head = 0
+        }
         return gaps
     }
 }

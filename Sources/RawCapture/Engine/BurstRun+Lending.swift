@@ -29,7 +29,9 @@ extension BurstRun {
     func returnLentSlots(_ s: inout SensorState) {
         guard let borrower = session.source.borrower else { return }
         let returned = borrower.returnBorrowed()
-        precondition(returned.allSatisfy { s.lent[ObjectIdentifier($0)] != nil }, "a source returned a slot it was not lent")
+        // Every lent slot must come back: one a source kept might still be written to by its device.
+        precondition(returned.count == s.lent.count && Set(returned.map(ObjectIdentifier.init)) == Set(s.lent.keys),
+                     "a source returned other slots than it was lent")
         for slot in s.lent.values { pool.abandon(slot) }
         s.lent = [:]
     }

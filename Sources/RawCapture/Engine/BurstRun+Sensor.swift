@@ -113,8 +113,9 @@ extension BurstRun {
         guard configuration.governor && s.triggered else { return }
         let stats = pool.statistics
         let finished = books.withLock { $0.finished }
+        // Slots lent to a camera are always `filling`: not frames waiting, not room either.
         let observation = BurstGovernor.Observation(
-            seconds: seconds, occupied: stats.occupied, free: stats.slotCount - stats.occupied, queued: stats.queued,
+            seconds: seconds, occupied: stats.occupied - s.lent.count, free: stats.slotCount - stats.occupied, queued: stats.queued,
             finished: finished,
             lastLatenessNanoseconds: s.lastLateness, lateDrops: s.lateDrops, thermal: thermal,
             lastSequenceNumber: s.lastSequence, sensorSeconds: s.typicalFill.map { Double($0) / 1e9 })

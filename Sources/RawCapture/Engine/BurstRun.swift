@@ -65,6 +65,8 @@ final class BurstRun: Sendable {
         var stopCause = lendSlots(&sensor)
         if stopCause == nil { stopCause = sensorLoop(&sensor, afterTrigger: afterTrigger) }
         session.source.finish()
+        // What a source found lost only at its finish (a stream's late timestamps).
+        countLosses(&sensor)
         returnLentSlots(&sensor)
         if scheduling == .realTime { ThreadPriority.returnToNormal() }
         sensor.scheduling = scheduling
@@ -136,7 +138,8 @@ final class BurstRun: Sendable {
                                           realTime: fps != nil)
         // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
         if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
-        return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount,
+        // The governor watches the slots frames wait in: those lent to a camera are its buffers, always `filling`.
+        return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount - session.memory.lentSlots,
                              framesPerTrigger: session.source.framesPerTrigger, keepsRate: c.cinemaDNG != nil)
     }
 

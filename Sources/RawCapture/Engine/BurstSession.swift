@@ -67,7 +67,8 @@ public final class BurstSession: @unchecked Sendable {
         self.source = source
         self.configuration = configuration
         pool = try FramePool(samplesPerSlot: source.samplesPerSlot, slotCount: memory.slots)
-        let slots = memory.slots
+        // Slots lent to a camera are its buffers, not room for frames waiting for the writers.
+        let slots = memory.slots - memory.lentSlots
         prediction = configuration.timePlan.map { BurstPrediction(plan: $0, slots: slots) }
         spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
         control = BurstControl(triggered: configuration.preRecordFrames == 0)
