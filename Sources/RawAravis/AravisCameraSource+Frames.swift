@@ -55,7 +55,11 @@ extension AravisCameraSource {
     /// when the buffer itself was damaged (counted as a loss).
     private func examine(_ buffer: OpaquePointer, received: UInt64) -> WholeBuffer? {
         let frameID = UInt64(arv_buffer_get_frame_id(buffer))
-        let step = ids.next(frameID)
+        let stamp = UInt64(arv_buffer_get_timestamp(buffer))
+        // A camera whose clock went back was restarted: its ids start again, and the jump is no run of lost frames.
+        let restarted = lastCameraTimestamp.map { stamp > 0 && stamp < $0 } ?? false
+        if stamp > 0 { lastCameraTimestamp = stamp }
+        let step = restarted ? ids.restart(frameID) : ids.next(frameID)
         for missing in step.missing {
             losses.append(FrameLoss(sequenceNumber: missing, reason: .camera,
                                     detail: "frame id \(frameID) came after \(step.missing.count) missing"))
@@ -79,7 +83,7 @@ extension AravisCameraSource {
             return nil
         }
         return WholeBuffer(sequenceNumber: step.sequenceNumber, frameID: frameID,
-                           cameraTimestamp: UInt64(arv_buffer_get_timestamp(buffer)), received: received,
+                           cameraTimestamp: stamp, received: received,
                            data: UnsafeMutableRawPointer(mutating: data), bytes: size)
     }
 

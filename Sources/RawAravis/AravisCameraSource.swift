@@ -86,6 +86,8 @@ public final class AravisCameraSource: FrameSource {
     var applied: AppliedSettings
     /// The slots the stream held when the burst finished (its thread stopped), for `returnBorrowed`.
     var lentAtFinish: [PixelStorage] = []
+    /// The camera's timestamp of the last buffer popped (ns of its clock), to see it restart.
+    var lastCameraTimestamp: UInt64?
     /// Set by `interrupt()` from any thread: the wait for the next buffer ends.
     let interrupted = Atomic<Bool>(false)
     /// Buffers of Aravis's own memory were queued (the copy path), on the sensor thread.

@@ -75,4 +75,15 @@ import Testing
         let scattered = Self.run([100, 101, 9, 5, 9, 102])
         #expect(scattered.map(\.1) == [0, 1, 2, 3, 4, 5] && scattered.allSatisfy { $0.0.isEmpty })
     }
+
+    @Test("a restart the caller saw (the camera's clock went back) starts the ids again wherever they lie, counting nothing")
+    func explicitRestart() {
+        var extender = FrameIDExtender()
+        _ = extender.next(40000)
+        _ = extender.next(40001)
+        let restarted = extender.restart(1)
+        #expect(restarted.sequenceNumber == 2 && restarted.missing.isEmpty && !restarted.outOfOrder)
+        let next = extender.next(3)
+        #expect(next.sequenceNumber == 4 && Array(next.missing) == [3])
+    }
 }

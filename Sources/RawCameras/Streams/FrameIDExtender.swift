@@ -67,6 +67,17 @@ public struct FrameIDExtender: Sendable, Hashable {
         return Step(missing: base..<number, sequenceNumber: number, outOfOrder: false)
     }
 
+    /// Takes `rawID` as the first id of a camera that started counting again (its clock went back: it was restarted):
+    /// the next sequence number, nothing counted missing, and the id the reference from here on — however far it lies
+    /// from the last one.
+    public mutating func restart(_ rawID: UInt64) -> Step {
+        let number = nextSequenceNumber
+        lastID = rawID % modulus
+        nextSequenceNumber = number + 1
+        restartRun = 0
+        return Step(missing: number..<number, sequenceNumber: number, outOfOrder: false)
+    }
+
     /// How many ids `id` lies after `last`, going forward through the id space (0 for the same id).
     private func distance(from last: UInt64, to id: UInt64) -> UInt64 {
         var delta = (id &+ modulus &- last) % modulus
