@@ -66,9 +66,11 @@ final class AravisStream {
         if let idle = idleBuffers.removeValue(forKey: key) {
             buffer = idle
         } else {
-            let memory = UnsafeMutableRawPointer(slot.baseAddress)
-            let offset = atStart ? 0 : slot.count * 2 - payloadBytes
-            buffer = arv_buffer_new(payloadBytes, memory + offset)
+            let memory = UnsafeMutableRawPointer(slot.baseAddress) + (atStart ? 0 : slot.count * 2 - payloadBytes)
+            // A slot's pages are mapped on first touch: touched here, on the sensor thread, so Aravis's receiving thread
+            // does not stall on thousands of page faults while packets pile up in its socket.
+            for page in stride(from: 0, to: payloadBytes, by: 4096) { memory.storeBytes(of: 0, toByteOffset: page, as: UInt8.self) }
+            buffer = arv_buffer_new(payloadBytes, memory)
         }
         lentSlots[buffer] = slot
         arv_stream_push_buffer(handle, buffer)
