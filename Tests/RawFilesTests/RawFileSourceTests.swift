@@ -250,9 +250,11 @@ import Testing
         #expect(next.latenessNanoseconds >= 14_000_000)
         let third = paced.waitForNextFrame()
         #expect(third.latenessNanoseconds >= 4_000_000) // due at 20 ms, asked for at 25 ms or later
-        let fourth = paced.waitForNextFrame() // due at 30 ms: on time again
-        #expect(fourth.latenessNanoseconds < 3_000_000)
-        #expect(abs(Double(fourth.monotonicNanoseconds - start) / 1e6 - 30) < 3)
+        // Due at 30 ms: on time again, or at most a few ms late on a loaded machine (a late start would leave it a whole
+        // interval, 10 ms, behind).
+        let fourth = paced.waitForNextFrame()
+        #expect(fourth.latenessNanoseconds < 8_000_000)
+        #expect(abs(Double(fourth.monotonicNanoseconds - start) / 1e6 - 30) < 8)
         #expect(MonotonicClock.nanoseconds() >= fourth.monotonicNanoseconds)
     }
 }
