@@ -55,7 +55,7 @@ extension AravisCameraSource {
                                              captureTime: CaptureTime.now(), sequenceNumber: sequenceNumber)
             try metadata.setExposureTime(applied.shutter > 0 ? applied.shutter : nil)
             try metadata.setISO(applied.iso >= 1 ? applied.iso : nil)
-            let image = RawImage(frame: raw, metadata: metadata, calibration: options.calibration)
+            let image = RawImage(frame: raw, metadata: metadata, calibration: frameCalibration)
             return CapturedFrame(image: image, settings: applied, sequenceNumber: sequenceNumber, monotonicNanoseconds: received,
                                  latenessNanoseconds: 0, sensorName: Self.sensorName)
         } catch {

@@ -14,6 +14,11 @@ import RawSources
 /// its reason, never written. Timestamps are `CLOCK_MONOTONIC` taken when the buffer is popped.
 ///
 /// ISO maps to Gain as ISO = 100 × 10^(gain / 20) (gain in dB, SFNC's unit: gain 0 is ISO 100, +6 dB doubles it).
+///
+/// ``Options/trigger`` decides what starts each exposure: free-running (the camera's clock), a software trigger fired
+/// for each frame asked for (so a frame is exposed with the settings configured before it), or a hardware line.
+/// ``Options/binning`` sets BinningHorizontal/BinningVertical; the camera's BalanceRatio goes into each DNG as
+/// ``CameraWhiteBalance`` says.
 public final class AravisCameraSource: FrameSource {
     /// How the camera is opened and run.
     public struct Options: Sendable {
@@ -35,6 +40,12 @@ public final class AravisCameraSource: FrameSource {
         public var maximumDamagedInARow = 100
         /// Colour calibration to write in the DNGs (nil: none known; the DNG writer then writes sRGB primaries).
         public var calibration: ColorCalibration?
+        /// What starts each exposure (default: free-running).
+        public var trigger: CameraTrigger = .freeRunning
+        /// Binning to set (nil: none, 1x1, on a camera that can bin). The region is then counted in binned pixels.
+        public var binning: CameraBinning?
+        /// Whether the camera applies its BalanceRatio to the Bayer data it sends (decides each DNG's AsShotNeutral).
+        public var whiteBalance: CameraWhiteBalance.Handling = .asShotNeutral
         /// Creates options.
         public init(id: String? = nil, pixelFormat: PixelFormat? = nil, frameRate: Double? = nil,
                     calibration: ColorCalibration? = nil) {
@@ -69,6 +80,13 @@ public final class AravisCameraSource: FrameSource {
     /// The stream's counters when the burst took its last frame (`finish`), nil before.
     private var finalCounters: AravisStreamCounters?
     var applied: AppliedSettings
+    /// The binning set (nil: the camera cannot bin), and the camera's white balance (nil: it has no BalanceRatio).
+    public internal(set) var binning: CameraBinning?
+    public internal(set) var whiteBalance: CameraWhiteBalance?
+    /// The calibration each frame carries: ``Options/calibration`` with the camera's AsShotNeutral.
+    var frameCalibration: ColorCalibration?
+    /// What starts each exposure.
+    public var trigger: CameraTrigger { options.trigger }
 
     /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
     /// first frame asked for).
@@ -97,7 +115,8 @@ public final class AravisCameraSource: FrameSource {
         }
         pixelFormat = format
         self.cfa = cfa
-        let sensor = try camera.sensorSize()
+        let sensor = try Self.setUpBinning(camera, options.binning, format: format)
+        binning = sensor.binning
         let wanted = options.region ?? CameraRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
         try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height)
         try camera.setRegion(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height)
@@ -125,9 +144,16 @@ public final class AravisCameraSource: FrameSource {
         capabilities = Self.capabilities(name: Self.sensorName, width: region.width, height: region.height,
                                          format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
                                          exposure: exposureBounds)
+        try camera.setTrigger(options.trigger)
         applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
         stream = try AravisStream(camera: camera, buffers: max(2, options.buffers), payload: try camera.payloadBytes(),
                                   transport: .init())
+        readWhiteBalance()
+    }
+
+    deinit {
+        // The in-process fake may be waiting on its stream thread for a trigger that will not come now.
+        camera.releaseFakeTriggerWait()
     }
 
     /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
@@ -172,6 +198,7 @@ public final class AravisCameraSource: FrameSource {
                                            + "ExposureTime \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound)) µs")
             }
         }
+        try checkWhiteBalance(settings.whiteBalance)
         _ = try settings.validated(for: capabilities)
     }
 
@@ -184,6 +211,7 @@ public final class AravisCameraSource: FrameSource {
             throw CaptureSettingsError(setting: error.feature ?? "camera", error.message)
         }
         applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
+        readWhiteBalance()
     }
 
     /// Not called for a source on its own clock (the engine never skips its frames); returns the next number.
@@ -200,13 +228,19 @@ public final class AravisCameraSource: FrameSource {
         let interval = 1 / max(capabilities.maximumFrameRate, 0.1)
         let wait = UInt64(max(0.2, 4 * interval) * 1e6)
         var waited = 0.0
+        var triggerDue = options.trigger == .software
         // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
         let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
         while true {
+            if triggerDue {
+                // One TriggerSoftware per frame asked for (and again for a frame that arrived damaged).
+                do throws(AravisError) { try camera.fireSoftwareTrigger() } catch { throw FrameSourceError(error.description) }
+                triggerDue = false
+            }
             guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
                 waited += Double(wait) / 1e6
                 if waited >= stall {
-                    throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
+                    throw FrameSourceError(stallMessage(waited: waited))
                 }
                 continue
             }
@@ -214,6 +248,7 @@ public final class AravisCameraSource: FrameSource {
             defer { stream.push(buffer) }
             if let frame = try take(buffer, received: received, into: storage) { return frame }
             waited = 0
+            triggerDue = options.trigger == .software
             damagedInARow += 1
             if damagedInARow >= options.maximumDamagedInARow {
                 throw FrameSourceError("\(damagedInARow) frames in a row arrived damaged (the last: "

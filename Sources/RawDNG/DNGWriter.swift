@@ -313,9 +313,6 @@ public struct DNGWriter: Sendable {
             throw DNGWriteError(path: path, "no colour matrix is known for this \(planes)-colour sensor")
         }
         warnings.append("no colour matrix is known for this camera; wrote the sRGB (D65) matrix, colours will be approximate")
-        let xyzToSRGB = try! ColorMatrix([3.2404542, -1.5371385, -0.4985314],
-                                         [-0.9692660, 1.8760108, 0.0415560],
-                                         [0.0556434, -0.2040259, 1.0572252])
-        return try! ColorCalibration(colorMatrix1: xyzToSRGB, illuminant1: .d65) // a valid 3x3 matrix
+        return try! ColorCalibration.linearSRGB() // a valid 3x3 matrix
     }
 }
