@@ -118,7 +118,7 @@ public final class AravisCameraSource: FrameSource {
         let sensor = try Self.setUpBinning(camera, options.binning, format: format)
         binning = sensor.binning
         let wanted = options.region ?? CameraRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
-        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height)
+        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height, binning: sensor.binning)
         try camera.setRegion(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height)
         let region = try camera.region()
         guard CameraRegion(x: region.x, y: region.y, width: region.width, height: region.height) == wanted else {

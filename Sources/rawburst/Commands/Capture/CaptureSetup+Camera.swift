@@ -68,10 +68,10 @@ extension CaptureCommand {
         let source: AravisCameraSource
         do { source = try AravisCameraSource(options: options) } catch { throw BadValue("\(error)") }
         try source.configure(settings)
-        if let note { Terminal.error("rawburst capture: \(note)") }
         var setup = CaptureSetup(cameras: [.init(name: "camera", samplesPerFrame: source.samplesPerFrame, chart: nil)],
                                  replayedFiles: nil, source: .single(source))
         setup.cameraSource = source
+        setup.cameraNote = note
         return setup
     }
 }

@@ -25,6 +25,8 @@ struct CaptureSetup {
     var stream: CaptureStreamReport?
     /// The GenICam camera (`--camera`), nil for the other sources: read again after the burst for the report.
     var cameraSource: AravisCameraSource?
+    /// What the user should know about how the camera was set (printed once the burst is accepted).
+    var cameraNote: String?
     /// The frames come on standard input (`--source stdin`), so keys cannot.
     var framesOnStandardInput = false
 }
