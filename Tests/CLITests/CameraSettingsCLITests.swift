@@ -166,6 +166,13 @@ struct CameraSettingsCLITests {
             .replacingOccurrences(of: ">BinningHorizontal</pVariable>", with: ">VendorBinningH</pVariable>")
         try xml.write(to: plain, atomically: true, encoding: .utf8)
         try Self.expectRefused(["--binning", "2"], "no BinningHorizontal", xml: plain.path)
+        // A camera whose pixel format changes when it bins (here BinningHorizontal shares PixelFormat's register, as
+        // if binning switched the camera to another format): refused, the mosaic would not be the one described.
+        let mixing = tmp.url.appendingPathComponent("binning-changes-format.xml")
+        let shared = try String(contentsOfFile: FakeCameraCLITests.xml, encoding: .utf8)
+            .replacingOccurrences(of: "<Address>0x108</Address>", with: "<Address>0x128</Address>")
+        try shared.write(to: mixing, atomically: true, encoding: .utf8)
+        try Self.expectRefused(["--binning", "2x1"], "does not keep the Bayer mosaic", xml: mixing.path)
     }
 
     @Test("line:Line1's pulses give frames; line:Line2 stalls after --trigger-timeout naming it; Line9 is refused")
