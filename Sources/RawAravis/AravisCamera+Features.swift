@@ -1,5 +1,7 @@
 import CAravis
+import Glibc
 import RawCameras
+import RawCore
 
 /// GenICam features by name: triggers, binning, white balance, and what the in-process fake camera logged.
 extension AravisCamera {
@@ -77,6 +79,25 @@ extension AravisCamera {
             throw AravisError(.missingFeature, feature: "TriggerSoftware", "the camera has no TriggerSoftware for \(purpose)")
         }
         try setEntry("TriggerMode", to: "On", for: purpose)
+    }
+
+    /// True when the camera can say whether it waits for a frame trigger (SFNC AcquisitionStatusSelector with
+    /// FrameTriggerWait, and AcquisitionStatus).
+    public func reportsFrameTriggerWait() -> Bool {
+        has("AcquisitionStatus") && entries(of: "AcquisitionStatusSelector").contains("FrameTriggerWait")
+    }
+
+    /// Polls AcquisitionStatus for FrameTriggerWait every millisecond until the camera waits for a frame trigger (a
+    /// trigger sent before is ignored by many cameras); false when it did not within `timeout` seconds or cannot say.
+    public func waitForFrameTriggerWait(timeout: Double) -> Bool {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
+        guard (try? set("AcquisitionStatusSelector", to: "FrameTriggerWait")) != nil else { return false }
+        while true {
+            guard let waiting = try? withGError("", { arv_camera_get_boolean(handle, "AcquisitionStatus", $0) }) else { return false }
+            if waiting != 0 { return true }
+            if MonotonicClock.nanoseconds() >= deadline { return false }
+            usleep(1000)
+        }
     }
 
     /// Fires TriggerSoftware once (one frame, in software trigger mode).

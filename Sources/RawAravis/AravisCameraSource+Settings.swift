@@ -74,6 +74,17 @@ extension AravisCameraSource {
                                    + "camera's own \(feature)")
     }
 
+    /// Fires TriggerSoftware for the next frame, once the camera says it waits for a trigger when it can say so
+    /// (AcquisitionStatus FrameTriggerWait: a trigger sent earlier, e.g. just after AcquisitionStart, may be ignored);
+    /// fails when it does not within `timeout` seconds.
+    func fireSoftwareTrigger(within timeout: Double) throws(FrameSourceError) {
+        if reportsTriggerWait && !camera.waitForFrameTriggerWait(timeout: timeout) {
+            throw FrameSourceError("the camera was not ready for TriggerSoftware (AcquisitionStatus FrameTriggerWait) "
+                                   + "within \(SettingText.number(timeout)) s")
+        }
+        do throws(AravisError) { try camera.fireSoftwareTrigger() } catch { throw FrameSourceError(error.description) }
+    }
+
     /// Why nextFrame gave up after `waited` seconds without a frame.
     func stallMessage(waited: Double) -> String {
         let seconds = SettingText.number(waited)

@@ -87,6 +87,8 @@ public final class AravisCameraSource: FrameSource {
     var frameCalibration: ColorCalibration?
     /// What starts each exposure.
     public var trigger: CameraTrigger { options.trigger }
+    /// With the software trigger: the camera says when it waits for one (AcquisitionStatus FrameTriggerWait).
+    let reportsTriggerWait: Bool
 
     /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
     /// first frame asked for).
@@ -145,6 +147,7 @@ public final class AravisCameraSource: FrameSource {
                                          format: format, frameRate: camera.frameRate() ?? 1000, gain: gainBounds,
                                          exposure: exposureBounds)
         try camera.setTrigger(options.trigger)
+        reportsTriggerWait = options.trigger == .software && camera.reportsFrameTriggerWait()
         applied = Self.applied(gain: camera.gain(), exposureMicroseconds: camera.exposureTime())
         stream = try AravisStream(camera: camera, buffers: max(2, options.buffers), payload: try camera.payloadBytes(),
                                   transport: .init())
@@ -234,7 +237,7 @@ public final class AravisCameraSource: FrameSource {
         while true {
             if triggerDue {
                 // One TriggerSoftware per frame asked for (and again for a frame that arrived damaged).
-                do throws(AravisError) { try camera.fireSoftwareTrigger() } catch { throw FrameSourceError(error.description) }
+                try fireSoftwareTrigger(within: stall)
                 triggerDue = false
             }
             guard let buffer = stream.pop(timeoutMicroseconds: wait) else {

@@ -38,6 +38,8 @@ import Testing
         }
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 % 65535 + 1 }, "\(ids)")
         #expect(source.trigger == .software)
+        // Each trigger was fired once the fake said it waited for one (AcquisitionStatus FrameTriggerWait).
+        #expect(source.camera.reportsFrameTriggerWait() && source.camera.waitForFrameTriggerWait(timeout: 1))
     }
 
     @Test("free-running: a frame made before a new ExposureTime was taken with the old one (so brackets need the trigger)")
@@ -65,6 +67,16 @@ import Testing
         #expect { _ = try silent.nextFrame(into: storage) } throws: { error in
             "\(error)".contains("no trigger came on Line2") && Date().timeIntervalSince(started) >= 0.5
         }
+    }
+
+    @Test("FrameTriggerWait: false while a TriggerSoftware is pending (none is taken on Line1), true before")
+    func frameTriggerWait() throws {
+        let source = try Self.source { $0.trigger = .line("Line1") }
+        #expect(source.camera.waitForFrameTriggerWait(timeout: 0.05))
+        try source.camera.fireSoftwareTrigger()
+        let started = Date()
+        #expect(!source.camera.waitForFrameTriggerWait(timeout: 0.2))
+        #expect(Date().timeIntervalSince(started) >= 0.2)
     }
 
     @Test("a TriggerSource the camera lacks is refused naming TriggerSource and listing what it offers")
