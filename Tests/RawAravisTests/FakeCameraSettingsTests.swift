@@ -42,12 +42,14 @@ import Testing
         #expect(source.camera.reportsFrameTriggerWait() && source.camera.waitForFrameTriggerWait(timeout: 1))
     }
 
-    @Test("free-running: a frame made before a new ExposureTime was taken with the old one (so brackets need the trigger)")
+    @Test("free-running: frames start at AcquisitionStart; one made before a new ExposureTime has the old one")
     func freeRunningFramesInFlight() throws {
         let source = try Self.source { $0.frameRate = 100 }
         let storage = PixelStorage(count: source.samplesPerFrame)
         try source.configure(CaptureSettings(shutter: 0.002))
-        _ = try source.nextFrame(into: storage)
+        // Nothing is made before AcquisitionStart (the first frame asked for): the first frame has the new setting.
+        let first = try source.nextFrame(into: storage)
+        #expect(source.camera.fakeExposureMicroseconds(frameID: first.camera?.frameID ?? 0) == 2000)
         Thread.sleep(forTimeInterval: 0.1)  // the fake keeps filling its queued buffers meanwhile
         try source.configure(CaptureSettings(shutter: 0.008))
         let frame = try source.nextFrame(into: storage)

@@ -99,7 +99,7 @@ typedef struct {
 /* The fake's trigger registers (arvfakecamera.h) and the TriggerSource values samples/genicam/rawburst-fake-camera.xml
    gives them: Line1 (0) is a line the fake pulses at its trigger frequency (25 Hz), Software (1) waits for
    TriggerSoftware, Line2 (2) is a line nothing is connected to. */
-enum { RB_FAKE_TRIGGER_MODE = 0x300, RB_FAKE_TRIGGER_SOURCE = 0x304, RB_FAKE_EXPOSURE = 0x120 };
+enum { RB_FAKE_TRIGGER_MODE = 0x300, RB_FAKE_TRIGGER_SOURCE = 0x304, RB_FAKE_EXPOSURE = 0x120, RB_FAKE_ACQUISITION = 0x124 };
 enum { RB_FAKE_SOURCE_LINE1 = 0, RB_FAKE_SOURCE_SOFTWARE = 1 };
 
 static inline guint32 rb_fake_register(ArvFakeCamera *fake, guint32 address) {
@@ -108,13 +108,15 @@ static inline guint32 rb_fake_register(ArvFakeCamera *fake, guint32 address) {
     return value;
 }
 
-/* Aravis 0.8's in-process fake stream makes a frame every period whatever the trigger registers say (its GigE server
-   honours a software trigger; the in-process stream does not). With TriggerMode On this waits, on the fake's stream
-   thread, until the frame's trigger comes: at once for Line1, a TriggerSoftware for Software, never for another line.
-   1 when the frame is to be filled, 0 when waiting ended because the camera is being released. */
+/* Aravis 0.8's in-process fake stream makes a frame every period from the moment its stream exists, whatever the
+   acquisition and trigger registers say (its GigE server honours AcquisitionStart and a software trigger; the
+   in-process stream does not). This waits, on the fake's stream thread, as a camera would: until AcquisitionStart,
+   then, with TriggerMode On, until the frame's trigger comes: at once for Line1, a TriggerSoftware for Software, never
+   for another line. 1 when the frame is to be filled, 0 when waiting ended because the camera is being released. */
 static inline int rb_fake_wait_for_trigger(rb_fake_fill_state *state) {
     for (;;) {
         if (g_atomic_int_get(&state->released)) return 0;
+        if (rb_fake_register(state->fake, RB_FAKE_ACQUISITION) == 0) { g_usleep(200); continue; }
         if (rb_fake_register(state->fake, RB_FAKE_TRIGGER_MODE) != 1) return 1;
         guint32 source = rb_fake_register(state->fake, RB_FAKE_TRIGGER_SOURCE);
         if (source == RB_FAKE_SOURCE_LINE1) return 1;
