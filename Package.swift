@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
                                                             "TestSupport"]),
         .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore"]),
+        .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore", "RawSources"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

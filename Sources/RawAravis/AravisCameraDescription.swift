@@ -11,6 +11,9 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
             min = range.lowerBound
             max = range.upperBound
         }
+        init?(_ range: ClosedRange<Int>?) {
+            self.init(range.map { Double($0.lowerBound)...Double($0.upperBound) })
+        }
     }
 
     /// What discovery reported.
@@ -29,6 +32,13 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
     public let exposureTimeMicroseconds: Bounds?
     /// Gain bounds (dB on SFNC cameras; nil: no such feature).
     public let gain: Bounds?
+    /// The TriggerSource values it offers for FrameStart (`--trigger software` needs `Software`, `line:NAME` NAME).
+    public let triggerSources: [String]
+    /// BinningHorizontal and BinningVertical bounds (nil: the camera cannot bin).
+    public let binningHorizontal: Bounds?
+    public let binningVertical: Bounds?
+    /// True when it has BalanceRatioSelector and BalanceRatio (its white balance goes into the DNGs).
+    public let balanceRatio: Bool
     /// Why the camera could not be opened, when it could not (the other fields are then empty).
     public let error: String?
 
@@ -45,11 +55,15 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
                                            sensorWidth: size.width, sensorHeight: size.height,
                                            frameRate: Bounds(camera.frameRateBounds()),
                                            exposureTimeMicroseconds: Bounds(camera.exposureTimeBounds()),
-                                           gain: Bounds(camera.gainBounds()), error: nil)
+                                           gain: Bounds(camera.gainBounds()), triggerSources: camera.triggerSources(),
+                                           binningHorizontal: Bounds(camera.binningBounds()?.horizontal),
+                                           binningVertical: Bounds(camera.binningBounds()?.vertical),
+                                           balanceRatio: camera.balanceRatioFeature != nil, error: nil)
         } catch {
             return AravisCameraDescription(device: device, pixelFormats: [], currentPixelFormat: nil, sensorWidth: nil,
                                            sensorHeight: nil, frameRate: nil, exposureTimeMicroseconds: nil, gain: nil,
-                                           error: error.description)
+                                           triggerSources: [], binningHorizontal: nil, binningVertical: nil,
+                                           balanceRatio: false, error: error.description)
         }
     }
 }

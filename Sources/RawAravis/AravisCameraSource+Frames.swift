@@ -17,9 +17,11 @@ struct WholeBuffer {
 
 extension AravisCameraSource {
     /// Pops buffers until one arrives whole (acquisition starts with the first call): each gap in frame ids before it
-    /// and each damaged buffer is counted as a loss, the damaged ones queued again. Throws when the camera stops
-    /// sending (no buffer for the stall limit), when `interrupt()` was called while waiting, or when ``Options/maximumDamagedInARow`` buffers in a row arrive damaged.
-    /// The caller owns the returned buffer until it queues it again.
+    /// and each damaged buffer is counted as a loss, the damaged ones queued again. With the software trigger it fires
+    /// TriggerSoftware first (and again after a damaged frame), so the frame is exposed with the settings configured
+    /// before it. Throws when the camera stops sending (no buffer for the stall limit, `--trigger-timeout`), when
+    /// `interrupt()` was called while waiting, or when ``Options/maximumDamagedInARow`` buffers in a row arrive
+    /// damaged. The caller owns the returned buffer until it queues it again.
     func nextWhole() throws(FrameSourceError) -> (buffer: OpaquePointer, whole: WholeBuffer) {
         do throws(AravisError) { try stream.start() } catch { throw FrameSourceError(error.description) }
         var damagedInARow = 0
@@ -29,20 +31,25 @@ extension AravisCameraSource {
         var waited = 0.0
         // A long exposure is not a stalled camera: it may take twice the exposure and a few intervals.
         let stall = max(options.stallSeconds, 2 * (applied.shutter > 0 ? applied.shutter : 0) + 4 * interval)
+        var triggerDue = options.trigger == .software
         while true {
+            if triggerDue {
+                // One TriggerSoftware per frame asked for (and again for a frame that arrived damaged).
+                try fireSoftwareTrigger(within: stall)
+                triggerDue = false
+            }
             guard let buffer = stream.pop(timeoutMicroseconds: wait) else {
                 waited += Double(wait) / 1e6
                 if interrupted.load(ordering: .relaxed) {
                     throw FrameSourceError("stopped while waiting for the camera's next frame")
                 }
-                if waited >= stall {
-                    throw FrameSourceError("the camera stopped sending frames (none for \(SettingText.number(waited)) s)")
-                }
+                if waited >= stall { throw FrameSourceError(stallMessage(waited: waited)) }
                 continue
             }
             if let whole = examine(buffer, received: MonotonicClock.nanoseconds()) { return (buffer, whole) }
             stream.push(buffer)
             waited = 0
+            triggerDue = options.trigger == .software
             damagedInARow += 1
             if damagedInARow >= options.maximumDamagedInARow {
                 throw FrameSourceError("\(damagedInARow) frames in a row arrived damaged (the last: "
@@ -98,7 +105,7 @@ extension AravisCameraSource {
                                              captureTime: CaptureTime.now(), sequenceNumber: whole.sequenceNumber)
             try metadata.setExposureTime(applied.shutter > 0 ? applied.shutter : nil)
             try metadata.setISO(applied.iso >= 1 ? applied.iso : nil)
-            let image = RawImage(frame: raw, metadata: metadata, calibration: options.calibration)
+            let image = RawImage(frame: raw, metadata: metadata, calibration: frameCalibration)
             var made = CapturedFrame(image: image, settings: applied, sequenceNumber: whole.sequenceNumber,
                                      monotonicNanoseconds: whole.received, latenessNanoseconds: 0, sensorName: Self.sensorName)
             made.camera = CameraStamp(frameID: whole.frameID, timestampNanoseconds: whole.cameraTimestamp)

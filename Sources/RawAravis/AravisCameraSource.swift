@@ -17,6 +17,11 @@ import Synchronization
 ///
 /// ISO maps to Gain through the camera profile's gain table (``Options/profile``); without one, as
 /// ISO = 100 × 10^(gain / 20) (gain in dB, SFNC's unit: gain 0 is ISO 100, +6 dB doubles it).
+///
+/// ``Options/trigger`` decides what starts each exposure: free-running (the camera's clock), a software trigger fired
+/// for each frame asked for (so a frame is exposed with the settings configured before it), or a hardware line.
+/// ``Options/binning`` sets BinningHorizontal/BinningVertical; the camera's BalanceRatio goes into each DNG as
+/// ``CameraWhiteBalance`` says.
 public final class AravisCameraSource: FrameSource {
     /// How the camera is opened and run.
     public struct Options: Sendable {
@@ -43,6 +48,12 @@ public final class AravisCameraSource: FrameSource {
         public var profile: CameraProfile?
         /// The profile's colour calibration, nil without a profile.
         public var calibration: ColorCalibration? { profile?.calibration }
+        /// What starts each exposure (default: free-running).
+        public var trigger: CameraTrigger = .freeRunning
+        /// Binning to set (nil: none, 1x1, on a camera that can bin). The region is then counted in binned pixels.
+        public var binning: CameraBinning?
+        /// Whether the camera applies its BalanceRatio to the Bayer data it sends (decides each DNG's AsShotNeutral).
+        public var whiteBalance: CameraWhiteBalance.Handling = .asShotNeutral
         /// Creates options.
         public init(id: String? = nil, pixelFormat: PixelFormat? = nil, frameRate: Double? = nil,
                     profile: CameraProfile? = nil) {
@@ -94,6 +105,15 @@ public final class AravisCameraSource: FrameSource {
     private var ownBuffersQueued = false
     /// Where a frame lies in a lent slot, or nil when frames cannot arrive in slots (then they are copied).
     let placement: SlotPlacement?
+    /// The binning set (nil: the camera cannot bin), and the camera's white balance (nil: it has no BalanceRatio).
+    public internal(set) var binning: CameraBinning?
+    public internal(set) var whiteBalance: CameraWhiteBalance?
+    /// The calibration each frame carries: ``Options/calibration`` with the camera's AsShotNeutral.
+    var frameCalibration: ColorCalibration?
+    /// What starts each exposure.
+    public var trigger: CameraTrigger { options.trigger }
+    /// With the software trigger: the camera says when it waits for one (AcquisitionStatus FrameTriggerWait).
+    let reportsTriggerWait: Bool
 
     /// Opens the camera, sets its pixel format and frame rate, and creates its stream (acquisition starts with the
     /// first frame asked for).
@@ -122,9 +142,10 @@ public final class AravisCameraSource: FrameSource {
         }
         pixelFormat = format
         self.cfa = cfa
-        let sensor = try camera.sensorSize()
+        let sensor = try Self.setUpBinning(camera, options.binning, format: format)
+        binning = sensor.binning
         let wanted = options.region ?? CameraRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
-        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height)
+        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height, binning: sensor.binning)
         try camera.setRegion(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height)
         let region = try camera.region()
         guard CameraRegion(x: region.x, y: region.y, width: region.width, height: region.height) == wanted else {
@@ -160,6 +181,14 @@ public final class AravisCameraSource: FrameSource {
         let payload = try camera.payloadBytes()
         stream = try AravisStream(camera: camera, payload: payload, transport: .init())
         placement = SlotPlacement(format: format, width: region.width, height: region.height, payload: payload)
+        try camera.setTrigger(options.trigger)
+        reportsTriggerWait = options.trigger == .software && camera.reportsFrameTriggerWait()
+        readWhiteBalance()
+    }
+
+    deinit {
+        // The in-process fake may be waiting on its stream thread for a trigger that will not come now.
+        camera.releaseFakeTriggerWait()
     }
 
     /// What Aravis's stream has counted so far (read it after the burst: the counters are not synchronised with the
@@ -172,8 +201,12 @@ public final class AravisCameraSource: FrameSource {
         guard finalCounters == nil else { return }
         stream.stop()
         finalCounters = stream.counters()
-        // Nothing may write to a lent slot once the engine has it back.
-        if stream.isLending { lentAtFinish = stream.releaseLentSlots() }
+        // Nothing may write to a lent slot once the engine has it back. Stopping the stream's thread waits for it: the
+        // in-process fake's fill must not be left waiting for an acquisition or a trigger that will not come.
+        if stream.isLending {
+            camera.releaseFakeTriggerWait()
+            lentAtFinish = stream.releaseLentSlots()
+        }
     }
 
     /// Ends a wait for the next buffer within 0.2 s (the burst is stopping).
@@ -225,6 +258,7 @@ public final class AravisCameraSource: FrameSource {
                                            + "ExposureTime \(SettingText.number(bounds.lowerBound))...\(SettingText.number(bounds.upperBound)) µs")
             }
         }
+        try checkWhiteBalance(settings.whiteBalance)
         _ = try settings.validated(for: capabilities)
     }
 
@@ -237,6 +271,7 @@ public final class AravisCameraSource: FrameSource {
             throw CaptureSettingsError(setting: error.feature ?? "camera", error.message)
         }
         applied = Self.applied(gain: camera.gain(), table: gainTable, exposureMicroseconds: camera.exposureTime())
+        readWhiteBalance()
     }
 
     /// Not called for a source on its own clock (the engine never skips its frames); returns the next number.

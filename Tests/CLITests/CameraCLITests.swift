@@ -65,6 +65,29 @@ struct CameraCLITests {
                     == ["BayerBG8", "BayerGB8", "BayerGR8", "BayerRG8", "Mono8", "RGB8", "Mono16"])
         #expect(entry?["sensorWidth"]?.int == 2048 && entry?["sensorHeight"]?.int == 2048)
         #expect(entry?["frameRate"]?["max"]?.double == 1000 && entry?["gain"]?["max"]?.double == 10)
+        // Aravis's stock fake: FrameStart triggers from Line0 or Software, binning 1...16 each way, no BalanceRatio.
+        #expect(entry?["triggerSources"]?.array?.compactMap(\.string) == ["Line0", "Software"])
+        #expect(entry?["binningHorizontal"]?["min"]?.double == 1 && entry?["binningHorizontal"]?["max"]?.double == 16)
+        #expect(entry?["binningVertical"]?["max"]?.double == 16 && entry?["balanceRatio"]?.bool == false)
+    }
+
+    @Test("--trigger software on the GigE fake: it sends one frame per TriggerSoftware, every one written, ids consecutive")
+    func softwareTrigger() throws {
+        let camera = try FakeGigECamera(serial: "RBTRIG1")
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--crop",
+                                  "256x256+0+0", "--trigger", "software", "--frames", "5", "-o", out.path, "--json"], timeout: 120)
+        #expect(result.exitStatus == 0, "\(result)")
+        let books = try Self.books(result.stdout)
+        #expect(books.produced == 5 && books.written == Array(0..<5), "\(books.drops)")
+        let manifest = try JSONValue(parsing: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest["camera"]?["trigger"]?.string == "software")
+        // Untriggered, the fake sends nothing: the stream completed exactly the five frames triggered.
+        #expect(manifest["camera"]?["aravis"]?["completedBuffers"]?.int == 5)
+        let ids = (manifest["frames"]?.array ?? []).compactMap { $0["cameraFrameID"]?.int }
+        #expect(ids.count == 5 && zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 % 65535 + 1 }, "\(ids)")
     }
 
     @Test("capture --camera lands the fake camera's frames as DNGs with its exact samples; every frame is counted")

@@ -33,7 +33,7 @@ struct OptionPropertyCLITests {
             "--no-governor": .flag, "--name": .words, "--gps": .number, "--sidecar": .flag, "--analyze": .flag,
             "--overwrite": .flag, "--json": .flag, "--source": .words, "--format": .words, "--size": .words,
             "--stride": .number, "--metadata": .words, "--pts": .words, "--camera": .words, "--pixel-format": .words,
-            "--crop": .words,
+            "--crop": .words, "--trigger": .words, "--trigger-timeout": .number, "--binning": .words, "--balance-ratio": .words,
         ],
         "develop": [
             "--recursive": .flag, "--output": .words, "--overwrite": .flag, "--format": .words, "--quality": .number,

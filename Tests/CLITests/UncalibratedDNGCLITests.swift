@@ -11,13 +11,13 @@ struct UncalibratedDNGCLITests {
     static let standIn = [3.2404542, -1.5371385, -0.4985314, -0.9692660, 1.8760108, 0.0415560, 0.0556434, -0.2040259, 1.0572252]
 
     /// Expects `tags` to be those of an uncalibrated DNG.
-    static func expectUncalibrated(_ tags: [String: JSONValue], _ label: String) {
+    /// `neutral`: the AsShotNeutral the frames' white balance gives (none known: 1 1 1, the samples as they came).
+    static func expectUncalibrated(_ tags: [String: JSONValue], _ label: String, neutral: [Double] = [1, 1, 1]) {
         #expect(tags["IFD0:ProfileName"]?.string == "Uncalibrated: no camera profile", "\(label)")
         #expect(CameraProfileCLITests.close(tags["IFD0:ColorMatrix1"]?.numbers, standIn), "\(label)")
         #expect(tags["IFD0:CalibrationIlluminant1"]?.int == 21, "\(label)")
         #expect(tags["IFD0:ColorMatrix2"] == nil && tags["IFD0:ForwardMatrix1"] == nil, "\(label)")
-        // No white balance known: the samples as they came.
-        #expect(tags["IFD0:AsShotNeutral"]?.numbers == [1, 1, 1], "\(label)")
+        #expect(tags["IFD0:AsShotNeutral"]?.numbers == neutral, "\(label)")
     }
 
     @Test("--camera without a profile: marked uncalibrated in the DNG, the manifest, the summary and inspect; ISO by the dB rule")
@@ -29,7 +29,9 @@ struct UncalibratedDNGCLITests {
         #expect(result.stdout.contains("colour calibration: none (stand-in matrix"), "\(result.stdout)")
         let dng = out.appendingPathComponent("camera-0000.dng")
         let tags = try ExifTool.tags(of: dng)
-        Self.expectUncalibrated(tags, "camera")
+        // The fake camera's BalanceRatio (R 2, G 1, B 1.25) is not applied to its Bayer data: the stand-in carries it as
+        // AsShotNeutral 1/2, 1, 1/1.25.
+        Self.expectUncalibrated(tags, "camera", neutral: [0.5, 1, 0.8])
         // Without a table: ISO 200 is 20·log10(2) = 6.02 dB, which GainRaw (integers) takes as 6: ISO 100 × 10^0.3 = 199.5.
         #expect(tags["ExifIFD:ISO"]?.int == 200 || tags["ExifIFD:ISO"]?.int == 199, "\(String(describing: tags["ExifIFD:ISO"]))")
         #expect(try ExifTool.validate(dng.path).isEmpty)

@@ -86,14 +86,61 @@ static inline rb_arv_buffer_state *rb_fake_buffer_private(ArvBuffer *buffer) {
 #endif
 }
 
+/* What the fill keeps for one fake camera: the camera (its trigger registers), whether waiting for a trigger must end
+   (the stream is being torn down), and the ExposureTime each of the last 64 frames was filled with (by frame id). */
+#define RB_FAKE_EXPOSURE_LOG 64
+typedef struct {
+    ArvFakeCamera *fake;
+    gint released;
+    gint logged_ids[RB_FAKE_EXPOSURE_LOG];
+    gint logged_exposures[RB_FAKE_EXPOSURE_LOG];
+} rb_fake_fill_state;
+
+/* The fake's trigger registers (arvfakecamera.h) and the TriggerSource values samples/genicam/rawburst-fake-camera.xml
+   gives them: Line1 (0) is a line the fake pulses at its trigger frequency (25 Hz), Software (1) waits for
+   TriggerSoftware, Line2 (2) is a line nothing is connected to. */
+enum { RB_FAKE_TRIGGER_MODE = 0x300, RB_FAKE_TRIGGER_SOURCE = 0x304, RB_FAKE_EXPOSURE = 0x120, RB_FAKE_ACQUISITION = 0x124 };
+enum { RB_FAKE_SOURCE_LINE1 = 0, RB_FAKE_SOURCE_SOFTWARE = 1 };
+
+static inline guint32 rb_fake_register(ArvFakeCamera *fake, guint32 address) {
+    guint32 value = 0;
+    arv_fake_camera_read_register(fake, address, &value);
+    return value;
+}
+
+/* Aravis 0.8's in-process fake stream makes a frame every period from the moment its stream exists, whatever the
+   acquisition and trigger registers say (its GigE server honours AcquisitionStart and a software trigger; the
+   in-process stream does not). This waits, on the fake's stream thread, as a camera would: until AcquisitionStart,
+   then, with TriggerMode On, until the frame's trigger comes: at once for Line1, a TriggerSoftware for Software, never
+   for another line. 1 when the frame is to be filled, 0 when waiting ended because the camera is being released. */
+static inline int rb_fake_wait_for_trigger(rb_fake_fill_state *state) {
+    for (;;) {
+        if (g_atomic_int_get(&state->released)) return 0;
+        if (rb_fake_register(state->fake, RB_FAKE_ACQUISITION) == 0) { g_usleep(200); continue; }
+        if (rb_fake_register(state->fake, RB_FAKE_TRIGGER_MODE) != 1) return 1;
+        guint32 source = rb_fake_register(state->fake, RB_FAKE_TRIGGER_SOURCE);
+        if (source == RB_FAKE_SOURCE_LINE1) return 1;
+        if (source == RB_FAKE_SOURCE_SOFTWARE && arv_fake_camera_check_and_acknowledge_software_trigger(state->fake)) return 1;
+        g_usleep(200);
+    }
+}
+
 /* The fill callback (ArvFakeCameraFillPattern). A format it does not fill, or a buffer whose layout it does not
-   recognise, is left with received size 0: the reader then refuses it as a size mismatch, never as good pixels. */
+   recognise, is left with received size 0: the reader then refuses it as a size mismatch, never as good pixels. The
+   frame is filled once its trigger came (see rb_fake_wait_for_trigger), stamped with that time, and its ExposureTime
+   (read then: the exposure it was taken with) is logged. */
 static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_us, guint32 gain, ArvPixelFormat format) {
-    (void)data; (void)exposure_us; (void)gain;
+    (void)exposure_us; (void)gain;
+    rb_fake_fill_state *state = data;
     unsigned layout = 0;
     unsigned bits = rb_fake_layout((uint32_t)format, &layout);
     rb_arv_buffer_state *priv = rb_fake_buffer_private(buffer);
-    if (bits == 0 || priv == NULL) return;
+    if (bits == 0 || priv == NULL || state == NULL || !rb_fake_wait_for_trigger(state)) return;
+    priv->stamp_ns = (guint64)g_get_real_time() * 1000u;
+    guint32 logged = (guint32)arv_buffer_get_frame_id(buffer);
+    g_atomic_int_set(&state->logged_exposures[logged % RB_FAKE_EXPOSURE_LOG],
+                     (gint)rb_fake_register(state->fake, RB_FAKE_EXPOSURE));
+    g_atomic_int_set(&state->logged_ids[logged % RB_FAKE_EXPOSURE_LOG], (gint)logged);
     uint32_t width = (uint32_t)arv_buffer_get_image_width(buffer), height = (uint32_t)arv_buffer_get_image_height(buffer);
     uint32_t x0 = (uint32_t)arv_buffer_get_image_x(buffer), y0 = (uint32_t)arv_buffer_get_image_y(buffer);
     uint32_t f = (uint32_t)arv_buffer_get_frame_id(buffer);
@@ -129,8 +176,35 @@ static inline int rb_arv_fake_install_fill(ArvCamera *camera) {
     if (device == NULL || !ARV_IS_FAKE_DEVICE(device)) return 0;
     ArvFakeCamera *fake = arv_fake_device_get_fake_camera(ARV_FAKE_DEVICE(device));
     if (fake == NULL) return 0;
-    arv_fake_camera_set_fill_pattern(fake, rb_fake_fill, NULL);
+    rb_fake_fill_state *state = g_new0(rb_fake_fill_state, 1);
+    state->fake = fake;
+    /* The pattern first (it waits for a fill under way), then the state, freed with the fake camera. */
+    arv_fake_camera_set_fill_pattern(fake, rb_fake_fill, state);
+    g_object_set_data_full(G_OBJECT(fake), "rawburst-fill", state, g_free);
     return 1;
+}
+
+/* The fill state of the in-process fake camera behind `camera`, NULL for another camera. */
+static inline rb_fake_fill_state *rb_arv_fake_state(ArvCamera *camera) {
+    ArvDevice *device = arv_camera_get_device(camera);
+    if (device == NULL || !ARV_IS_FAKE_DEVICE(device)) return NULL;
+    ArvFakeCamera *fake = arv_fake_device_get_fake_camera(ARV_FAKE_DEVICE(device));
+    return fake == NULL ? NULL : g_object_get_data(G_OBJECT(fake), "rawburst-fill");
+}
+
+/* Ends any wait for a trigger on the fake behind `camera` (before its stream is stopped and released), for good. */
+static inline void rb_arv_fake_release(ArvCamera *camera) {
+    rb_fake_fill_state *state = rb_arv_fake_state(camera);
+    if (state != NULL) g_atomic_int_set(&state->released, 1);
+}
+
+/* The ExposureTime (µs) the fake filled frame `frame_id` with, or -1 when it is not among the last 64 it made. */
+static inline long rb_arv_fake_logged_exposure(ArvCamera *camera, unsigned frame_id) {
+    rb_fake_fill_state *state = rb_arv_fake_state(camera);
+    if (state == NULL) return -1;
+    unsigned slot = frame_id % RB_FAKE_EXPOSURE_LOG;
+    if ((unsigned)g_atomic_int_get(&state->logged_ids[slot]) != frame_id) return -1;
+    return (long)(unsigned)g_atomic_int_get(&state->logged_exposures[slot]);
 }
 
 /* 1 when this build of Aravis has the buffer layout the fill pattern needs to set a buffer's received size. */

@@ -72,3 +72,14 @@ struct TimeSpan: ExpressibleByArgument, CustomStringConvertible, Sendable {
         description = argument
     }
 }
+
+extension CameraTrigger: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+    public var defaultValueDescription: String { description }
+}
+
+extension CameraBinning: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+extension CameraWhiteBalance.Handling: ExpressibleByArgument {}

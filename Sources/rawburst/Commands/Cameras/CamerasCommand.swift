@@ -47,6 +47,9 @@ struct CamerasCommand: ParsableCommand {
         }
         lines.append("  frame rate \(range(c.frameRate, " fps")), exposure \(range(c.exposureTimeMicroseconds, " µs")), "
                      + "gain \(range(c.gain, ""))")
+        lines.append("  trigger sources: " + (c.triggerSources.isEmpty ? "none" : c.triggerSources.joined(separator: ", "))
+                     + ", binning \(range(c.binningHorizontal, "")) x \(range(c.binningVertical, "")), BalanceRatio "
+                     + (c.balanceRatio ? "yes" : "no"))
         return lines.joined(separator: "\n")
     }
 }

@@ -308,6 +308,7 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let (setup, resolved, settings) = try resolve()
+        if let note = setup.cameraNote { Terminal.error("rawburst capture: \(note)") }
         try prepareOutput(setup: setup, configuration: resolved.configuration)
         let chartFiles = try writeCharts(setup: setup)
         StartupClock.mark(.outputReady)

@@ -12,6 +12,12 @@ struct CaptureCameraReport: Encodable {
     let pixelFormat: String
     let width: Int
     let height: Int
+    /// What started each exposure: `free-running`, `software` or `line:NAME`.
+    let trigger: String
+    /// The binning set (`2x2`), nil when the camera cannot bin.
+    let binning: String?
+    /// The camera's BalanceRatio and how it went into the DNGs, nil when it has none.
+    let whiteBalance: CameraWhiteBalance?
     let aravis: AravisStreamCounters
 
     init(_ source: AravisCameraSource) {
@@ -22,6 +28,9 @@ struct CaptureCameraReport: Encodable {
         pixelFormat = source.pixelFormat.name
         width = source.capabilities.width
         height = source.capabilities.height
+        trigger = source.trigger.description
+        binning = source.binning?.description
+        whiteBalance = source.whiteBalance
         aravis = source.streamCounters
     }
 }
@@ -43,6 +52,11 @@ extension CaptureCommand {
         }
         var options = AravisCameraSource.Options(id: id, frameRate: fps)
         options.region = try cameraOptions.region()
+        let (trigger, note) = try cameraOptions.trigger(bracketing: (try bracketPlan()?.stepsPerRun ?? 1) > 1)
+        options.trigger = trigger
+        options.binning = cameraOptions.binning
+        if let handling = cameraOptions.balanceRatio { options.whiteBalance = handling }
+        if let timeout = cameraOptions.triggerTimeout { options.stallSeconds = timeout.seconds }
         if let name = cameraOptions.pixelFormat {
             do { options.pixelFormat = try PixelFormat(name: name) } catch { throw BadValue("--pixel-format: \(error.message)") }
         }
@@ -67,6 +81,7 @@ extension CaptureCommand {
         setup.cameraSource = source
         setup.colorCalibration = CaptureColorReport(calibration: options.calibration, profilePath: profileFiles.first,
                                                     iso: "ISO ↔ Gain: \(source.gainTable)" + (options.profile?.gainTable == nil ? " (no gain table)" : ""))
+        setup.cameraNote = note
         return setup
     }
 }

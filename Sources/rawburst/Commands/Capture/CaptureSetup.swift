@@ -27,6 +27,8 @@ struct CaptureSetup {
     var cameraSource: AravisCameraSource?
     /// The colour calibration a camera's or stream's DNGs carry, nil for the simulator (its own) and replays (each file's).
     var colorCalibration: CaptureColorReport?
+    /// What the user should know about how the camera was set (printed once the burst is accepted).
+    var cameraNote: String?
     /// The frames come on standard input (`--source stdin`), so keys cannot.
     var framesOnStandardInput = false
 }

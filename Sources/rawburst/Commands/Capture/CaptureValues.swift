@@ -86,6 +86,13 @@ enum CaptureValues {
         return time
     }
 
+    static func triggerTimeout(_ text: String) throws -> TimeSpan {
+        guard let time = TimeSpan(argument: text), time.seconds >= 0.1, time.seconds <= 86_400 else {
+            throw BadValue("--trigger-timeout: '\(text)' is not a time within 100ms...24h (e.g. 30s, 5m)")
+        }
+        return time
+    }
+
     static func bracket(_ text: String) throws -> BracketPlan {
         try BadValue.wrapping("--bracket: ") { try BracketPlan(parsing: text) }
     }
