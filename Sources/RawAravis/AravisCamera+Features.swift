@@ -88,14 +88,15 @@ extension AravisCamera {
     }
 
     /// Polls AcquisitionStatus for FrameTriggerWait every millisecond until the camera waits for a frame trigger (a
-    /// trigger sent before is ignored by many cameras); false when it did not within `timeout` seconds or cannot say.
-    public func waitForFrameTriggerWait(timeout: Double) -> Bool {
+    /// trigger sent before is ignored by many cameras); false when it did not within `timeout` seconds, cannot say, or
+    /// `cancelled()` became true (a stop request).
+    public func waitForFrameTriggerWait(timeout: Double, cancelled: () -> Bool = { false }) -> Bool {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
         guard (try? set("AcquisitionStatusSelector", to: "FrameTriggerWait")) != nil else { return false }
         while true {
             guard let waiting = try? withGError("", { arv_camera_get_boolean(handle, "AcquisitionStatus", $0) }) else { return false }
             if waiting != 0 { return true }
-            if MonotonicClock.nanoseconds() >= deadline { return false }
+            if MonotonicClock.nanoseconds() >= deadline || cancelled() { return false }
             usleep(1000)
         }
     }

@@ -105,6 +105,8 @@ extension AravisCameraSource {
                                              captureTime: CaptureTime.now(), sequenceNumber: whole.sequenceNumber)
             try metadata.setExposureTime(applied.shutter > 0 ? applied.shutter : nil)
             try metadata.setISO(applied.iso >= 1 ? applied.iso : nil)
+            metadata.cameraFrameID = whole.frameID
+            metadata.cameraTimestampNanoseconds = whole.cameraTimestamp
             let image = RawImage(frame: raw, metadata: metadata, calibration: frameCalibration)
             var made = CapturedFrame(image: image, settings: applied, sequenceNumber: whole.sequenceNumber,
                                      monotonicNanoseconds: whole.received, latenessNanoseconds: 0, sensorName: Self.sensorName)

@@ -53,8 +53,15 @@ extension AravisCameraSource {
         }
         let neutral = whiteBalance?.asShotNeutral
         if let neutral {
-            // Without a profile the stand-in, still marked uncalibrated, carries the camera's neutral.
-            frameCalibration = try? (options.calibration ?? .standIn).withAsShotNeutral(neutral)
+            // Without a profile the stand-in, still marked uncalibrated, carries the camera's neutral. A profile whose
+            // matrix cannot take a three-colour neutral keeps its own calibration (and the frames say 1 1 1).
+            do throws(InvalidValueError) {
+                frameCalibration = try (options.calibration ?? .standIn).withAsShotNeutral(neutral)
+            } catch {
+                frameCalibration = options.calibration
+                applied.asShotNeutral = [1, 1, 1]
+                return
+            }
         } else {
             frameCalibration = options.calibration
         }
@@ -78,7 +85,8 @@ extension AravisCameraSource {
     /// (AcquisitionStatus FrameTriggerWait: a trigger sent earlier, e.g. just after AcquisitionStart, may be ignored);
     /// fails when it does not within `timeout` seconds.
     func fireSoftwareTrigger(within timeout: Double) throws(FrameSourceError) {
-        if reportsTriggerWait && !camera.waitForFrameTriggerWait(timeout: timeout) {
+        if reportsTriggerWait && !camera.waitForFrameTriggerWait(timeout: timeout, cancelled: { interrupted.load(ordering: .relaxed) }) {
+            if interrupted.load(ordering: .relaxed) { throw FrameSourceError("stopped while waiting for the camera to take a trigger") }
             throw FrameSourceError("the camera was not ready for TriggerSoftware (AcquisitionStatus FrameTriggerWait) "
                                    + "within \(SettingText.number(timeout)) s")
         }

@@ -15,6 +15,11 @@ public struct FrameMetadata: Sendable, Hashable {
     public var captureTime: CaptureTime?
     /// Sequence number in a burst (never reused within one burst).
     public var sequenceNumber: UInt64?
+    /// A real camera's own number for the frame (a GenICam block id) and its own clock when the frame was taken (ns
+    /// of the camera's timebase: a GenICam timestamp, libcamera's SensorTimestamp); DNGs carry them in
+    /// ImageDescription.
+    public var cameraFrameID: UInt64?
+    public var cameraTimestampNanoseconds: UInt64?
     /// Exposure time in seconds.
     public private(set) var exposureTime: Double?
     /// Aperture as an f-number.

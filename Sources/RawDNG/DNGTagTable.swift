@@ -53,8 +53,17 @@ enum DNGTagTable {
         if let make = m.make, !make.isEmpty { out.append(.text(T.make, make)) }
         if let model = m.model, !model.isEmpty { out.append(.text(T.model, model)) }
         if let serial = m.serialNumber, !serial.isEmpty { out.append(.text(T.cameraSerialNumber, serial)) }
+        if let stamp = cameraStamp(m) { out.append(.text(T.imageDescription, stamp)) }
         out += colourTags(calibration)
         return out
+    }
+
+    /// A real camera's frame id and clock, as ImageDescription says them (`camera frame id 1234; camera clock
+    /// 5678 ns`; either part alone when only one is known), or nil when neither is.
+    static func cameraStamp(_ m: FrameMetadata) -> String? {
+        let parts = [m.cameraFrameID.map { "camera frame id \($0)" }, m.cameraTimestampNanoseconds.map { "camera clock \($0) ns" }]
+            .compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// "Make Model", the name DNG readers use to look up camera profiles.

@@ -308,12 +308,19 @@ public struct DNGWriter: Sendable {
             guard cal.cameraChannels == planes else {
                 throw DNGWriteError(path: path, "the colour matrix has \(cal.cameraChannels) rows but the CFA has \(planes) colours")
             }
+            // The stand-in given with a white balance (a camera's BalanceRatio, a stream's ColourGains) is as
+            // uncalibrated as the one written for no calibration at all.
+            if cal.isStandIn { warnings.append(Self.standInWarning) }
             return cal
         }
         guard planes == 3 else {
             throw DNGWriteError(path: path, "no colour matrix is known for this \(planes)-colour sensor")
         }
-        warnings.append("no colour matrix is known for this camera; wrote the sRGB (D65) matrix, colours will be approximate")
+        warnings.append(Self.standInWarning)
         return .standIn
     }
+
+    /// What the writer says when a DNG carries the stand-in calibration.
+    static let standInWarning = "no colour matrix is known for this camera; wrote the sRGB (D65) matrix, colours will be approximate"
+
 }

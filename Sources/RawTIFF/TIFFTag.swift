@@ -11,6 +11,7 @@ public enum TIFFTag {
     public static let bitsPerSample: UInt16 = 258
     public static let compression: UInt16 = 259
     public static let photometricInterpretation: UInt16 = 262
+    public static let imageDescription: UInt16 = 270
     public static let make: UInt16 = 271
     public static let model: UInt16 = 272
     public static let stripOffsets: UInt16 = 273

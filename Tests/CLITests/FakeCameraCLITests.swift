@@ -97,8 +97,14 @@ struct FakeCameraCLITests {
         #expect(books.produced == 5 && books.written == [0, 1, 2, 3, 4] && books.drops.isEmpty, "\(books.drops)")
         // The camera wrote into pool slots (unpacked where they lay: 16-bit words at a slot's start, narrower formats
         // at its end), not into buffers of its own.
-        let memory = try JSONValue(parsing: Data(result.stdout.utf8))["burst"]?["memory"]
+        let report = try JSONValue(parsing: Data(result.stdout.utf8))
+        let memory = report["burst"]?["memory"]
         #expect((memory?["lentSlots"]?.int ?? 0) >= 4 && memory?["sourceBytes"]?.int == 0, "\(String(describing: memory))")
+        // The camera's frame id and clock, as the manifest has them, are in the DNG too.
+        let first = report["frames"]?.array?.first { $0["sequenceNumber"]?.int == 0 }
+        let id = try #require(first?["cameraFrameID"]?.int), clock = try #require(first?["cameraTimestampNanoseconds"]?.int)
+        let tags = try ExifTool.tags(of: out.appendingPathComponent("camera-0000.dng"))
+        #expect(tags["IFD0:ImageDescription"]?.string == "camera frame id \(id); camera clock \(clock) ns", "\(tags)")
         let checked = try Self.check(out, numbers: books.written, bits: format.bits, region: region)
         Self.expectExact(checked.frames, format.name)
         #expect(checked.white == (1 << format.bits) - 1)

@@ -55,6 +55,7 @@ extension RawStreamSource {
         var metadata = try FrameMetadata(make: camera.make, model: camera.model, lens: camera.lens?.name)
         metadata.captureTime = CaptureTime.now()
         metadata.sequenceNumber = sequenceNumber
+        metadata.cameraTimestampNanoseconds = entry?.sensorTimestampNanoseconds
         if settings.shutter > 0, settings.shutter <= 3600 { try metadata.setExposureTime(settings.shutter) }
         if settings.iso >= 1, settings.iso <= 10_000_000 { try metadata.setISO(settings.iso) }
         if let lens = camera.lens {
