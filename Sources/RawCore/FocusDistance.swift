@@ -35,11 +35,23 @@ public enum FocusDistance: Sendable, Hashable, Codable, CustomStringConvertible 
         }
     }
 
+    /// `1.5 m` (to the millimetre, without trailing zeros: a distance read back from EXIF's rational SubjectDistance,
+    /// 1.500006, is 1.5 m), or `infinity`.
     public var description: String {
         switch self {
-        case .metres(let m): "\(m) m"
+        case .metres(let m): "\(Self.millimetreText(m)) m"
         case .infinity: "infinity"
         }
+    }
+
+    /// `metres` rounded to the millimetre, without trailing zeros (at least one digit after a point is never kept as 0:
+    /// 2.0 is `2`); below a millimetre, as it is.
+    static func millimetreText(_ metres: Double) -> String {
+        guard metres >= 0.001, metres < 1e12 else { return "\(metres)" }
+        var text = String(format: "%.3f", metres)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 

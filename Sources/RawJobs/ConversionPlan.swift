@@ -19,11 +19,15 @@ public struct ConversionJob: Sendable, Hashable {
 /// Turns command-line style inputs (files and directories) and an output (file or directory) into jobs,
 /// refusing anything that could lose data before a single file is touched.
 public struct ConversionPlan: Sendable {
-    /// File name extensions (lower case) of raw formats picked up when scanning a directory.
+    /// File name extensions (lower case) of raw formats picked up when scanning a directory: the files of the
+    /// formats LibRaw 0.20 identifies (by content; these are the names those cameras and programs give them — Apple
+    /// QuickTake `qtk`, Kodak `kc2`/`dc2`, Sinar `sti`/`ia`, Casio `bay`, Leica `rwl`, Phantom `cine`, ...). With
+    /// `allFiles` a scan takes every file and LibRaw decides.
     public static let rawExtensions: Set<String> = [
-        "3fr", "ari", "arw", "bay", "cap", "cr2", "cr3", "crw", "dcr", "dcs", "dng", "drf", "eip", "erf", "fff",
-        "gpr", "iiq", "k25", "kdc", "mdc", "mef", "mos", "mrw", "nef", "nrw", "orf", "pef", "ptx", "pxn", "r3d",
-        "raf", "raw", "rwl", "rw2", "rwz", "sr2", "srf", "srw", "x3f",
+        "3fr", "ari", "arw", "bay", "bmq", "cap", "cine", "cr2", "cr3", "crw", "cs1", "dc2", "dcr", "dcs", "dng", "drf",
+        "eip", "erf", "fff", "gpr", "ia", "iiq", "k25", "kc2", "kdc", "mdc", "mef", "mfw", "mos", "mrw", "nef", "nrw",
+        "orf", "ori", "pef", "ptx", "pxn", "qtk", "r3d", "raf", "raw", "rdc", "rw1", "rw2", "rwl", "rwz", "sr2", "srf",
+        "srw", "sti", "x3f",
     ]
 
     /// The jobs, in a stable order (inputs as given; directory contents sorted by path).
@@ -42,7 +46,7 @@ public struct ConversionPlan: Sendable {
     ///   `recursive` the sub-directories of an input directory are mirrored inside it.
     /// - Two inputs that would write the same output, or an output that is its own input, are refused.
     public init(inputs: [String], output: String, recursive: Bool, overwrite: Bool,
-                outputExtension: String = "dng") throws(ConversionPlanError) {
+                outputExtension: String = "dng", allFiles: Bool = false) throws(ConversionPlanError) {
         guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
         let fm = FileManager.default
         var outputIsDirectory: ObjCBool = false
@@ -55,9 +59,11 @@ public struct ConversionPlan: Sendable {
                 throw ConversionPlanError("\(input): no such file or directory")
             }
             if isDirectory.boolValue {
-                let found = try Self.scan(directory: input, recursive: recursive)
+                let found = try Self.scan(directory: input, recursive: recursive, allFiles: allFiles)
                 if found.isEmpty {
-                    throw ConversionPlanError("\(input): no raw files found\(recursive ? "" : " (use -r to search sub-directories)")")
+                    let hint = [recursive ? nil : "-r to search sub-directories", allFiles ? nil : "--all-files to try every file"]
+                        .compactMap { $0 }.joined(separator: ", ")
+                    throw ConversionPlanError("\(input): no raw files found" + (hint.isEmpty ? "" : " (use \(hint))"))
                 }
                 sources += found
             } else {
@@ -117,8 +123,9 @@ public struct ConversionPlan: Sendable {
     }
 
     /// The raw files named by `inputs`: files as given, directories scanned (sub-directories too when `recursive`)
-    /// for files with a ``rawExtensions`` extension, in name order; a missing input is an error.
-    public static func rawFiles(in inputs: [String], recursive: Bool) throws(ConversionPlanError) -> [String] {
+    /// for files with a ``rawExtensions`` extension (every file with `allFiles`), in name order; a missing input is
+    /// an error.
+    public static func rawFiles(in inputs: [String], recursive: Bool, allFiles: Bool = false) throws(ConversionPlanError) -> [String] {
         guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
         var files: [String] = []
         for input in inputs {
@@ -127,7 +134,7 @@ public struct ConversionPlan: Sendable {
                 throw ConversionPlanError("\(input): no such file or directory")
             }
             if isDirectory.boolValue {
-                let found = try scan(directory: input, recursive: recursive).map(\.path)
+                let found = try scan(directory: input, recursive: recursive, allFiles: allFiles).map(\.path)
                 guard !found.isEmpty else { throw ConversionPlanError("\(input): no raw files in the directory") }
                 files += found
             } else {
@@ -141,7 +148,8 @@ public struct ConversionPlan: Sendable {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    static func scan(directory: String, recursive: Bool) throws(ConversionPlanError) -> [(path: String, relativeDirectory: String)] {
+    static func scan(directory: String, recursive: Bool,
+                     allFiles: Bool = false) throws(ConversionPlanError) -> [(path: String, relativeDirectory: String)] {
         let fm = FileManager.default
         var out: [(String, String)] = []
         var pending: [String] = [""]
@@ -157,7 +165,7 @@ public struct ConversionPlan: Sendable {
                 guard fm.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
                 if isDirectory.boolValue {
                     if recursive { pending.append(relative.isEmpty ? name : relative + "/" + name) }
-                } else if rawExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+                } else if allFiles || rawExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
                     out.append((full, relative))
                 }
             }

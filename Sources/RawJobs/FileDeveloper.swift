@@ -134,7 +134,7 @@ public enum CompositePlan {
     /// - Parameter primary: a text that names the first frame of each pair (e.g. a sensor name); by default the
     ///   first of each pair as given, or for a directory the name that sorts first.
     public static func pairs(inputs: [String], output: String, recursive: Bool, overwrite: Bool, extension ext: String,
-                             primary: String?) throws(ConversionPlanError) -> [CompositeJob] {
+                             primary: String?, allFiles: Bool = false) throws(ConversionPlanError) -> [CompositeJob] {
         guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }
         let fm = FileManager.default
         var files: [String] = []
@@ -145,7 +145,7 @@ public enum CompositePlan {
                 throw ConversionPlanError("\(input): no such file or directory")
             }
             if isDirectory.boolValue {
-                let found = try ConversionPlan.scan(directory: input, recursive: recursive).map(\.path)
+                let found = try ConversionPlan.scan(directory: input, recursive: recursive, allFiles: allFiles).map(\.path)
                 var bySequence: [String: [String]] = [:]
                 for path in found {
                     let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent

@@ -145,4 +145,41 @@ struct ConvertCLITests {
         let quiet = try CLI.run(["convert", source.path, "-o", tmp.url.path, "--overwrite", "-q"])
         #expect(quiet.exitStatus == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet)")
     }
+
+    @Test("a folder scan takes every raw extension LibRaw's formats use (.qtk among them); --all-files tries every file")
+    func folderScanAndAllFiles() throws {
+        let source = try #require(TestPaths.sharedSample("kodak-dc120.kdc"))
+        let tmp = try TemporaryDirectory()
+        let quicktake = tmp.url.appendingPathComponent("quicktake")
+        let odd = tmp.url.appendingPathComponent("odd")
+        for folder in [quicktake, odd, tmp.url.appendingPathComponent("out"), tmp.url.appendingPathComponent("out2")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(at: source, to: quicktake.appendingPathComponent("frame.qtk"))
+        let scanned = try CLI.run(["convert", quicktake.path, "-o", tmp.url.appendingPathComponent("out").path, "--json"])
+        let scannedReport = try JSONValue(parsing: scanned.stdout)
+        #expect(scanned.exitStatus == 0 && scannedReport["converted"]?.int == 1, "\(scanned)")
+        // A raw under a name no camera uses, beside a text file: found only with --all-files; LibRaw decides.
+        try FileManager.default.copyItem(at: source, to: odd.appendingPathComponent("frame.bin"))
+        try Data("not a raw".utf8).write(to: odd.appendingPathComponent("notes.txt"))
+        let refused = try CLI.run(["convert", odd.path, "-o", tmp.url.appendingPathComponent("out2").path])
+        #expect(refused.exitStatus == 2 && refused.stderr.contains("--all-files"), "\(refused)")
+        let all = try CLI.run(["convert", odd.path, "-o", tmp.url.appendingPathComponent("out2").path, "--all-files", "--json"])
+        #expect(all.exitStatus == 1, "\(all)")
+        let report = try JSONValue(parsing: all.stdout)
+        #expect(report["converted"]?.int == 1 && report["failed"]?.int == 1)
+        #expect(FileManager.default.fileExists(atPath: tmp.url.appendingPathComponent("out2/frame.dng").path))
+    }
+
+    @Test("a convert that writes nothing names no output file in its summary")
+    func failedSummary() throws {
+        let tmp = try TemporaryDirectory()
+        let text = tmp.url.appendingPathComponent("notes.txt")
+        try Data("not a raw".utf8).write(to: text)
+        let target = tmp.url.appendingPathComponent("x.dng")
+        let result = try CLI.run(["convert", text.path, "-o", target.path])
+        #expect(result.exitStatus == 1)
+        #expect(result.stdout == "converted none of 1 file: 1 failed\n", "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
 }

@@ -100,6 +100,10 @@ struct MetadataTests {
         #expect(FocusDistance.infinity.metresValue == .infinity)
         #expect(FocusDistance.infinity.description == "infinity")
         #expect(FocusDistance.metres(0.3).description == "0.3 m")
+        // EXIF's rational SubjectDistance reads back as 1.500006 m: shown to the millimetre.
+        #expect(FocusDistance.metres(1.500006197553206).description == "1.5 m")
+        #expect(FocusDistance.metres(1.2069173203160908).description == "1.207 m")
+        #expect(FocusDistance.metres(2).description == "2 m" && FocusDistance.metres(0.0004).description == "0.0004 m")
         for bad in [0, -1, .nan, .infinity] {
             expectInvalid("focus distance") { () throws(InvalidValueError) in try FocusDistance.finite(bad) }
         }

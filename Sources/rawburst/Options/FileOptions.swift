@@ -9,6 +9,10 @@ struct InputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Search input directories recursively.")
     var recursive = false
+
+    @Flag(name: .customLong("all-files"),
+          help: "In input directories, try every file, not only known raw file extensions: LibRaw decides by content, and a file it cannot read is reported as failed.")
+    var allFiles = false
 }
 
 /// Where a batch command writes: the same flags in `convert` and `develop`.
@@ -29,7 +33,7 @@ struct OutputOptions: ParsableArguments {
     func plan(_ input: InputOptions, outputExtension: String = "dng") throws -> ConversionPlan {
         do {
             let plan = try ConversionPlan(inputs: input.inputs, output: output, recursive: input.recursive, overwrite: overwrite,
-                                          outputExtension: outputExtension)
+                                          outputExtension: outputExtension, allFiles: input.allFiles)
             for directory in plan.outputDirectories where !FileManager.default.fileExists(atPath: directory) {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }

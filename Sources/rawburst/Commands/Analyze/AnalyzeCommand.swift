@@ -115,7 +115,7 @@ struct AnalyzeCommand: ParsableCommand {
     /// The raw files of the inputs, and the --png folder ready; a refusal is one line, exit status 2.
     private func inputFiles() throws -> [String] {
         let files: [String]
-        do { files = try ConversionPlan.rawFiles(in: input.inputs, recursive: input.recursive) } catch { throw BadValue(error.message) }
+        do { files = try ConversionPlan.rawFiles(in: input.inputs, recursive: input.recursive, allFiles: input.allFiles) } catch { throw BadValue(error.message) }
         if let png {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: png, isDirectory: &isDirectory) {

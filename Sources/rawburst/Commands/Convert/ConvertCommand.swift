@@ -85,6 +85,9 @@ struct ConvertCommand: ParsableCommand {
         } else if !reporting.quiet {
             if results.count == 1, let only = converted.first {
                 print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s)")
+            } else if converted.isEmpty {
+                // Nothing was written: name no output (the errors above say why each file failed).
+                print("converted none of \(results.count) file\(results.count == 1 ? "" : "s"): \(results.count) failed")
             } else {
                 print("converted \(converted.count) of \(results.count) files to \(outputOptions.output) "
                       + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"

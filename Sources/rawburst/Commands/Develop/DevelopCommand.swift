@@ -193,7 +193,8 @@ struct DevelopCommand: ParsableCommand {
         }
         do {
             return .pairs(try CompositePlan.pairs(inputs: input.inputs, output: outputOptions.output, recursive: input.recursive,
-                                                  overwrite: outputOptions.overwrite, extension: ext, primary: primary), compositor)
+                                                  overwrite: outputOptions.overwrite, extension: ext, primary: primary,
+                                                  allFiles: input.allFiles), compositor)
         } catch {
             throw BadValue(error.message)
         }
