@@ -53,7 +53,7 @@ public enum WhiteBalanceChoice: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .kelvin(let k, let tint):
             try require(k.isFinite && (2000...12000).contains(k), "white balance", "\(Self.number(k)) K is outside 2000...12000 K")
-            try require(tint.isFinite && (-100...100).contains(tint), "white balance", "tint \(Self.number(tint)) is outside −100...100")
+            try require(tint.isFinite && abs(tint) <= WhitePoint.settableTint, "white balance", "tint \(Self.number(tint)) is outside −100...100")
         case .neutral(let n):
             try require(n.count == 3 && n.allSatisfy { $0.isFinite && $0 > 0 && $0 <= 100 }, "white balance",
                         "neutral \(n) must be three numbers in (0, 100]")

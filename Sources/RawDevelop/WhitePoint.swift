@@ -61,12 +61,20 @@ public struct WhitePoint: Sendable, Hashable, CustomStringConvertible {
         return (kelvin, duv * WhitePoint.tintScale)
     }
 
-    /// `5600K+10`.
+    /// `5600K+10`, as `--wb` takes it. A white further from the Planckian locus than `--wb`'s tint range (±100: an
+    /// as-shot white of a camera whose neutral is far from any light on the locus) says so rather than giving a value
+    /// `--wb` would refuse: `2594K, tint -112 (off the locus; beyond --wb's ±100)`.
     public var description: String {
         let t = temperatureAndTint
-        let tint = Int(t.tint.rounded())
-        return "\(Int(t.kelvin.rounded()))K" + (tint == 0 ? "" : (tint > 0 ? "+\(tint)" : "\(tint)"))
+        let kelvin = Int(t.kelvin.rounded()), tint = Int(t.tint.rounded())
+        guard Double(abs(tint)) <= Self.settableTint else {
+            return "\(kelvin)K, tint \(tint) (off the locus; beyond --wb's ±\(Int(Self.settableTint)))"
+        }
+        return "\(kelvin)K" + (tint == 0 ? "" : (tint > 0 ? "+\(tint)" : "\(tint)"))
     }
+
+    /// The tint range `--wb KELVIN±TINT` takes.
+    public static let settableTint = 100.0
 
     /// Tint units per unit of Δuv.
     static let tintScale = 3000.0

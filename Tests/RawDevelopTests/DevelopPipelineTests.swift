@@ -100,6 +100,13 @@ struct DevelopPipelineTests {
         #expect(throws: InvalidValueError.self) { try WhiteBalanceChoice(parsing: "15000K") }
         #expect(throws: InvalidValueError.self) { try WhiteBalanceChoice(parsing: "5600K+150") }
         #expect(try WhiteBalanceChoice(parsing: "5600K-15") == .kelvin(5600, tint: -15))
+        // A white as --wb writes it, and one off the locus beyond --wb's tint range, said as such.
+        let settable = try WhitePoint(kelvin: 5600, tint: -15), far = try WhitePoint(kelvin: 2600, tint: -112)
+        let (k1, t1) = (Int(settable.temperatureAndTint.kelvin.rounded()), Int(settable.temperatureAndTint.tint.rounded()))
+        let (k2, t2) = (Int(far.temperatureAndTint.kelvin.rounded()), Int(far.temperatureAndTint.tint.rounded()))
+        #expect(abs(t1 + 15) <= 1 && abs(t2 + 112) <= 1 && abs(k1 - 5600) <= 60 && abs(k2 - 2600) <= 30, "\(k1) \(t1) \(k2) \(t2)")
+        #expect(settable.description == "\(k1)K\(t1)")
+        #expect(far.description == "\(k2)K, tint \(t2) (off the locus; beyond --wb's ±100)")
         #expect(try WhiteBalanceChoice(parsing: "cloudy") == .preset(.cloudy))
     }
 
