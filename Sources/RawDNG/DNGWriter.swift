@@ -80,6 +80,14 @@ public struct DNGWriter: Sendable {
     /// Tile width and height of lossless-JPEG raw data.
     public static let losslessJPEGTileSize = 256
 
+    /// The lossless-JPEG tile size for a frame `width` samples wide: ``losslessJPEGTileSize``, except for a frame
+    /// exactly two tiles wide, which gets one tile across. LibRaw (0.20 to 0.22 at least) reads a tile whose JPEG rows
+    /// have two components and whose component count times tile width equals the image width as if each JPEG row
+    /// spanned the whole image: at 512 samples wide every other row came back zero (dcraw reads the file exactly).
+    public static func losslessJPEGTileSize(width: Int) -> Int {
+        width == 2 * losslessJPEGTileSize ? width : losslessJPEGTileSize
+    }
+
     /// The DNG version written (1.6.0.0).
     public static let dngVersion: [UInt8] = [1, 6, 0, 0]
     /// The oldest DNG version whose readers can read these files: 1.1.0.0, because `ActiveArea` is a DNG 1.1
@@ -266,7 +274,8 @@ public struct DNGWriter: Sendable {
             try writePackedStrips(tiff, frame: frame, rowsPerStrip: rowsPerStrip, bits: bits)
             stored = StoredRaw(compression: .packed, bitsPerSample: bits)
         case .lj92:
-            let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize, threads: options.encodingThreads)
+            let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize(width: frame.width),
+                                              threads: options.encodingThreads)
             let precision = LJ92TileEncoder.precision(for: frame)
             let blocks = encoder.blocks(for: frame)
             if blocks.areStrips {

@@ -86,8 +86,6 @@ struct FakeCameraCLITests {
     func exactPixels(format: (name: String, bits: Int)) throws {
         let tmp = try TemporaryDirectory()
         let out = tmp.url.appendingPathComponent("burst")
-        // 768 wide: rawpy (LibRaw 0.22) misreads a lossless-JPEG DNG exactly 512 samples wide (256-sample tiles: every
-        // other row comes back zero) that dcraw reads exactly; docs/frame-sources.md.
         let region = (x: 64, y: 32, width: 768, height: 256)
         let result = try CLI.run(["capture", "--camera", "aravis:Fake_1", "--pixel-format", format.name, "--frames", "5", "--fps", "25",
                                   "--crop", "768x256+64+32", "--late", "wait", "-o", out.path, "--json"],
@@ -110,6 +108,23 @@ struct FakeCameraCLITests {
         #expect(checked.white == (1 << format.bits) - 1)
         #expect(checked.pattern == [[0, 1], [3, 2]])  // RGGB
         #expect(checked.shape == [256, 768])
+    }
+
+    @Test("a lossless-JPEG DNG exactly two 256-sample tiles wide reads back exactly in LibRaw (rawpy)")
+    func twoTilesWide() throws {
+        // LibRaw took a tile of two-component JPEG rows whose components × tile width equal the image width for rows
+        // spanning the whole image: at 512 wide every other row came back zero. The writer now makes such a frame one
+        // tile across.
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        let result = try CLI.run(["capture", "--camera", "aravis:Fake_1", "--pixel-format", "BayerRG12", "--frames", "2",
+                                  "--crop", "512x384+0+0", "--compression", "lj92", "--late", "wait", "-o", out.path, "--json"],
+                                 timeout: 300, environment: Self.environment)
+        #expect(result.exitStatus == 0, "\(result)")
+        let books = try CameraCLITests.books(result.stdout)
+        let checked = try Self.check(out, numbers: books.written, bits: 12, region: (0, 0, 512, 384))
+        Self.expectExact(checked.frames, "BayerRG12 512x384 lj92")
+        #expect(checked.shape == [384, 512])
     }
 
     @Test("the whole 4032x3024 sensor in BayerRG12p: every sample of every DNG equals the pattern")
