@@ -92,7 +92,7 @@ struct LosslessJPEGReadTests {
         var options = DNGWriter.Options()
         options.compression = .lj92
         options.rawImageDigest = true
-        try DNGWriter(options: options).write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 512, height: 512), to: path)
+        try DNGWriter(options: options).write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 768, height: 512), to: path)
         _ = try RawFileReader().read(path: path)   // intact: the digest matches
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let raw = try #require(try TIFFStructure(bytes: bytes).rawDirectory)
@@ -127,7 +127,7 @@ struct LosslessJPEGReadTests {
     func corruptTile() throws {
         let tmp = try TemporaryDirectory()
         let path = tmp.url.appendingPathComponent("whole.dng").path
-        try write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 512, height: 512), to: path)
+        try write(try SyntheticRaw.image(cfa: .rggb, bits: 12, width: 768, height: 512), to: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let raw = try #require(try TIFFStructure(bytes: bytes).rawDirectory)
         let offsets = try #require(raw.integers(TIFFTag.tileOffsets)), counts = try #require(raw.integers(TIFFTag.tileByteCounts))
@@ -142,7 +142,7 @@ struct LosslessJPEGReadTests {
             Issue.record("a corrupt tile was read without an error")
         } catch {
             #expect(error.kind == .corrupt)
-            #expect(error.description.contains("tile 2 of 4") && error.description.contains("truncated"), "\(error)")
+            #expect(error.description.contains("tile 2 of 6") && error.description.contains("truncated"), "\(error)")
             #expect(!error.description.contains("\n"))
         }
     }
