@@ -70,8 +70,11 @@ extension AravisCameraSource: SlotBorrowingSource {
         return made
     }
 
+    /// Stops the stream's thread with its buffers deleted, so nothing writes to a lent slot once the engine has it
+    /// back (acquisition stopped at `finish`). The thread is joined: the in-process fake's fill must not be left
+    /// waiting for an acquisition or a trigger that will not come.
     public func returnBorrowed() -> [PixelStorage] {
-        defer { lentAtFinish = [] }
-        return lentAtFinish + stream.releaseLentSlots()
+        camera.releaseFakeTriggerWait()
+        return stream.releaseLentSlots()
     }
 }

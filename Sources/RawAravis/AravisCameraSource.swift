@@ -75,7 +75,7 @@ public final class AravisCameraSource: FrameSource {
     /// is 0) — the ``Options/buffers`` buffers of Aravis's own memory they arrive in instead; the burst's memory
     /// budget counts them.
     public var workingMemoryBytes: Int {
-        stream.allocatedBytes + (placement == nil ? max(2, options.buffers) * stream.payloadBytes : 0)
+        stream.socketBufferBytes + (placement == nil ? max(2, options.buffers) * stream.payloadBytes : 0)
     }
     public private(set) var hasEnded = false
 
@@ -95,8 +95,6 @@ public final class AravisCameraSource: FrameSource {
     /// The stream's counters when the burst took its last frame (`finish`), nil before.
     private var finalCounters: AravisStreamCounters?
     var applied: AppliedSettings
-    /// The slots the stream held when the burst finished (its thread stopped), for `returnBorrowed`.
-    var lentAtFinish: [PixelStorage] = []
     /// The camera's timestamp of the last buffer popped (ns of its clock), to see it restart.
     var lastCameraTimestamp: UInt64?
     /// Set by `interrupt()` from any thread: the wait for the next buffer ends.
@@ -201,12 +199,6 @@ public final class AravisCameraSource: FrameSource {
         guard finalCounters == nil else { return }
         stream.stop()
         finalCounters = stream.counters()
-        // Nothing may write to a lent slot once the engine has it back. Stopping the stream's thread waits for it: the
-        // in-process fake's fill must not be left waiting for an acquisition or a trigger that will not come.
-        if stream.isLending {
-            camera.releaseFakeTriggerWait()
-            lentAtFinish = stream.releaseLentSlots()
-        }
     }
 
     /// Ends a wait for the next buffer within 0.2 s (the burst is stopping).

@@ -14,8 +14,8 @@ final class AravisStream {
     private var acquiring = false
     /// Bytes of one frame's payload (each buffer's size).
     let payloadBytes: Int
-    /// Bytes of the socket buffer (GigE Vision), and of the buffers Aravis allocated for the copy path.
-    private(set) var allocatedBytes: Int
+    /// Bytes of the socket buffer (GigE Vision; 0 for other streams).
+    let socketBufferBytes: Int
     /// The slot behind each lent buffer in the stream or popped, by buffer.
     private var lentSlots: [OpaquePointer: PixelStorage] = [:]
     /// Buffers of slots no longer lent, by slot, ready to be queued again (owned here; released in `deinit`).
@@ -34,7 +34,7 @@ final class AravisStream {
     init(camera: AravisCamera, payload: Int, transport: Transport) throws(AravisError) {
         self.camera = camera
         payloadBytes = payload
-        allocatedBytes = camera.isGigEVision ? transport.socketBufferBytes : 0
+        socketBufferBytes = camera.isGigEVision ? transport.socketBufferBytes : 0
         if camera.isGigEVision {
             if transport.disablePacketSocket {
                 arv_camera_gv_set_stream_options(camera.handle, ARV_GV_STREAM_OPTION_PACKET_SOCKET_DISABLED)
@@ -55,7 +55,6 @@ final class AravisStream {
     /// Queues `count` buffers of Aravis's own memory (the copy path: frames are unpacked out of them).
     func pushAllocated(count: Int) {
         for _ in 0..<count { arv_stream_push_buffer(handle, arv_buffer_new_allocate(payloadBytes)) }
-        allocatedBytes += count * payloadBytes
     }
 
     /// Queues a buffer over the last ``payloadBytes`` bytes of `slot`'s memory, or over its first bytes when

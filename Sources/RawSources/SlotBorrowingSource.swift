@@ -8,7 +8,8 @@ import RawCore
 /// ``nextFrame(replacing:)``: the source returns a frame made in one of the lent slots and queues the offered one in
 /// its place, so the same number stays lent. A frame the engine has no slot for is still asked for with
 /// ``FrameSource/nextFrame(into:)`` (copied out of a lent slot, which goes straight back to the device). After
-/// ``FrameSource/finish()`` the device no longer writes anywhere and ``returnBorrowed()`` gives the lent slots back.
+/// ``FrameSource/finish()`` (the device stops) ``returnBorrowed()`` makes sure the device writes to no lent slot any
+/// more and gives them back.
 ///
 /// Ownership: a lent slot belongs to the source (and its device) from `lend` or `nextFrame(replacing:)` until the
 /// source returns a frame in it or hands it back from `returnBorrowed`; the engine keeps it in the pool's `filling`
@@ -22,6 +23,6 @@ public protocol SlotBorrowingSource: FrameSource {
     /// The next frame, made in one of the lent slots (its `image.frame.storage`); `replacement` is lent in its place
     /// once a frame is returned (when this throws, the source has not taken `replacement`).
     func nextFrame(replacing replacement: PixelStorage) throws(FrameSourceError) -> CapturedFrame
-    /// After `finish()`: the slots still lent, which the device no longer writes to.
+    /// After `finish()`: the slots still lent, once the device can no longer write to them.
     func returnBorrowed() -> [PixelStorage]
 }
