@@ -3,60 +3,37 @@ import RawCore
 import RawDevelop
 import Synchronization
 
-/// How strong an edge must be to be marked.
-public enum PeakingThreshold: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Mark the strongest `fraction` of the cells (0 < fraction < 1): the threshold is the magnitude that many cells
-    /// reach, so it follows the picture and not its exposure or size.
-    case fraction(Double)
-    /// Strength levels: a cell reaches level n when its magnitude is at least mean + kₙ · standard deviation of all
-    /// magnitudes (k ascending, at most 3 levels).
-    case deviations([Double])
-
-    /// The default: the strongest 4 % of the cells.
-    public static let standard = PeakingThreshold.fraction(0.04)
-
-    /// Parses `4%`, `0.04`, or `sd:1,2,3`.
-    public init?(parsing text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if t.hasPrefix("sd:") {
-            let ks = t.dropFirst(3).split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard !ks.isEmpty, ks.count <= 3, ks.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
-            let values = ks.map { $0! }
-            guard values == values.sorted() else { return nil }
-            self = .deviations(values)
-            return
-        }
-        let percent = t.hasSuffix("%")
-        guard let v = Double(percent ? String(t.dropLast()) : t) else { return nil }
-        let f = percent ? v / 100 : v
-        guard f > 0, f < 1 else { return nil }
-        self = .fraction(f)
-    }
-
-    /// True for ``fraction(_:)``.
-    public var isFraction: Bool { if case .fraction = self { true } else { false } }
-
-    /// `4%` or `sd:1,2,3`.
-    public var description: String {
-        switch self {
-        case .fraction(let f): return "\(f * 100)%"
-        case .deviations(let ks): return "sd:" + ks.map { "\($0)" }.joined(separator: ",")
-        }
-    }
-}
-
 /// A focus-peaking mask: the in-focus edges of a frame, one cell per ``LumaGrid`` cell.
+///
+/// The default rule is absolute (``PeakingThreshold/contrast(_:)``): a cell is marked when its edge contrast reaches
+/// the level, and its magnitude stands ``noiseFactor`` times clear of the median that the frame's own noise gives at
+/// its brightness (``EdgeNoise``). The contrast is the Sobel magnitude over four times the brightest filtered luma
+/// within ``contrastRadius`` cells: a sharp step from black to white measures 0.75 (the filters spread it over two
+/// cells), a step blurred over `W` cells about 2/W, and exposure changes neither. A defocused subject spreads every
+/// edge over many cells and loses its contrast, so it is not marked; a flat noisy frame is not marked either.
 public struct FocusPeaking: Sendable {
     /// Grid columns.
     public let width: Int
     /// Grid rows.
     public let height: Int
-    /// 0 for unmarked cells, else the strength level (1 for a fraction threshold; 1...3 for deviation bands).
+    /// 0 for unmarked cells, else the strength level (1 for a contrast or fraction threshold; 1...3 for deviation bands).
     public let mask: [UInt8]
-    /// The magnitude each level starts at, ascending.
+    /// What each level starts at, ascending: an edge contrast for a contrast rule, a magnitude otherwise.
     public let thresholds: [Float]
     /// The rule used.
     public let rule: PeakingThreshold
+    /// The noise model a contrast rule measured (nil for the other rules).
+    public let noise: EdgeNoise?
+
+    /// How far above the noise's median magnitude an edge must be: 4x, which pure noise reaches in 2⁻¹⁶ of the
+    /// cells (its squared magnitude is exponential: P(M² > 16 · median) = 2⁻¹⁶).
+    public static let noiseFactor: Float = 4
+    /// Cells each side of the window whose brightest light an edge's contrast is measured against. A blurred ramp
+    /// wider than this still measures at most 2 / radius = 0.25 at its dark foot, below every named level.
+    public static let contrastRadius = 8
+    /// Brightness below which contrast is measured against this floor (about ten stops under white): deep shadows
+    /// are not peaked for their noise.
+    public static let brightnessFloor: Float = 1.0 / 1024
 
     /// Marks the cells of `field` that reach `rule`'s threshold, on `threads` threads.
     public init(_ field: GradientField, rule: PeakingThreshold = .standard,
@@ -66,6 +43,12 @@ public struct FocusPeaking: Sendable {
         self.rule = rule
         let values = field.magnitudes
         switch rule {
+        case .contrast(let c):
+            let model = EdgeNoise(field)
+            noise = model
+            thresholds = [Float(c)]
+            mask = Self.contrastMask(field, contrast: Float(c), noise: model, threads: threads)
+            return
         case .fraction(let f):
             let count = max(1, Int((Double(values.count) * f).rounded()))
             thresholds = [Self.largest(field, rank: count, threads: threads)]
@@ -76,10 +59,16 @@ public struct FocusPeaking: Sendable {
             let sd = (max(0, sumSquares / n - mean * mean)).squareRoot()
             thresholds = ks.prefix(3).map { Float(mean + $0 * sd) }
         }
+        noise = nil
+        mask = Self.levelMask(field, thresholds: thresholds, threads: threads)
+    }
+
+    /// The mask of magnitude thresholds: level n + 1 where the magnitude reaches `thresholds[n]`.
+    static func levelMask(_ field: GradientField, thresholds: [Float], threads: Int) -> [UInt8] {
         // A threshold of 0 (a flat or wholly clipped frame) would mark every cell: edges must be stronger than nothing.
         let t = thresholds.map { $0 > 0 ? $0 : Float.leastNonzeroMagnitude }
-        let w = field.width
-        mask = [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
+        let w = field.width, values = field.magnitudes
+        return [UInt8](unsafeUninitializedCapacity: values.count) { m, count in
             values.withUnsafeBufferPointer { v in
                 let source = v.baseAddress!, target = m.baseAddress!
                 ParallelRows.run(rows: field.height, threads: threads, minimumRows: 32) { rows in
@@ -94,6 +83,37 @@ public struct FocusPeaking: Sendable {
                 }
             }
             count = values.count
+        }
+    }
+
+    /// The contrast mask: 1 where `M ≥ 4 · contrast · max(B, floor)` and `M² ≥ noiseFactor² · median(B)`, compared
+    /// without a division or a square root (both sides are non-negative).
+    static func contrastMask(_ field: GradientField, contrast: Float, noise: EdgeNoise, threads: Int) -> [UInt8] {
+        let w = field.width, count = field.magnitudes.count
+        let light = LocalMaximum.of(field.brightness, width: w, height: field.height, radius: contrastRadius - 1,
+                                    threads: threads)
+        let scale = 4 * contrast, floor = brightnessFloor
+        let k2 = noiseFactor * noiseFactor
+        let slope = k2 * Float(noise.slope), offset = k2 * Float(noise.offset)
+        return [UInt8](unsafeUninitializedCapacity: count) { m, initialised in
+            field.magnitudes.withUnsafeBufferPointer { v in
+                field.brightness.withUnsafeBufferPointer { l in
+                  light.withUnsafeBufferPointer { wide in
+                    let source = v.baseAddress!, local = l.baseAddress!, window = wide.baseAddress!, target = m.baseAddress!
+                    ParallelRows.run(rows: field.height, threads: threads, minimumRows: 32) { rows in
+                        let start = rows.lowerBound * w, n = rows.count * w
+                        let v = source + start, l = local + start, b = window + start, m = target + start
+                        for i in 0..<n {
+                            let magnitude = v[i]
+                            let edge = magnitude >= scale * max(b[i], floor) && magnitude > 0
+                            let clear = magnitude * magnitude >= slope * l[i] + offset
+                            m[i] = edge && clear ? 1 : 0
+                        }
+                    }
+                  }
+                }
+            }
+            initialised = count
         }
     }
 

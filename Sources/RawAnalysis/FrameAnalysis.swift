@@ -46,10 +46,12 @@ public struct FrameAnalysis: Sendable, Codable {
 
     /// The peaking summary (the mask itself is in ``peakingMask``).
     public struct PeakingReport: Sendable, Codable {
-        /// The threshold rule (`4%`, `sd:1,2,3`).
+        /// The threshold rule (`medium`, `contrast:0.3`, `4%`, `sd:1,2,3`).
         public let rule: String
-        /// The edge magnitude each level starts at.
+        /// What each level starts at: an edge contrast for a contrast rule, an edge magnitude otherwise.
         public let thresholds: [Float]
+        /// The noise model a contrast rule measured on the frame.
+        public let noise: EdgeNoise?
         /// Fraction of the grid marked.
         public let markedFraction: Double
         /// The analysis grid's size.
@@ -105,7 +107,7 @@ public struct FrameAnalysis: Sendable, Codable {
             if options.peaking {
                 let p = FocusPeaking(field, rule: options.peakingRule, threads: options.threads)
                 peakingMask = p
-                peaking = PeakingReport(rule: options.peakingRule.description, thresholds: p.thresholds,
+                peaking = PeakingReport(rule: options.peakingRule.description, thresholds: p.thresholds, noise: p.noise,
                                         markedFraction: p.markedFraction, gridWidth: p.width, gridHeight: p.height)
             } else {
                 peakingMask = nil

@@ -15,6 +15,10 @@ public struct GradientField: Sendable {
     public let height: Int
     /// Row-major magnitudes.
     public let magnitudes: [Float]
+    /// Row-major local brightness: the largest noise-filtered luma among each cell and its eight neighbours (the
+    /// bright side of an edge through the cell), in the luma's units (1 = white). Focus peaking divides the magnitude
+    /// by it, so an edge's contrast, not the exposure, decides whether it is marked.
+    public let brightness: [Float]
     /// How many magnitudes share each value of the top 16 bits of their float bit pattern (an order-preserving,
     /// 1/128-stop-fine coarse histogram of the non-negative magnitudes), when asked for; ``FocusPeaking`` finds its
     /// fraction threshold from it without sorting the field.
@@ -30,19 +34,24 @@ public struct GradientField: Sendable {
         width = w
         height = h
         let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
+        var bright: [Float] = []
         let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
-            luma.values.withUnsafeBufferPointer { source in
-                let src = source.baseAddress!, dst = target.baseAddress!
-                ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
-                    Self.band(src, lumaFirstRow: 0, width: w, height: h, rows: rows, into: dst)
-                    if countingMagnitudes {
-                        bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
+            bright = [Float](unsafeUninitializedCapacity: w * h) { brightTarget, brightCount in
+                luma.values.withUnsafeBufferPointer { source in
+                    let src = source.baseAddress!, dst = target.baseAddress!, light = brightTarget.baseAddress!
+                    ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
+                        Self.band(src, lumaFirstRow: 0, width: w, height: h, rows: rows, into: dst, brightness: light)
+                        if countingMagnitudes {
+                            bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
+                        }
                     }
                 }
+                brightCount = w * h
             }
             count = w * h
         }
         magnitudes = out
+        brightness = bright
         coarseCounts = countingMagnitudes ? bandCounts.merged() : nil
     }
 
@@ -55,27 +64,33 @@ public struct GradientField: Sendable {
         width = w
         height = h
         let bandCounts = CountTables(count: countingMagnitudes ? max(1, threads) : 0, bins: Self.coarseBins)
+        var bright: [Float] = []
         let out = [Float](unsafeUninitializedCapacity: w * h) { target, count in
-            let dst = target.baseAddress!
-            ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
-                let low = max(0, rows.lowerBound - 2), high = min(h - 1, rows.upperBound + 1)
-                let luma = UnsafeMutablePointer<Float>.allocate(capacity: (high - low + 1) * w)
-                defer { luma.deallocate() }
-                for y in low...high { mapping.row(frame, y, into: luma + (y - low) * w) }
-                Self.band(luma, lumaFirstRow: low, width: w, height: h, rows: rows, into: dst)
-                if countingMagnitudes {
-                    bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
+            bright = [Float](unsafeUninitializedCapacity: w * h) { brightTarget, brightCount in
+                let dst = target.baseAddress!, light = brightTarget.baseAddress!
+                ParallelRows.run(rows: h, threads: threads, minimumRows: 16) { rows in
+                    let low = max(0, rows.lowerBound - 2), high = min(h - 1, rows.upperBound + 1)
+                    let luma = UnsafeMutablePointer<Float>.allocate(capacity: (high - low + 1) * w)
+                    defer { luma.deallocate() }
+                    for y in low...high { mapping.row(frame, y, into: luma + (y - low) * w) }
+                    Self.band(luma, lumaFirstRow: low, width: w, height: h, rows: rows, into: dst, brightness: light)
+                    if countingMagnitudes {
+                        bandCounts.count(dst + rows.lowerBound * w, n: rows.count * w)
+                    }
                 }
+                brightCount = w * h
             }
             count = w * h
         }
         magnitudes = out
+        brightness = bright
         coarseCounts = countingMagnitudes ? bandCounts.merged() : nil
     }
 
-    /// One band: rows `rows` of the magnitude from rows `rows ± 2` of the luma (row `y` at `luma + (y − lumaFirstRow) · w`).
+    /// One band: rows `rows` of the magnitude and the brightness from rows `rows ± 2` of the luma (row `y` at
+    /// `luma + (y − lumaFirstRow) · w`).
     private static func band(_ lumaRows: UnsafePointer<Float>, lumaFirstRow: Int, width w: Int, height h: Int, rows: Range<Int>,
-                             into out: UnsafeMutablePointer<Float>) {
+                             into out: UnsafeMutablePointer<Float>, brightness: UnsafeMutablePointer<Float>) {
         let luma = lumaRows - lumaFirstRow * w
         // Band-local rows: blurred luma for rows.lower-1 ... rows.upper (clamped), stored at index row - first.
         let first = rows.lowerBound - 1, last = rows.upperBound      // inclusive range of blurred rows needed
@@ -109,12 +124,15 @@ public struct GradientField: Sendable {
             let mid = blurred + (y - first) * stride + 1
             let down = blurred + (clampRow(y + 1) - first) * stride + 1
             let upW = up - 1, upE = up + 1, midW = mid - 1, midE = mid + 1, downW = down - 1, downE = down + 1
-            let o = out + y * w
+            let o = out + y * w, b = brightness + y * w
             for x in 0..<w {
                 // gx: difference along the row, then [1 2 1] down the columns; gy: difference down, [1 2 1] along.
                 let gx = (upE[x] - upW[x]) + 2 * (midE[x] - midW[x]) + (downE[x] - downW[x])
                 let gy = (downW[x] - upW[x]) + 2 * (down[x] - up[x]) + (downE[x] - upE[x])
                 o[x] = (gx * gx + gy * gy).squareRoot()
+                let top = max(max(upW[x], up[x]), upE[x]), middle = max(max(midW[x], mid[x]), midE[x])
+                let bottom = max(max(downW[x], down[x]), downE[x])
+                b[x] = max(max(top, middle), bottom)
             }
         }
     }

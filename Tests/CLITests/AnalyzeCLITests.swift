@@ -73,8 +73,15 @@ struct AnalyzeCLITests {
         #expect(sizes["contact-sheet.png"]?[2]?.string == "RGB")
         let report = try JSONValue(parsing: Data(result.stdout.utf8))
         #expect(report["best"]?.array?.compactMap(\.string) == [a.path])
+        // The default rule is the absolute medium level: the star in focus is marked along its edges.
         let peaking = report["files"]?[0]?["analysis"]?["peaking"]
-        #expect(abs((peaking?["markedFraction"]?.double ?? 0) - 0.04) < 0.002 && peaking?["gridWidth"]?.int == 480)
+        #expect(peaking?["rule"]?.string == "medium" && peaking?["thresholds"]?[0]?.double == 0.4)
+        #expect((peaking?["markedFraction"]?.double ?? 0) > 0.01 && peaking?["gridWidth"]?.int == 480, "\(String(describing: peaking))")
+        #expect((peaking?["noise"]?["slope"]?.double ?? 0) > 0)
+        // A fraction rule marks that fraction.
+        let byFraction = try CLI.run(["analyze", a.path, "--peaking", "--peaking-threshold", "4%", "--json"])
+        let fraction = try JSONValue(parsing: Data(byFraction.stdout.utf8))["files"]?[0]?["analysis"]?["peaking"]
+        #expect(abs((fraction?["markedFraction"]?.double ?? 0) - 0.04) < 0.002 && fraction?["rule"]?.string == "4.0%")
         #expect(report["files"]?[0]?["zebra"]?["threshold"]?.double == 0.95)
         // Existing pictures are kept unless --overwrite.
         let again = try CLI.run(["analyze", a.path, "--histogram", "--png", out.path])
@@ -107,6 +114,8 @@ struct AnalyzeCLITests {
         let missing = try CLI.run(["analyze", tmp.url.appendingPathComponent("none.dng").path])
         #expect(missing.exitStatus == 2 && missing.stderr.contains("none.dng: no such file or directory"), "\(missing)")
         for (arguments, message) in [(["--best", "0"], "--best"), (["--peaking-threshold", "200%"], "--peaking-threshold"),
+                                     (["--peaking-threshold", "contrast:0"], "--peaking-threshold"),
+                                     (["--peaking-threshold", "sharpest"], "--peaking-threshold"),
                                      (["--zebra-threshold", "20"], "--zebra-threshold"), (["--spot", "2,0"], "--spot"),
                                      (["--scale", "cubic"], "--scale")] {
             let r = try CLI.run(["analyze", good.path] + arguments)

@@ -143,7 +143,7 @@ struct AnalysisBehaviourTests {
         for level: UInt16 in [64, 4000] {
             let field = GradientField(frame: try Self.frame { _, _ in level })
             #expect(field.magnitudes.allSatisfy { $0 == 0 })
-            for rule in [PeakingThreshold.fraction(0.04), .deviations([1, 2])] {
+            for rule in [PeakingThreshold.fraction(0.04), .deviations([1, 2]), .high, .medium, .low] {
                 #expect(FocusPeaking(field, rule: rule).markedFraction == 0, "\(level) \(rule)")
             }
         }
@@ -191,7 +191,7 @@ struct AnalysisBehaviourTests {
     @Test("peaking and sharpness do not change with exposure: one stop less marks the same cells")
     func peakingIgnoresExposure() throws {
         let profile = SensorProfile.builtIn(named: "phone-front")!
-        var masks: [[UInt8]] = [], scores: [Double] = []
+        var masks: [[UInt8]] = [], absolute: [[UInt8]] = [], scores: [Double] = []
         for shutter in [1.0 / 60, 1.0 / 120] {
             let s = try SimulatedSensor(profile: profile, scene: SceneCatalog.scene(named: "depth"), seed: 2)
             try s.configure(CaptureSettings(iso: 50, shutter: shutter, focus: .metres(1)))
@@ -199,11 +199,16 @@ struct AnalysisBehaviourTests {
             let luma = LumaGrid(frame: frame)
             let field = GradientField(luma)
             masks.append(FocusPeaking(field, rule: .fraction(0.04)).mask)
+            absolute.append(FocusPeaking(field, rule: .medium).mask)
             scores.append(Sharpness(field, luma: luma).score)
         }
         let both = zip(masks[0], masks[1]).filter { $0 != 0 && $1 != 0 }.count
         let either = zip(masks[0], masks[1]).filter { $0 != 0 || $1 != 0 }.count
         #expect(Double(both) / Double(either) > 0.85, "IoU \(Double(both) / Double(either))")
+        let bothAbsolute = zip(absolute[0], absolute[1]).filter { $0 != 0 && $1 != 0 }.count
+        let eitherAbsolute = zip(absolute[0], absolute[1]).filter { $0 != 0 || $1 != 0 }.count
+        #expect(eitherAbsolute > 0 && Double(bothAbsolute) / Double(eitherAbsolute) > 0.85,
+                "medium IoU \(Double(bothAbsolute) / Double(max(1, eitherAbsolute)))")
         #expect(abs(scores[0] / scores[1] - 1) < 0.1, "\(scores)")
     }
 
@@ -230,6 +235,10 @@ struct AnalysisBehaviourTests {
         #expect(PeakingThreshold(parsing: "4%") == .fraction(0.04))
         #expect(PeakingThreshold(parsing: "0.1") == .fraction(0.1))
         #expect(PeakingThreshold(parsing: "sd:1,2,3") == .deviations([1, 2, 3]))
+        #expect(PeakingThreshold(parsing: "High") == .contrast(0.3) && PeakingThreshold(parsing: "medium") == .contrast(0.4))
+        #expect(PeakingThreshold(parsing: "low") == .contrast(0.55) && PeakingThreshold(parsing: "contrast:0.2") == .contrast(0.2))
+        #expect(PeakingThreshold.standard.description == "medium" && PeakingThreshold.contrast(0.2).description == "contrast:0.2")
+        for bad in ["contrast:0", "contrast:-1", "contrast:x", "contrast:", "contrast:5"] { #expect(PeakingThreshold(parsing: bad) == nil, "\(bad)") }
         for bad in ["0", "100%", "1.5", "sd:", "sd:3,2", "sd:1,2,3,4", "sharp"] { #expect(PeakingThreshold(parsing: bad) == nil, "\(bad)") }
     }
 }

@@ -45,7 +45,12 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("focus-peaking mask 12 MP, two cores (luma + gradient + 4% threshold)") { _ in
         let field = GradientField(frame: state.frame!, threads: 2, countingMagnitudes: true)
-        blackHole(FocusPeaking(field, rule: .standard, threads: 2).mask.count)
+        blackHole(FocusPeaking(field, rule: .fraction(0.04), threads: 2).mask.count)
+    } setup: { try prepare() } teardown: { state.frame = nil }
+
+    Benchmark("focus-peaking mask 12 MP, two cores, medium level (absolute contrast + noise model, the default)") { _ in
+        let field = GradientField(frame: state.frame!, threads: 2)
+        blackHole(FocusPeaking(field, rule: .medium, threads: 2).mask.count)
     } setup: { try prepare() } teardown: { state.frame = nil }
 
     Benchmark("focus-peaking mask 12 MP, two cores, sd:1,2,3 levels") { _ in

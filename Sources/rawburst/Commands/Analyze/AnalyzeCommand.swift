@@ -14,8 +14,12 @@ struct AnalyzeCommand: ParsableCommand {
         a zebra.
 
         Peaking and sharpness work on linear luma at a fixed analysis scale (one value per 2x2 Bayer block), so they \
-        do not change with output size or exposure. --peaking-threshold: a fraction of the grid to mark (4%, the \
-        default) or strength levels at mean + k standard deviations (sd:1,2,3). Zebra marks pixels of a developed \
+        do not change with output size or exposure. --peaking-threshold: a level as cameras name them — high (the \
+        most marks), medium (the default) or low (only the sharpest edges) — or contrast:C, all absolute: an edge \
+        is marked when its contrast against the brightest light nearby reaches the level (0.3, 0.4, 0.55; a sharp \
+        black-to-white step measures 0.75) and it stands clear of the frame's own noise, so a subject out of focus \
+        marks little or nothing at any exposure or ISO. Relative rules remain: a fraction of the grid to mark (4%) \
+        or strength levels at mean + k standard deviations (sd:1,2,3). Zebra marks pixels of a developed \
         1024-px preview whose luma is at or above --zebra-threshold percent of full scale.
 
         Without --histogram, --peaking, --zebra or --sharpness, histograms, sharpness and metering are reported. \
@@ -47,9 +51,12 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Raw histogram bins in the report (0: one per code value).")
     var bins: Int = 256
 
-    @Option(help: ArgumentHelp("Peaking threshold: a fraction such as 4% or 0.04, or sd:K1,K2,K3 strength levels (default 4%).",
-                               valueName: "peaking-threshold"),
-            transform: { try BadValue.parse($0, otherwise: "--peaking-threshold: '\($0)' is not a fraction (4%, 0.04) or sd:K1,K2,K3") })
+    @Option(help: ArgumentHelp("Peaking threshold: high, medium or low (absolute edge contrast; default medium), contrast:C, "
+                               + "a fraction such as 4%, or sd:K1,K2,K3 strength levels.", valueName: "peaking-threshold"),
+            transform: {
+                try BadValue.parse($0, otherwise: "--peaking-threshold: '\($0)' is not high, medium, low, contrast:C (0 < C ≤ 4), "
+                                   + "a fraction (4%, 0.04) or sd:K1,K2,K3")
+            })
     var peakingThreshold = PeakingThreshold.standard
 
     @Option(parsing: .unconditional, help: "Zebra threshold in percent of full scale, 50-100.")
