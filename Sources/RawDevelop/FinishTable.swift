@@ -2,8 +2,8 @@ import Foundation
 import RawCore
 
 /// The per-channel curves that turn linear output-space light into code values: the tone curve's exposure, black
-/// cut, highlight shoulder (``ToneShoulder``), transfer function, contrast S-curve, lift and split toning, in that
-/// order, tabulated.
+/// cut, highlight shoulder (``ToneShoulder``), transfer function, the look's contrast S-curve, lift and split toning, in
+/// that order, tabulated.
 ///
 /// Tables are indexed by `sqrt(x / inputMaximum)`, which spaces the entries densely near black where the
 /// transfer curves bend most; values between entries are interpolated linearly. 4096 entries keep every
