@@ -1,8 +1,9 @@
 import Foundation
 import RawCore
 
-/// The per-channel curves that turn linear output-space light into code values: black cut, highlight
-/// shoulder, transfer function, contrast S-curve, lift and split toning, in that order, tabulated.
+/// The per-channel curves that turn linear output-space light into code values: the tone curve's exposure, black
+/// cut, highlight shoulder (``ToneShoulder``), transfer function, the look's contrast S-curve, lift and split toning, in
+/// that order, tabulated.
 ///
 /// Tables are indexed by `sqrt(x / inputMaximum)`, which spaces the entries densely near black where the
 /// transfer curves bend most; values between entries are interpolated linearly. 4096 entries keep every
@@ -17,24 +18,25 @@ struct FinishTable: Sendable {
     /// Builds the curves.
     /// - Parameters:
     ///   - headroom: the largest linear value worth distinguishing (1 when highlights are clipped and exposure
-    ///     is not raised); with the standard curve, values between its shoulder start and `headroom` roll off into white.
+    ///     is not raised). The standard curve raises everything by its ``ToneCurve/exposure`` and then rolls values
+    ///     above its shoulder's knee off so that `headroom` (so raised) lands exactly on white.
     init(tone: ToneCurve, look: Look, transfer: TransferFunction, headroom: Double) {
         let maximum = max(1, headroom)
         inputMaximum = Float(maximum)
         let n = FinishTable.entries
-        let contrast = tone.contrast * look.contrast
+        let contrast = look.contrast
         let pivot = transfer.encode(0.18)
         let cut = look.blackCut
+        let lift = pow(2, tone.exposure)
+        let shoulder = tone == .standard ? ToneShoulder(white: (lift * maximum - cut) / (1 - cut)) : nil
         var tables: [[Float]] = []
         for channel in 0..<3 {
             var t = [Float](repeating: 0, count: n + 1)
             for i in 0...n {
                 let u = Double(i) / Double(n)
                 let x = u * u * maximum
-                var linear = max(0, (x - cut) / (1 - cut))
-                if let knee = tone.shoulderStart, maximum > 1 {
-                    linear = FinishTable.shoulder(linear, knee: knee, white: maximum)
-                }
+                var linear = max(0, (lift * x - cut) / (1 - cut))
+                if let shoulder { linear = shoulder.apply(linear) }
                 var e = transfer.encode(min(linear, 1))
                 e = FinishTable.sCurve(e, pivot: pivot, contrast: contrast)
                 e = look.lift + (1 - look.lift) * e
@@ -44,15 +46,6 @@ struct FinishTable: Sendable {
             tables.append(t)
         }
         self.tables = tables
-    }
-
-    /// Identity below `knee`; above it a rational curve with slope 1 at the knee that reaches 1 at `white`.
-    static func shoulder(_ x: Double, knee: Double, white: Double) -> Double {
-        guard x > knee else { return x }
-        guard x < white else { return 1 }
-        let a = (1 - knee) / (white - 1)
-        let u = (x - knee) / (white - knee)
-        return knee + (1 - knee) * u * (1 + a) / (u + a)
     }
 
     /// A power S-curve about `pivot`: 0, `pivot` and 1 stay; the slope at the pivot is `contrast`.

@@ -76,7 +76,8 @@ struct DevelopCommand: ParsableCommand {
             transform: DevelopValues.look)
     var look = Look.natural
 
-    @Option(help: ArgumentHelp("Tone curve: standard, or linear (no curve: colorimetric, for measuring) (default standard).",
+    @Option(help: ArgumentHelp("Tone curve: standard (+0.5 EV, highlights rolled off into white; docs/develop.md) "
+                               + "or linear (no curve: colorimetric, for measuring) (default standard).",
                                valueName: "tone"),
             transform: DevelopValues.tone)
     var tone = ToneCurve.standard
