@@ -81,8 +81,7 @@ public struct FileDeveloper: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let image = try RawFileReader().read(path: job.input)
-            let developed = try developer.develop(image)
+            let developed = try developer.develop(try RawFileReader().readContent(path: job.input))
             let report = try writer.write(developed.image, to: job.output)
             return Result(inputs: [job.input], output: job.output, bytes: report.bytes, width: report.width, height: report.height,
                           whiteBalance: Self.describe(developed.plan), demosaic: developed.demosaic, seconds: elapsed(),

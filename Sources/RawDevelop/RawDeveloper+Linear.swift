@@ -1,0 +1,105 @@
+import RawCore
+
+extension RawDeveloper {
+    /// The name ``Result/demosaic`` gives a linear raw's development: its pixels already hold three samples.
+    public static let linearDemosaicName = "none (linear raw)"
+
+    /// Develops a linear raw (a LinearRaw DNG: camera RGB, three samples per pixel, no colour filter array): the
+    /// crop's samples, less each channel's black level and scaled by its white level, are camera RGB planes that
+    /// join the mosaic's path after its demosaic, so white balance, the colour model, BaselineExposure, tone,
+    /// resizing, orientation and DefaultCrop are the same code as for CFA raws. Rows stream into the finishing when
+    /// the output has the crop's size; otherwise the crop is resized first.
+    public func develop(_ image: LinearRawImage) throws(DevelopError) -> Result {
+        let settings: DevelopSettings
+        do { settings = try self.settings.validated() } catch { throw DevelopError(error.description) }
+        let frame = image.frame
+        let plan = try ColorPlan(calibration: image.calibration, settings: settings) { Self.greyWorldNeutral(frame) }
+        let geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
+        let rect = geometry.sensorRect
+        let finisher = Finisher(plan: plan, reconstruct: settings.highlights == .reconstruct, format: settings.sampleFormat)
+        let samples: DevelopedImage.Samples
+        let working: Int
+        if !geometry.needsResize {
+            let width = rect.width
+            samples = FinishedBuffer.make(settings.sampleFormat, count: rect.width * rect.height * 3) { buffer in
+                ParallelRows.run(rows: rect.height, threads: threads) { rows in
+                    let scratch = PlanarImage(width: width, height: 1)
+                    for y in rows {
+                        Self.cameraRow(frame, row: rect.top + y, left: rect.left, count: width, plan: plan,
+                                       into: (scratch.row(0, 0), scratch.row(1, 0), scratch.row(2, 0)))
+                        finisher.finish(scratch.row(0, 0), scratch.row(1, 0), scratch.row(2, 0), count: width, into: buffer,
+                                        first: y * width, pixelStride: 1)
+                    }
+                }
+            }
+            working = 0
+        } else {
+            let camera = PlanarImage(width: rect.width, height: rect.height)
+            ParallelRows.run(rows: rect.height, threads: threads) { rows in
+                for y in rows {
+                    Self.cameraRow(frame, row: rect.top + y, left: rect.left, count: rect.width, plan: plan,
+                                   into: (camera.row(0, y), camera.row(1, y), camera.row(2, y)))
+                }
+            }
+            let middle = Resampler.horizontal(camera, width: geometry.outputWidth, threads: threads)
+            samples = finishResampled(middle, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
+            working = camera.width * camera.height
+        }
+        var warnings = plan.warnings
+        if settings.demosaic != DevelopSettings().demosaic {
+            warnings.append("a linear raw is already demosaiced; the \(settings.demosaic.rawValue) demosaic does not apply")
+        }
+        return Result(image: try upright(samples, geometry: geometry, metadata: image.metadata, settings: settings),
+                      plan: plan, demosaic: Self.linearDemosaicName, warnings: warnings, workingPixels: working)
+    }
+
+    /// A quick rendering of a linear raw whose long edge is at most `longEdge` (never enlarged), finished like
+    /// ``develop(_:)-(LinearRawImage)``'s output.
+    public func preview(_ image: LinearRawImage, longEdge: Int) throws(DevelopError) -> DevelopedImage {
+        var settings = self.settings
+        settings.longEdge = max(1, longEdge)
+        return try RawDeveloper(settings: settings, threads: threads).develop(image).image
+    }
+
+    /// One row of camera RGB from `count` pixels of `row` starting at `left`: each channel less its black level,
+    /// divided by its range, times its white-balance gain, clamped to 0...its ceiling.
+    static func cameraRow(_ frame: LinearRawFrame, row: Int, left: Int, count: Int, plan: ColorPlan,
+                          into planes: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
+        let source = frame.row(row) + left * 3
+        let destinations = [planes.0, planes.1, planes.2]
+        for c in 0..<3 {
+            let black = Float(frame.blackLevels[c])
+            let scale = Float(plan.gains[c]) / max(1, Float(frame.whiteLevels[c]) - black)
+            let ceiling = plan.ceilings[c]
+            let dst = destinations[c]
+            for x in 0..<count {
+                let v = (Float(source[x * 3 + c]) - black) * scale
+                dst[x] = min(max(v, 0), ceiling)
+            }
+        }
+    }
+
+    /// Grey world for a linear raw: the mean of each channel over pixels whose channels are all neither clipped nor
+    /// within 2 % of black, on every fourth row and column of the active area; the largest mean is 1.
+    static func greyWorldNeutral(_ frame: LinearRawFrame) -> [Double] {
+        var sums = [0.0, 0.0, 0.0], count = 0.0
+        let a = frame.activeArea
+        for y in stride(from: a.top, to: a.bottom, by: 4) {
+            let row = frame.row(y)
+            pixels: for x in stride(from: a.left, to: a.right, by: 4) {
+                var values = [0.0, 0.0, 0.0]
+                for c in 0..<3 {
+                    let black = frame.blackLevels[c], white = Double(frame.whiteLevels[c])
+                    let v = Double(row[x * 3 + c]), range = white - black
+                    guard v < white - 0.02 * range, v > black + 0.02 * range else { continue pixels }
+                    values[c] = v - black
+                }
+                for c in 0..<3 { sums[c] += values[c] }
+                count += 1
+            }
+        }
+        let top = sums.max() ?? 0
+        guard count > 0, top > 0 else { return [1, 1, 1] }
+        return sums.map { max($0 / top, 1e-3) }
+    }
+}
