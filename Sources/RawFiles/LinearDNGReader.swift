@@ -22,6 +22,7 @@ enum LinearDNGReader {
             throw RawReadError(path: path, kind: .truncated, detail: "the file changed while it was read")
         }
         let storage = try layout.read(from: bytes, threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
+        try checkDigest(tiff, layout: layout, storage: storage, path: path)
         let frame = try self.frame(raw, layout: layout, storage: storage, path: path)
 
         let main = tiff.structure.mainDirectory
@@ -30,6 +31,22 @@ enum LinearDNGReader {
         tiff.applyCalibrationTags(main: main, raw: raw, to: &calibration)
         tiff.applyMetadataTags(main: main, exif: tiff.structure.exifDirectory, gps: tiff.structure.gpsDirectory, to: &metadata)
         return LinearRawImage(frame: frame, metadata: metadata, calibration: try calibration.calibration(path: path))
+    }
+
+    /// Throws `.corrupt` when the DNG's NewRawImageDigest does not match the decoded samples (damaged data that
+    /// decodes without a structural error). Lossy-JPEG files and files with a LinearizationTable are not checked
+    /// (the digest then covers other bytes).
+    private static func checkDigest(_ tiff: TIFFRawFacts, layout: LinearRawSamples, storage: PixelStorage,
+                                    path: String) throws(RawReadError) {
+        guard let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
+              layout.compression != 34892, layout.linearization == nil else { return }
+        let channels = LinearRawFrame.channels
+        let digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: layout.width, height: layout.height,
+                                              rowStride: layout.width * channels,
+                                              threads: ProcessInfo.processInfo.activeProcessorCount, samplesPerPixel: channels)
+        guard digest == stored else {
+            throw RawReadError(path: path, kind: .corrupt, detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
+        }
     }
 
     /// The frame: samples, per-channel levels (a BlackLevel pattern larger than one pixel is averaged per channel;
