@@ -41,16 +41,8 @@ public struct LinearRawFrame: Sendable, ImageFraming {
             try require(blackLevels[c].isFinite && blackLevels[c] >= 0 && blackLevels[c] < Double(whiteLevels[c]),
                         "black levels", "black level \(blackLevels[c]) is not below the white level \(whiteLevels[c])")
         }
-        let whole = try PixelRect.whole(width: width, height: height)
-        let area = activeArea ?? whole
-        try require(whole.contains(area), "active area", "\(area) does not fit in the \(width)x\(height) buffer")
-        let wholeArea = try PixelRect.whole(width: area.width, height: area.height)
-        let crop = defaultCrop ?? wholeArea
-        try require(wholeArea.contains(crop), "default crop",
-                    "\(crop) does not fit in the \(area.width)x\(area.height) active area")
-        try require(defaultScale.horizontal.isFinite && defaultScale.horizontal > 0
-                    && defaultScale.vertical.isFinite && defaultScale.vertical > 0, "default scale",
-                    "\(defaultScale.horizontal) x \(defaultScale.vertical) must be positive")
+        let (area, crop) = try checkedFraming(width: width, height: height, activeArea: activeArea, defaultCrop: defaultCrop,
+                                              defaultScale: defaultScale)
         self.width = width
         self.height = height
         self.storage = storage

@@ -38,17 +38,22 @@ struct LinearDevelopTests {
         return LinearRawImage(frame: frame, metadata: metadata, calibration: calibration)
     }
 
+    /// No tone curve, linear output in floats.
+    static var linearFloat: DevelopSettings {
+        var settings = DevelopSettings()
+        settings.tone = .linear
+        settings.linearOutput = true
+        settings.sampleFormat = .float32
+        return settings
+    }
+
     private func pixel(_ samples: [Float], width: Int, row: Int, column: Int) -> [Float] {
         Array(samples[((row * width + column) * 3)..<((row * width + column) * 3 + 3)])
     }
 
     @Test("a flat patch of camera RGB through the sRGB matrix lands at camera RGB × 2^0.5; crop and orientation 6 honoured")
     func flatPatch() throws {
-        var settings = DevelopSettings()
-        settings.tone = .linear
-        settings.linearOutput = true
-        settings.sampleFormat = .float32
-        let result = try RawDeveloper(settings: settings).develop(try Self.image())
+        let result = try RawDeveloper(settings: Self.linearFloat).develop(try Self.image())
         // The 30 x 24 crop, turned 90° clockwise.
         #expect(result.image.width == 24 && result.image.height == 30)
         #expect(result.demosaic == RawDeveloper.linearDemosaicName)
@@ -83,10 +88,7 @@ struct LinearDevelopTests {
 
     @Test("a resized linear development keeps a flat area's value (area averaging in linear light)")
     func resized() throws {
-        var settings = DevelopSettings()
-        settings.tone = .linear
-        settings.linearOutput = true
-        settings.sampleFormat = .float32
+        var settings = Self.linearFloat
         settings.longEdge = 20
         let result = try RawDeveloper(settings: settings).develop(try Self.image())
         #expect(result.image.width == 16 && result.image.height == 20)
