@@ -38,11 +38,10 @@ struct LinearDevelopTests {
         return LinearRawImage(frame: frame, metadata: metadata, calibration: calibration)
     }
 
-    /// No tone curve, linear output in floats.
+    /// No tone curve, linear output in floats, the default crop.
     static var linearFloat: DevelopSettings {
-        var settings = DevelopSettings()
-        settings.tone = .linear
-        settings.linearOutput = true
+        var settings = DevelopFixtures.linearSettings
+        settings.crop = .defaultCrop
         settings.sampleFormat = .float32
         return settings
     }
