@@ -82,22 +82,23 @@ extension RawDeveloper {
     /// Grey world for a linear raw: the mean of each channel over pixels whose channels are all neither clipped nor
     /// within 2 % of black, on every fourth row and column of the active area; the largest mean is 1.
     static func greyWorldNeutral(_ frame: LinearRawFrame) -> [Double] {
-        var sums = [0.0, 0.0, 0.0], count = 0.0
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, count = 0.0
         let a = frame.activeArea
+        // Each channel's accepted range, black + 2 % ... white − 2 % of its range, exclusive.
+        let b = frame.blackLevels, w = frame.whiteLevels.map { Double($0) }
+        let low = (0..<3).map { b[$0] + 0.02 * (w[$0] - b[$0]) }, high = (0..<3).map { w[$0] - 0.02 * (w[$0] - b[$0]) }
         for y in stride(from: a.top, to: a.bottom, by: 4) {
             let row = frame.row(y)
-            pixels: for x in stride(from: a.left, to: a.right, by: 4) {
-                var values = [0.0, 0.0, 0.0]
-                for c in 0..<3 {
-                    let black = frame.blackLevels[c], white = Double(frame.whiteLevels[c])
-                    let v = Double(row[x * 3 + c]), range = white - black
-                    guard v < white - 0.02 * range, v > black + 0.02 * range else { continue pixels }
-                    values[c] = v - black
-                }
-                for c in 0..<3 { sums[c] += values[c] }
+            for x in stride(from: a.left, to: a.right, by: 4) {
+                let r = Double(row[x * 3]), g = Double(row[x * 3 + 1]), bl = Double(row[x * 3 + 2])
+                guard r > low[0], r < high[0], g > low[1], g < high[1], bl > low[2], bl < high[2] else { continue }
+                s0 += r - b[0]
+                s1 += g - b[1]
+                s2 += bl - b[2]
                 count += 1
             }
         }
+        let sums = [s0, s1, s2]
         let top = sums.max() ?? 0
         guard count > 0, top > 0 else { return [1, 1, 1] }
         return sums.map { max($0 / top, 1e-3) }

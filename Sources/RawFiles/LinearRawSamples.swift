@@ -170,8 +170,12 @@ struct LinearRawSamples {
                       rgb.height <= blockHeight else {
                     return "\(what): a \(rgb.width)x\(rgb.height) JPEG does not fill its \(blockWidth)x\(rows) block"
                 }
-                for y in 0..<rgb.height {
-                    for i in 0..<(rgb.width * 3) { tile[y * blockWidth * 3 + i] = UInt16(rgb.samples[y * rgb.width * 3 + i]) }
+                rgb.samples.withUnsafeBufferPointer { bytes in
+                    let source = bytes.baseAddress!, target = tile.baseAddress!
+                    for y in 0..<rgb.height {
+                        let src = source + y * rgb.width * 3, dst = target + y * blockWidth * 3
+                        for i in 0..<(rgb.width * 3) { dst[i] = UInt16(src[i]) }
+                    }
                 }
             }
         }
