@@ -8,7 +8,8 @@ extension RawDeveloper {
     /// crop's samples, less each channel's black level and scaled by its white level, are camera RGB planes that
     /// join the mosaic's path after its demosaic, so white balance, the colour model, BaselineExposure, tone,
     /// resizing, orientation and DefaultCrop are the same code as for CFA raws. Rows stream into the finishing when
-    /// the output has the crop's size; otherwise the crop is resized first.
+    /// the output has the crop's size; otherwise the crop is binned by the whole factor it is larger than the output
+    /// (``Result/workingPixels`` counts the binned pixels), then resized.
     public func develop(_ image: LinearRawImage) throws(DevelopError) -> Result {
         let settings: DevelopSettings
         do { settings = try self.settings.validated() } catch { throw DevelopError(error.description) }
@@ -34,13 +35,8 @@ extension RawDeveloper {
             }
             working = 0
         } else {
-            let camera = PlanarImage(width: rect.width, height: rect.height)
-            ParallelRows.run(rows: rect.height, threads: threads) { rows in
-                for y in rows {
-                    Self.cameraRow(frame, row: rect.top + y, left: rect.left, count: rect.width, plan: plan,
-                                   into: (camera.row(0, y), camera.row(1, y), camera.row(2, y)))
-                }
-            }
+            let camera = binnedCamera(frame, rect: rect, plan: plan,
+                                      factor: max(1, min(rect.width / geometry.outputWidth, rect.height / geometry.outputHeight)))
             let middle = Resampler.horizontal(camera, width: geometry.outputWidth, threads: threads)
             samples = finishResampled(middle, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
             working = camera.width * camera.height
@@ -59,6 +55,35 @@ extension RawDeveloper {
         var settings = self.settings
         settings.longEdge = max(1, longEdge)
         return try RawDeveloper(settings: settings, threads: threads).develop(image).image
+    }
+
+    /// Camera RGB of `rect`, each `factor` x `factor` block of pixels averaged into one (area averaging in linear light,
+    /// so an output a fraction of the crop's size never holds the crop at full size; columns and rows past the last whole
+    /// block are left out).
+    func binnedCamera(_ frame: LinearRawFrame, rect: PixelRect, plan: ColorPlan, factor k: Int) -> PlanarImage {
+        let width = rect.width / k, height = rect.height / k
+        let camera = PlanarImage(width: width, height: height)
+        let scale = 1 / Float(k * k)
+        ParallelRows.run(rows: height, threads: threads) { rows in
+            let scratch = PlanarImage(width: rect.width, height: 1)
+            for y in rows {
+                let out = (camera.row(0, y), camera.row(1, y), camera.row(2, y))
+                for c in 0..<3 { (c == 0 ? out.0 : c == 1 ? out.1 : out.2).update(repeating: 0, count: width) }
+                for dy in 0..<k {
+                    Self.cameraRow(frame, row: rect.top + y * k + dy, left: rect.left, count: rect.width, plan: plan,
+                                   into: (scratch.row(0, 0), scratch.row(1, 0), scratch.row(2, 0)))
+                    for c in 0..<3 {
+                        let src = scratch.row(c, 0), dst = c == 0 ? out.0 : c == 1 ? out.1 : out.2
+                        for x in 0..<width {
+                            var sum: Float = 0
+                            for dx in 0..<k { sum += src[x * k + dx] }
+                            dst[x] += sum * scale
+                        }
+                    }
+                }
+            }
+        }
+        return camera
     }
 
     /// One row of camera RGB from `count` pixels of `row` starting at `left`: each channel less its black level,

@@ -96,6 +96,26 @@ struct LinearDevelopTests {
         #expect(result.workingPixels == 30 * 24)
     }
 
+    @Test("a small output of a large linear raw bins it first: the working planes follow the output, a flat area keeps its value")
+    func binned() throws {
+        let width = 1000, height = 700
+        let storage = PixelStorage(count: width * height * 3)
+        for i in 0..<(width * height) {
+            for c in 0..<3 { storage.baseAddress[i * 3 + c] = UInt16(100 + (Self.background[c] * 10000).rounded()) }
+        }
+        let frame = try LinearRawFrame(width: width, height: height, storage: storage, blackLevels: [100, 100, 100],
+                                       whiteLevels: [10100, 10100, 10100])
+        let calibration = try ColorCalibration(colorMatrix1: Self.xyzToSRGB, illuminant1: .d65, asShotNeutral: [1, 1, 1])
+        var settings = Self.linearFloat
+        settings.longEdge = 100
+        let result = try RawDeveloper(settings: settings).develop(LinearRawImage(frame: frame, metadata: try FrameMetadata(),
+                                                                                 calibration: calibration))
+        #expect(result.image.width == 100 && result.image.height == 70)
+        #expect(result.workingPixels == 100 * 70)
+        let samples = result.image.floatSamples
+        for c in 0..<3 { #expect(abs(samples[(35 * 100 + 50) * 3 + c] - Float(Self.background[c])) < 2e-3) }
+    }
+
     @Test("automatic white balance on a linear raw takes the grey world of its pixels")
     func greyWorld() throws {
         let neutral = RawDeveloper.greyWorldNeutral(try Self.image().frame)
