@@ -98,8 +98,8 @@ public struct FileDeveloper: Sendable {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
             let developer = self.developer
-            let first = try developer.develop(try RawFileReader().read(path: job.first))
-            let second = try developer.develop(try RawFileReader().read(path: job.second))
+            let first = try developer.develop(try RawFileReader().readContent(path: job.first))
+            let second = try developer.develop(try RawFileReader().readContent(path: job.second))
             let picture = try compositor.compose(first.image, second.image)
             let report = try writer.write(picture, to: job.output)
             return Result(inputs: [job.first, job.second], output: job.output, bytes: report.bytes, width: report.width,
