@@ -10,7 +10,9 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert camera raw files (anything LibRaw reads) to DNG.",
         discussion: """
         The raw mosaic is copied bit for bit, with its masked border (as ActiveArea), black and white levels,
-        colour matrices, as-shot white balance, exposure, lens, capture time and orientation.
+        colour matrices, as-shot white balance, exposure, lens, capture time and orientation. A LinearRaw DNG
+        (3 samples per pixel, no colour filter array) is already what this makes: it is read in full, then copied
+        as is (the summary and --json's "action" say "copied as is").
 
         With one input file, -o may name the DNG itself; otherwise -o must be an existing directory and each
         input becomes <dir>/<name>.dng. Directories given as input are searched for raw files (-r: also their
