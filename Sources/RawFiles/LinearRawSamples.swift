@@ -63,6 +63,12 @@ struct LinearRawSamples {
               (1...65535).contains(width), (1...65535).contains(height) else {
             throw refuse(.corrupt, "LinearRaw image size is missing or outside 1...65535")
         }
+        // Every 8x8 block of a JPEG costs at least a few bits, every lossless-JPEG sample one bit, every uncompressed one
+        // its bits (the TIFF checks hold the last two already): a larger image than that needs blocks that overlap.
+        let bitsPerPixel = compression == 34892 ? 1.0 / 64 : compression == 7 ? 3 : Double(3 * bits)
+        guard Double(width) * Double(height) * bitsPerPixel <= 8 * Double(fileSize) else {
+            throw refuse(.corrupt, "a \(width)x\(height) image cannot fit in a \(fileSize)-byte file: its blocks overlap")
+        }
         let offsets: [Int], counts: [Int]
         if let tw = raw.integer(TIFFTag.tileWidth), let th = raw.integer(TIFFTag.tileLength) {
             guard (1...65535).contains(tw), (1...65535).contains(th) else { throw refuse(.corrupt, "tile size \(tw)x\(th)") }
@@ -94,20 +100,23 @@ struct LinearRawSamples {
                 throw refuse(.truncated, "\(isTiled ? "tile" : "strip") \(index) holds \(block.count) bytes, too few for its samples")
             }
         }
-        if let table = raw.integers(TIFFTag.linearizationTable) {
-            guard (1...65536).contains(table.count), table.allSatisfy({ (0...65535).contains($0) }) else {
-                throw refuse(.corrupt, "LinearizationTable has \(table.count) entries or values outside 0...65535")
-            }
-            linearization = table.map { UInt16($0) }
-        } else {
-            linearization = nil
-        }
+        linearization = try Self.linearizationTable(raw, path: path)
         self.width = width
         self.height = height
         self.compression = compression
         self.bits = bits
         self.littleEndian = littleEndian
         self.blocks = blocks
+    }
+
+    /// The directory's LinearizationTable, if any; `.corrupt` when it cannot be one.
+    private static func linearizationTable(_ raw: TIFFDirectory, path: String) throws(RawReadError) -> [UInt16]? {
+        guard let table = raw.integers(TIFFTag.linearizationTable) else { return nil }
+        guard (1...65536).contains(table.count), table.allSatisfy({ (0...65535).contains($0) }) else {
+            throw RawReadError(path: path, kind: .corrupt,
+                               detail: "LinearizationTable has \(table.count) entries or values outside 0...65535")
+        }
+        return table.map { UInt16($0) }
     }
 
     /// Decodes every block (in parallel) into interleaved RGB samples, `width * height * 3` of them.

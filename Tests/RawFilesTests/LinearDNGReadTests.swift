@@ -78,6 +78,23 @@ struct LinearDNGReadTests {
         #expect(fromAdobe <= 1, "libjpeg-turbo and the SDK differ by \(fromAdobe)")
     }
 
+    @Test("a lossy linear DNG claiming a 60000 x 60000 image in one tile is refused, not allocated", .enabled(if: Self.pidng))
+    func lossyOverlap() throws {
+        let tmp = try TemporaryDirectory()
+        let fixture = try LinearPiDNG.make(in: tmp.url, kind: "lossy")
+        var bytes = try [UInt8](Data(contentsOf: fixture.dng))
+        for (tag, value) in [(UInt16(256), UInt32(64)), (257, 48), (322, 64), (323, 48)] {
+            try TIFFEntryPatch.replace(&bytes, tag: tag, value: value, with: 60000)
+        }
+        try Data(bytes).write(to: fixture.dng)
+        do {
+            _ = try RawFileReader().readContent(path: fixture.dng.path)
+            Issue.record("a 60000 x 60000 image was read from \(bytes.count) bytes")
+        } catch {
+            #expect(error.kind == .corrupt && error.description.contains("overlap"), "\(error)")
+        }
+    }
+
     @Test("a JPEG XL (52546) linear DNG is refused in one line naming the compression", .enabled(if: Self.pidng))
     func jpegXL() throws {
         let tmp = try TemporaryDirectory()
