@@ -86,38 +86,16 @@ public struct FrameAnalysis: Sendable, Codable {
         if options.histogram {
             let h = RawHistogram(frame: frame)
             rawHistogram = h
-            channels = h.channels.map { c in
-                let binned = c.histogram(bins: options.bins)
-                let full = c.histogram()
-                return ChannelReport(color: String(c.color.letter), blackLevel: c.blackLevel, clippedFraction: c.clippedFraction,
-                                     blackFraction: c.blackFraction, mean: full.mean, median: full.quantile(0.5),
-                                     bins: binned.bins, counts: binned.counts)
-            }
+            channels = Self.channelReports(h, bins: options.bins)
             exposure = ExposureStatistics(h)
         } else {
             channels = nil
             exposure = nil
             rawHistogram = nil
         }
-        if options.peaking || options.sharpness {
-            let luma = LumaGrid(frame: frame, threads: options.threads)
-            let field = GradientField(luma, threads: options.threads,
-                                      countingMagnitudes: options.peaking && options.peakingRule.isFraction)
-            sharpness = options.sharpness ? Sharpness(field, luma: luma) : nil
-            if options.peaking {
-                let p = FocusPeaking(field, rule: options.peakingRule, threads: options.threads)
-                peakingMask = p
-                peaking = PeakingReport(rule: options.peakingRule.description, thresholds: p.thresholds, noise: p.noise,
-                                        markedFraction: p.markedFraction, gridWidth: p.width, gridHeight: p.height)
-            } else {
-                peakingMask = nil
-                peaking = nil
-            }
-        } else {
-            sharpness = nil
-            peakingMask = nil
-            peaking = nil
-        }
+        let edges = options.peaking || options.sharpness
+            ? Self.edges(LumaGrid(frame: frame, threads: options.threads), options: options) : Edges()
+        (sharpness, peakingMask, peaking) = (edges.sharpness, edges.mask, edges.report)
         if options.clipping {
             let mask = ClippingMask(frame: frame)
             var counts: [String: Int] = [:]

@@ -43,19 +43,10 @@ public struct RawFrame: Sendable {
         let maxCode = UInt32((1 << bitsPerSample) - 1)
         try require(whiteLevel > 0 && whiteLevel <= maxCode, "white level",
                     "\(whiteLevel) is outside 1...\(maxCode) for \(bitsPerSample)-bit samples")
-        let whole = try PixelRect.whole(width: width, height: height)
-        let area = activeArea ?? whole
-        try require(whole.contains(area), "active area",
-                    "\(area) does not fit in the \(width)x\(height) buffer")
-        let wholeArea = try PixelRect.whole(width: area.width, height: area.height)
-        let crop = defaultCrop ?? wholeArea
-        try require(wholeArea.contains(crop), "default crop",
-                    "\(crop) does not fit in the \(area.width)x\(area.height) active area")
+        let (area, crop) = try checkedFraming(width: width, height: height, activeArea: activeArea, defaultCrop: defaultCrop,
+                                              defaultScale: defaultScale)
         try require(blackLevels.maximum < Double(whiteLevel), "black levels",
                     "black level \(blackLevels.maximum) is not below the white level \(whiteLevel)")
-        try require(defaultScale.horizontal.isFinite && defaultScale.horizontal > 0
-                    && defaultScale.vertical.isFinite && defaultScale.vertical > 0, "default scale",
-                    "\(defaultScale.horizontal) x \(defaultScale.vertical) must be positive")
         self.width = width
         self.height = height
         self.rowStride = stride

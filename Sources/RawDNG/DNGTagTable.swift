@@ -19,7 +19,7 @@ enum DNGTagTable {
             .number(T.planarConfiguration, 1),
             .number(T.rowsPerStrip, Double(thumbnail.height)),
         ]
-        out += cameraTags(image: image, calibration: calibration, software: software, uniqueID: uniqueID)
+        out += cameraTags(metadata: image.metadata, calibration: calibration, software: software, uniqueID: uniqueID)
         return out
     }
 
@@ -28,7 +28,7 @@ enum DNGTagTable {
     static func cinemaIFD(image: RawImage, calibration: ColorCalibration, layout: RawLayout, software: String,
                           uniqueID: [UInt8], cinema: CinemaDNGFrame) -> [TagAssignment] {
         var out = rawIFD(frame: image.frame, layout: layout)
-        out += cameraTags(image: image, calibration: calibration, software: software, uniqueID: uniqueID)
+        out += cameraTags(metadata: image.metadata, calibration: calibration, software: software, uniqueID: uniqueID)
         out += [
             .bytes(T.timeCodes, cinema.timeCode.bytes),
             .number(T.frameRate, cinema.frameRate),
@@ -38,9 +38,8 @@ enum DNGTagTable {
     }
 
     /// The tags that describe the camera and its colour, whatever image IFD0 holds.
-    private static func cameraTags(image: RawImage, calibration: ColorCalibration, software: String,
-                                   uniqueID: [UInt8]) -> [TagAssignment] {
-        let m = image.metadata
+    static func cameraTags(metadata m: FrameMetadata, calibration: ColorCalibration, software: String,
+                           uniqueID: [UInt8]) -> [TagAssignment] {
         var out: [TagAssignment] = [
             .number(T.orientation, Double(m.orientation.rawValue)),
             .text(T.software, software),

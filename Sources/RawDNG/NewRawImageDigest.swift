@@ -22,10 +22,18 @@ public enum NewRawImageDigest {
                threads: threads)
     }
 
-    /// The digest of `height` rows of `width` samples, `rowStride` samples apart.
+    /// The digest of a linear raw's samples: cells of 256 x 256 pixels, each hashed plane by plane (all red samples
+    /// of the cell row by row, then green, then blue), as the DNG SDK hashes a three-plane image.
+    public static func digest(of frame: LinearRawFrame, threads: Int) -> [UInt8] {
+        digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height,
+               rowStride: frame.width * LinearRawFrame.channels, threads: threads, samplesPerPixel: LinearRawFrame.channels)
+    }
+
+    /// The digest of `height` rows of `width` pixels of `samplesPerPixel` interleaved samples, rows `rowStride`
+    /// samples apart (several samples per pixel: each cell hashed plane by plane).
     public static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int,
-                              threads: Int) -> [UInt8] {
-        let cells = Cells(width: width, height: height)
+                              threads: Int, samplesPerPixel: Int = 1) -> [UInt8] {
+        let cells = Cells(width: width, height: height, samplesPerPixel: samplesPerPixel)
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: cells.count * 16)
@@ -60,6 +68,8 @@ public enum NewRawImageDigest {
     private struct Cells {
         let width: Int
         let height: Int
+        /// Interleaved samples per pixel.
+        var samplesPerPixel = 1
         let cellWidth: Int
         let cellHeight: Int
         /// Cells across and down.
@@ -77,15 +87,33 @@ public enum NewRawImageDigest {
             down = (height + cellHeight - 1) / cellHeight
         }
 
+        init(width: Int, height: Int, samplesPerPixel: Int) {
+            self.init(width: width, height: height)
+            self.samplesPerPixel = samplesPerPixel
+        }
+
         /// Hashes cell `index` (row-major) into its 16 bytes of `digests`. Samples are stored in native
         /// (little-endian) order, which is the digest's order.
         func hash(_ index: Int, samples: UnsafePointer<UInt16>, rowStride: Int, into digests: UnsafeMutablePointer<UInt8>) {
             let x0 = (index % across) * cellWidth, y0 = (index / across) * cellHeight
             let w = min(cellWidth, width - x0), h = min(cellHeight, height - y0)
             let hasher = MD5Hasher()
-            for r in 0..<h {
-                let row = samples + (y0 + r) * rowStride + x0
-                hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
+            guard samplesPerPixel > 1 else {
+                for r in 0..<h {
+                    hasher.add(UnsafeRawBufferPointer(start: samples + (y0 + r) * rowStride + x0, count: w * 2))
+                }
+                (digests + index * 16).update(from: hasher.finish(), count: 16)
+                return
+            }
+            // Interleaved pixels: the cell's first sample of every pixel row by row, then the second, ... (plane by plane).
+            let plane = UnsafeMutablePointer<UInt16>.allocate(capacity: w)
+            defer { plane.deallocate() }
+            for p in 0..<samplesPerPixel {
+                for r in 0..<h {
+                    let row = samples + (y0 + r) * rowStride + x0 * samplesPerPixel + p
+                    for x in 0..<w { plane[x] = row[x * samplesPerPixel] }
+                    hasher.add(UnsafeRawBufferPointer(start: plane, count: w * 2))
+                }
             }
             (digests + index * 16).update(from: hasher.finish(), count: 16)
         }

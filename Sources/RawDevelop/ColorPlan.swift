@@ -24,10 +24,15 @@ public struct ColorPlan: Sendable {
 
     /// Works the plan out for `image` (whose mosaic is read only for automatic white balance).
     public init(image: RawImage, settings: DevelopSettings) throws(DevelopError) {
+        try self.init(calibration: image.calibration, settings: settings) { ColorPlan.greyWorldNeutral(image.frame) }
+    }
+
+    /// Works the plan out for an image calibrated by `calibration`; `greyWorld` gives the neutral of its pixels and is
+    /// called only for automatic white balance.
+    init(calibration: ColorCalibration?, settings: DevelopSettings, greyWorld: () -> [Double]) throws(DevelopError) {
         var warnings: [String] = []
-        let frame = image.frame
         let model: CameraColorModel?
-        if let calibration = image.calibration {
+        if let calibration {
             model = try CameraColorModel(calibration: calibration)
             if calibration.isStandIn {
                 warnings.append("the file has no colour calibration (its matrix is a stand-in); camera RGB is taken as linear sRGB")
@@ -41,7 +46,7 @@ public struct ColorPlan: Sendable {
         var neutral: [Double]
         switch settings.whiteBalance {
         case .asShot:
-            if let n = image.calibration?.asShotNeutral, n.count == 3 {
+            if let n = calibration?.asShotNeutral, n.count == 3 {
                 neutral = n
             } else if let model {
                 neutral = model.neutral(for: try! WhitePoint(kelvin: WhiteBalancePreset.daylight.kelvin)) // in range
@@ -50,7 +55,7 @@ public struct ColorPlan: Sendable {
                 neutral = [1, 1, 1]
             }
         case .auto:
-            neutral = ColorPlan.greyWorldNeutral(frame)
+            neutral = greyWorld()
         case .preset(let p):
             neutral = try ColorPlan.neutral(model, kelvin: p.kelvin, tint: p.tint)
         case .kelvin(let k, let tint):
@@ -79,7 +84,7 @@ public struct ColorPlan: Sendable {
         let unbalance: [Double] = [1 / gains[0], 0, 0, 0, 1 / gains[1], 0, 0, 0, 1 / gains[2]]
 
         // Exposure and look.
-        let baseline = settings.applyBaselineExposure ? (image.calibration?.baselineExposure ?? 0) : 0
+        let baseline = settings.applyBaselineExposure ? (calibration?.baselineExposure ?? 0) : 0
         exposure = settings.exposure + baseline + settings.look.exposure
         let gain = pow(2, exposure)
         let space = settings.colorSpace

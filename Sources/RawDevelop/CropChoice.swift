@@ -44,7 +44,7 @@ public enum CropChoice: Sendable, Hashable, CustomStringConvertible {
 
     /// The rectangle to develop, relative to the active area's top-left. `transposed` is true when the
     /// image is turned by 90° to be seen upright (so an aspect is applied the other way round on the sensor).
-    func rectangle(in frame: RawFrame, transposed: Bool) -> PixelRect {
+    func rectangle(in frame: some ImageFraming, transposed: Bool) -> PixelRect {
         switch self {
         case .activeArea:
             return try! PixelRect.whole(width: frame.activeArea.width, height: frame.activeArea.height) // sizes of a valid frame

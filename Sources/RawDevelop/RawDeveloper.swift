@@ -63,7 +63,7 @@ public struct RawDeveloper: Sendable {
         } else {
             developed = try demosaiced(image.frame, geometry: geometry, plan: plan, settings: settings)
         }
-        return Result(image: try upright(developed.samples, geometry: geometry, plan: plan, image: image, settings: settings),
+        return Result(image: try upright(developed.samples, geometry: geometry, metadata: image.metadata, settings: settings),
                       plan: plan, demosaic: developed.demosaic, warnings: plan.warnings + developed.warnings,
                       workingPixels: developed.workingPixels)
     }
@@ -106,7 +106,7 @@ public struct RawDeveloper: Sendable {
                                            toWidth: geometry.outputWidth)
             samples = finishResampled(binned, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
         }
-        return (try upright(samples, geometry: geometry, plan: plan, image: image, settings: settings), plan)
+        return (try upright(samples, geometry: geometry, metadata: image.metadata, settings: settings), plan)
     }
 
     // MARK: - Stages
@@ -168,9 +168,9 @@ public struct RawDeveloper: Sendable {
     }
 
     /// The image turned upright, with metadata that no longer asks readers to turn it.
-    private func upright(_ samples: DevelopedImage.Samples, geometry: OutputGeometry, plan: ColorPlan, image: RawImage,
-                         settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
-        var metadata = image.metadata
+    func upright(_ samples: DevelopedImage.Samples, geometry: OutputGeometry, metadata: FrameMetadata,
+                 settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
+        var metadata = metadata
         var oriented = samples
         var width = geometry.outputWidth, height = geometry.outputHeight
         if settings.applyOrientation {
@@ -205,7 +205,7 @@ struct OutputGeometry {
     private(set) var outputWidth: Int
     private(set) var outputHeight: Int
 
-    init(frame: RawFrame, orientation: Orientation, settings: DevelopSettings) {
+    init(frame: some ImageFraming, orientation: Orientation, settings: DevelopSettings) {
         let transposed = settings.applyOrientation && ImageOrienter.transposes(orientation)
         let relative = settings.crop.rectangle(in: frame, transposed: transposed)
         sensorRect = try! PixelRect(top: frame.activeArea.top + relative.top, left: frame.activeArea.left + relative.left,

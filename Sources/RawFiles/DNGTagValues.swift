@@ -59,7 +59,7 @@ extension TIFFRawFacts {
     }
 
     /// Colour matrices, illuminants, white balance and baseline exposure.
-    private func applyCalibrationTags(main: TIFFDirectory, raw: TIFFDirectory, to parts: inout CalibrationParts) {
+    func applyCalibrationTags(main: TIFFDirectory, raw: TIFFDirectory, to parts: inout CalibrationParts) {
         // Camera profile tags live in IFD0; some writers repeat them in the raw directory.
         func numbers(_ tag: UInt16) -> [Double]? { main.numbers(tag) ?? raw.numbers(tag) }
         let planes = raw.integers(TIFFTag.cfaPlaneColor)?.count ?? 3
@@ -91,7 +91,7 @@ extension TIFFRawFacts {
     }
 
     /// Time, exposure, lens, serial number, orientation and GPS.
-    private func applyMetadataTags(main: TIFFDirectory, exif: TIFFDirectory?, gps: TIFFDirectory?,
+    func applyMetadataTags(main: TIFFDirectory, exif: TIFFDirectory?, gps: TIFFDirectory?,
                                    to m: inout FrameMetadata) {
         if let code = main.integer(TIFFTag.orientation), (1...8).contains(code), let orientation = Orientation(rawValue: UInt16(code)) {
             m.orientation = orientation

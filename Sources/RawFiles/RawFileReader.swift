@@ -58,6 +58,31 @@ public struct RawFileReader: Sendable {
     /// takes its final name). Every other error is thrown here, after the check's own when both apply, as
     /// ``read(path:)`` reports them.
     package func read(path: String, digestCheck: inout RawDigestCheck?) throws(RawReadError) -> RawImage {
+        switch try readContent(path: path, digestCheck: &digestCheck, linear: false) {
+        case .mosaic(let image): return image
+        case .linear: throw Self.linearRefused(path)
+        }
+    }
+
+    /// What ``read(path:)`` says of a LinearRaw DNG (before decoding it).
+    private static func linearRefused(_ path: String) -> RawReadError {
+        RawReadError(path: path, kind: .unsupported, detail: "a LinearRaw DNG (3 samples per pixel, no colour "
+                     + "filter array), which this step cannot take: it needs a colour-filter-array raw")
+    }
+
+    /// Reads a mosaic like ``read(path:)``, or a LinearRaw DNG (three samples per pixel, no colour filter array) into
+    /// a ``LinearRawImage`` from the file's own tags and bytes.
+    public func readContent(path: String) throws(RawReadError) -> RawFileContent {
+        var check: RawDigestCheck?
+        let content = try readContent(path: path, digestCheck: &check)
+        try check?.wait()
+        return content
+    }
+
+    /// ``readContent(path:)`` with the digest check left running, as ``read(path:digestCheck:)``; with `linear` false a
+    /// LinearRaw DNG is refused before it is decoded.
+    package func readContent(path: String, digestCheck: inout RawDigestCheck?,
+                             linear: Bool = true) throws(RawReadError) -> RawFileContent {
         digestCheck = nil
         let fileSize = try RawFileAccess.readableFileSize(path)
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
@@ -68,6 +93,10 @@ public struct RawFileReader: Sendable {
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)
         try tiff?.checkValid(path: path)
+        if let tiff, tiff.isLinearRawDNG {
+            guard linear else { throw Self.linearRefused(path) }
+            return .linear(try LinearDNGReader.read(tiff, path: path))
+        }
 
         guard let handle = LibRawHandle() else {
             throw RawReadError(path: path, kind: .notReadable, detail: "LibRaw could not allocate a decoder")
@@ -98,7 +127,7 @@ public struct RawFileReader: Sendable {
             let image = RawImage(frame: try frame.frame(path: path), metadata: metadata,
                                  calibration: try calibration.calibration(path: path))
             digestCheck = check
-            return image
+            return .mosaic(image)
         } catch {
             // Damaged samples are reported first, as a check made before these steps would have.
             try check?.wait()

@@ -10,8 +10,10 @@ public struct RawInspection: Sendable {
     public let path: String
     /// Its size in bytes.
     public let fileSize: Int
-    /// The decoded image, when the file could be read.
+    /// The decoded image, when the file could be read and holds a colour-filter-array mosaic.
     public let image: RawImage?
+    /// The decoded image, when the file could be read and is a LinearRaw DNG (three samples per pixel).
+    public let linearImage: LinearRawImage?
     /// Why the file could not be read, when it could not.
     public let readError: RawReadError?
     /// The TIFF directories, for TIFF-based files (DNG, NEF, CR2, ARW, RW2, ...).
@@ -28,9 +30,14 @@ public struct RawInspection: Sendable {
         var structure: TIFFStructure?
         var structureError: TIFFStructureError?
         do throws(TIFFStructureError) { structure = try TIFFStructure.read(path: path) } catch { structureError = error }
-        var image: RawImage?
+        var image: RawImage?, linearImage: LinearRawImage?
         var readError: RawReadError?
-        do { image = try RawFileReader().read(path: path) } catch { readError = error }
+        do {
+            switch try RawFileReader().readContent(path: path) {
+            case .mosaic(let mosaic): image = mosaic
+            case .linear(let linear): linearImage = linear
+            }
+        } catch { readError = error }
         var problems: [DNGProblem] = []
         if validate {
             if let structure, structure.isDNG {
@@ -41,7 +48,7 @@ public struct RawInspection: Sendable {
                 problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
             }
         }
-        return RawInspection(path: path, fileSize: size, image: image, readError: readError, structure: structure,
+        return RawInspection(path: path, fileSize: size, image: image, linearImage: linearImage, readError: readError, structure: structure,
                              problems: problems, validated: validate)
     }
 

@@ -81,8 +81,7 @@ public struct FileDeveloper: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let image = try RawFileReader().read(path: job.input)
-            let developed = try developer.develop(image)
+            let developed = try developer.develop(try RawFileReader().readContent(path: job.input))
             let report = try writer.write(developed.image, to: job.output)
             return Result(inputs: [job.input], output: job.output, bytes: report.bytes, width: report.width, height: report.height,
                           whiteBalance: Self.describe(developed.plan), demosaic: developed.demosaic, seconds: elapsed(),
@@ -99,8 +98,8 @@ public struct FileDeveloper: Sendable {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
             let developer = self.developer
-            let first = try developer.develop(try RawFileReader().read(path: job.first))
-            let second = try developer.develop(try RawFileReader().read(path: job.second))
+            let first = try developer.develop(try RawFileReader().readContent(path: job.first))
+            let second = try developer.develop(try RawFileReader().readContent(path: job.second))
             let picture = try compositor.compose(first.image, second.image)
             let report = try writer.write(picture, to: job.output)
             return Result(inputs: [job.first, job.second], output: job.output, bytes: report.bytes, width: report.width,

@@ -17,8 +17,19 @@ public struct RawConverter: Sendable {
         public let warnings: [String]
         /// The one-line error, or nil on success.
         public let error: String?
+        /// What was done with the file (meaningful on success).
+        public var action: Action = .converted
 
         public var succeeded: Bool { error == nil }
+    }
+
+    /// What the converter did with a file.
+    public enum Action: String, Sendable, Hashable {
+        /// The raw was read and written as a new DNG.
+        case converted
+        /// The source is a LinearRaw DNG (three samples per pixel, no colour filter array), which `DNGWriter` does
+        /// not write: it was checked (read in full) and copied byte for byte.
+        case copiedAsIs = "copied-as-is"
     }
 
     public let reader: RawFileReader
@@ -38,7 +49,16 @@ public struct RawConverter: Sendable {
             // The check of the source's NewRawImageDigest runs while the DNG is written (it is the digest written,
             // not computed again); the output takes its final name only once the samples are known to match it.
             var check: RawDigestCheck?
-            let image = try reader.read(path: job.input, digestCheck: &check)
+            let image: RawImage
+            switch try reader.readContent(path: job.input, digestCheck: &check) {
+            case .mosaic(let mosaic): image = mosaic
+            case .linear:
+                try check?.wait()
+                let bytes = try copyAsIs(job)
+                var result = Result(job: job, bytes: bytes, seconds: elapsed(), warnings: [], error: nil)
+                result.action = .copiedAsIs
+                return result
+            }
             let report: DNGWriter.Report
             do {
                 report = try writer.write(image, to: job.output, knownRawImageDigest: check?.stored,
@@ -54,6 +74,14 @@ public struct RawConverter: Sendable {
         } catch {
             return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: "\(error)")
         }
+    }
+
+    /// Copies the source of `job` byte for byte to its output (atomically, replacing only with `overwrite`); the
+    /// bytes written.
+    private func copyAsIs(_ job: ConversionJob) throws -> Int {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: job.input)))
+        _ = try AtomicFile.write(bytes, to: job.output, overwrite: writer.options.overwrite)
+        return bytes.count
     }
 
     /// Runs `jobs` on `parallelism` dedicated threads (blocking file I/O stays off Swift's cooperative pool)

@@ -317,25 +317,17 @@ public enum ImageFileReader {
         } catch {
             throw ImageReadError(path: path, kind: .unreadable, "cannot read: \(error.localizedDescription)")
         }
-        var out: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let ok = data.withUnsafeBytes { raw in
-            rb_jpeg_decode_rgb8(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(maximumPixelCount),
-                                &out, &width, &height, &components, &message, message.count)
+        let decoded = data.withUnsafeBytes { JPEGMemoryDecoder.decode($0, maximumPixels: maximumPixelCount) }
+        let image: JPEGMemoryDecoder.RGB8
+        switch decoded {
+        case .success(let rgb): image = rgb
+        case .failure(.unsupported(let text)): throw ImageReadError(path: path, kind: .unsupported, text)
+        case .failure(.corrupt(let text)): throw ImageReadError(path: path, kind: .corrupt, text)
         }
-        guard ok == 1, let out else {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if ok == -2 { throw ImageReadError(path: path, kind: .unsupported, "JPEG of \(text)") }
-            let unsupported = ok == -1 // a valid JPEG libjpeg cannot convert to RGB
-            throw ImageReadError(path: path, kind: unsupported ? .unsupported : .corrupt,
-                                 unsupported ? "unsupported JPEG: \(text)" : "corrupt or truncated JPEG: \(text)")
-        }
-        defer { free(out) }
-        let w = Int(width), h = Int(height)
+        let w = image.width, h = image.height
         try checkSize(w, h, path: path, format: "JPEG")
-        let samples = widen(UnsafeBufferPointer(start: out, count: w * h * 3), count: w * h * 3)
-        return DecodedImage(format: .jpeg, width: w, height: h, channels: Int(components), bitDepth: 8,
+        let samples = image.samples.withUnsafeBufferPointer { widen($0, count: w * h * 3) }
+        return DecodedImage(format: .jpeg, width: w, height: h, channels: image.components, bitDepth: 8,
                             encoding: .sRGB, samples: samples)
     }
 

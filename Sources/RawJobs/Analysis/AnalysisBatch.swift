@@ -61,12 +61,18 @@ public struct AnalysisBatch: Sendable {
         var result = AnalysisFileResult(path: path, ok: false)
         var tile: AnalysisPictures.Tile?
         do {
-            let image = try RawFileReader().read(path: path)
-            result.width = image.frame.activeArea.width
-            result.height = image.frame.activeArea.height
+            let image = try RawFileReader().readContent(path: path)
+            let analysis: FrameAnalysis
+            switch image {
+            case .mosaic(let mosaic):
+                (result.width, result.height) = (mosaic.frame.activeArea.width, mosaic.frame.activeArea.height)
+                analysis = FrameAnalysis(frame: mosaic.frame, options: options.analysis)
+            case .linear(let linear):
+                (result.width, result.height) = (linear.frame.activeArea.width, linear.frame.activeArea.height)
+                analysis = FrameAnalysis(linear: linear.frame, options: options.analysis)
+            }
             result.iso = image.metadata.iso
             result.shutter = image.metadata.exposureTime
-            let analysis = FrameAnalysis(frame: image.frame, options: options.analysis)
             result.analysis = analysis
             let needsPreview = options.zebraThreshold != nil || options.pictureDirectory != nil
             let preview = needsPreview ? try RawDeveloper(settings: Self.previewSettings()).preview(image, longEdge: 1024) : nil
@@ -140,7 +146,7 @@ public struct AnalysisBatch: Sendable {
     }
 
     /// The contact sheet lines of one frame.
-    static func labels(path: String, image: RawImage, analysis: FrameAnalysis) -> [String] {
+    static func labels(path: String, image: RawFileContent, analysis: FrameAnalysis) -> [String] {
         var second: [String] = []
         if let ev = analysis.exposure?.meanEV { second.append(String(format: "EV %.1f", ev)) }
         if let iso = image.metadata.iso { second.append("ISO \(Int(iso.rounded()))") }

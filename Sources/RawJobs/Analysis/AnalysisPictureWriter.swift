@@ -2,6 +2,7 @@ import Foundation
 import RawAnalysis
 import RawCore
 import RawDevelop
+import RawFiles
 import RawImageIO
 
 /// Writes the pictures of one analysed file as 8-bit PNGs named `<stem>-<kind>.png` in a directory.
@@ -13,7 +14,7 @@ struct AnalysisPictureWriter {
 
     /// Writes the raw and RGB histograms, the peaking overlay and the zebra that `analysis` and `zebra` hold, adding
     /// each path to `written` as soon as the picture is on disk.
-    func write(for image: RawImage, path: String, analysis: FrameAnalysis, preview: DevelopedImage,
+    func write(for image: RawFileContent, path: String, analysis: FrameAnalysis, preview: DevelopedImage,
                zebra: Zebra?, written: inout [String]) throws {
         let name = (path as NSString).lastPathComponent
         if let histogram = analysis.rawHistogram {

@@ -10,7 +10,9 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert camera raw files (anything LibRaw reads) to DNG.",
         discussion: """
         The raw mosaic is copied bit for bit, with its masked border (as ActiveArea), black and white levels,
-        colour matrices, as-shot white balance, exposure, lens, capture time and orientation.
+        colour matrices, as-shot white balance, exposure, lens, capture time and orientation. A LinearRaw DNG
+        (3 samples per pixel, no colour filter array) is already what this makes: it is read in full, then copied
+        as is (the summary and --json's "action" say "copied as is").
 
         With one input file, -o may name the DNG itself; otherwise -o must be an existing directory and each
         input becomes <dir>/<name>.dng. Directories given as input are searched for raw files (-r: also their
@@ -84,13 +86,16 @@ struct ConvertCommand: ParsableCommand {
             Terminal.printJSON(ConvertReport(results: results, seconds: seconds, compression: compression))
         } else if !reporting.quiet {
             if results.count == 1, let only = converted.first {
-                print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s)")
+                let how = only.action == .copiedAsIs ? ", copied as is: already a LinearRaw DNG" : ""
+                print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s\(how))")
             } else if converted.isEmpty {
                 // Nothing was written: name no output (the errors above say why each file failed).
                 print("converted none of \(results.count) file\(results.count == 1 ? "" : "s"): \(results.count) failed")
             } else {
+                let copied = converted.filter { $0.action == .copiedAsIs }.count
                 print("converted \(converted.count) of \(results.count) files to \(outputOptions.output) "
                       + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
+                      + (copied > 0 ? ", \(copied) LinearRaw DNG\(copied == 1 ? "" : "s") copied as is" : "")
                       + (results.count > converted.count ? ", \(results.count - converted.count) failed" : ""))
             }
         }
@@ -108,6 +113,8 @@ struct ConvertReport: Encodable {
         let seconds: Double
         let warnings: [String]
         let error: String?
+        /// "converted", or "copied-as-is" for a LinearRaw DNG.
+        let action: String
     }
     let converted: Int
     let failed: Int
@@ -120,7 +127,8 @@ struct ConvertReport: Encodable {
         self.compression = compression.rawValue
         files = results.map {
             File(input: $0.job.input, output: $0.job.output, ok: $0.succeeded, bytes: $0.bytes,
-                 seconds: ($0.seconds * 1000).rounded() / 1000, warnings: $0.warnings, error: $0.error)
+                 seconds: ($0.seconds * 1000).rounded() / 1000, warnings: $0.warnings, error: $0.error,
+                 action: $0.action.rawValue)
         }
         converted = results.filter(\.succeeded).count
         failed = results.count - converted

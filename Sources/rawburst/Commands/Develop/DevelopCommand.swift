@@ -18,7 +18,8 @@ struct DevelopCommand: ParsableCommand {
         temperature goes through the camera's own colour model, so it means the same light on every camera.
 
         Demosaic: gbtf (default; gradient-weighted, follows edges), mhc (Malvar-He-Cutler), bilinear (fast), \
-        libraw-ahd (LibRaw's AHD on the same mosaic, for comparison).
+        libraw-ahd (LibRaw's AHD on the same mosaic, for comparison). LinearRaw DNGs (3 samples per pixel, no \
+        colour filter array: phone, "linear" and lossy DNGs) are already demosaiced and skip it.
         Spaces: srgb, p3, adobe, rec2020, prophoto. Looks: natural, vivid, dramatic, mono, silvertone, noir.
 
         With one input file, -o may name the output file itself; otherwise -o must be an existing directory \

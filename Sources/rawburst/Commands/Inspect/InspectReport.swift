@@ -7,6 +7,9 @@ struct InspectReport: Encodable {
     struct Levels: Encodable { let repeatRows, repeatColumns: Int; let values: [Double] }
     struct Frame: Encodable {
         let width, height: Int
+        /// How pixels hold colour: "CFA" (a mosaic, PhotometricInterpretation 32803) or "LinearRaw" (34892).
+        let photometricInterpretation: String
+        let samplesPerPixel: Int
         let activeArea: Rect
         let defaultCrop: Rect
         let defaultScale: [Double]
@@ -15,6 +18,8 @@ struct InspectReport: Encodable {
         let bitsPerSample: Int
         let blackLevels: Levels
         let whiteLevel: UInt32
+        /// One white level per sample (a LinearRaw image's channels may differ).
+        let whiteLevels: [UInt32]
     }
     struct Exposure: Encodable {
         let exposureTime, fNumber, iso, focalLength: Double?
@@ -77,24 +82,26 @@ struct InspectReport: Encodable {
         } else {
             format = i.readError == nil ? "raw" : "unknown"
         }
-        readable = i.image != nil
+        readable = i.image != nil || i.linearImage != nil
         error = i.readError?.description
         rawData = i.structure?.rawDirectory.flatMap(Self.rawData)
         cinemaDNG = i.structure.flatMap { Self.cinemaDNG($0.mainDirectory) }
-        let m = i.image?.metadata
+        let m = i.image?.metadata ?? i.linearImage?.metadata
         make = m?.make
         model = m?.model
         serialNumber = m?.serialNumber
         if let f = i.image?.frame {
             let a = f.activeArea, c = f.defaultCrop
-            frame = Frame(width: f.width, height: f.height,
+            frame = Frame(width: f.width, height: f.height, photometricInterpretation: "CFA", samplesPerPixel: 1,
                           activeArea: Rect(top: a.top, left: a.left, width: a.width, height: a.height),
                           defaultCrop: Rect(top: c.top, left: c.left, width: c.width, height: c.height),
                           defaultScale: [f.defaultScale.horizontal, f.defaultScale.vertical],
                           cfa: f.cfa.description, cfaRepeat: [f.cfa.rows, f.cfa.columns], bitsPerSample: f.bitsPerSample,
                           blackLevels: Levels(repeatRows: f.blackLevels.rows, repeatColumns: f.blackLevels.columns,
                                               values: f.blackLevels.values),
-                          whiteLevel: f.whiteLevel)
+                          whiteLevel: f.whiteLevel, whiteLevels: [f.whiteLevel])
+        } else if let f = i.linearImage?.frame {
+            frame = Self.linearFrame(f, bits: i.structure?.rawDirectory?.integer(TIFFTag.bitsPerSample) ?? 16)
         } else {
             frame = nil
         }
@@ -113,7 +120,7 @@ struct InspectReport: Encodable {
             exposure = nil; captureTime = nil; orientation = nil; gps = nil
         }
         let profileName = i.structure?.mainDirectory.string(TIFFTag.profileName)
-        colour = i.image?.calibration.map { c in
+        colour = (i.image?.calibration ?? i.linearImage?.calibration).map { c in
             Colour(colorMatrix1: c.colorMatrix1.values, illuminant1: c.illuminant1.description,
                    colorMatrix2: c.colorMatrix2?.values, illuminant2: c.illuminant2?.description,
                    forwardMatrix1: c.forwardMatrix1?.values, forwardMatrix2: c.forwardMatrix2?.values,
@@ -130,6 +137,18 @@ struct InspectReport: Encodable {
         problems = i.problems.map {
             Problem(severity: $0.severity.rawValue, aspect: $0.aspect.rawValue, directory: $0.directory, message: $0.message)
         }
+    }
+
+    /// The frame of a LinearRaw image: three samples per pixel, a black and a white level per channel.
+    static func linearFrame(_ f: LinearRawFrame, bits: Int) -> Frame {
+        let a = f.activeArea, c = f.defaultCrop
+        return Frame(width: f.width, height: f.height, photometricInterpretation: "LinearRaw",
+                     samplesPerPixel: LinearRawFrame.channels,
+                     activeArea: Rect(top: a.top, left: a.left, width: a.width, height: a.height),
+                     defaultCrop: Rect(top: c.top, left: c.left, width: c.width, height: c.height),
+                     defaultScale: [f.defaultScale.horizontal, f.defaultScale.vertical], cfa: "none", cfaRepeat: [],
+                     bitsPerSample: bits, blackLevels: Levels(repeatRows: 1, repeatColumns: 1, values: f.blackLevels),
+                     whiteLevel: f.whiteLevels.max() ?? 0, whiteLevels: f.whiteLevels)
     }
 
     static func rawData(_ raw: TIFFDirectory) -> RawData? {
@@ -177,10 +196,14 @@ struct InspectReport: Encodable {
             add("Active area", "\(f.activeArea.width) x \(f.activeArea.height) at (\(f.activeArea.left), \(f.activeArea.top))")
             add("Default crop", "\(f.defaultCrop.width) x \(f.defaultCrop.height) at (\(f.defaultCrop.left), \(f.defaultCrop.top))")
             if f.defaultScale != [1, 1] { add("Pixel aspect", f.defaultScale.map { String(format: "%g", $0) }.joined(separator: " : ")) }
-            add("CFA", "\(f.cfa) (\(f.cfaRepeat[0])x\(f.cfaRepeat[1]))")
+            if f.photometricInterpretation == "LinearRaw" {
+                add("Photometric", "LinearRaw (34892), \(f.samplesPerPixel) samples per pixel, no CFA")
+            } else {
+                add("CFA", "\(f.cfa) (\(f.cfaRepeat[0])x\(f.cfaRepeat[1]))")
+            }
             add("Bits per sample", String(f.bitsPerSample))
             add("Black level", f.blackLevels.values.map { num($0)! }.joined(separator: " "))
-            add("White level", String(f.whiteLevel))
+            add("White level", f.whiteLevels.map(String.init).joined(separator: " "))
         }
         if let r = rawData {
             let layout = r.tiles.map { n in " in \(n) tile\(n == 1 ? "" : "s")" + (r.tileWidth.map { w in " of \(w) x \(r.tileLength ?? w)" } ?? "") }

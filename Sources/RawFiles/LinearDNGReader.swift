@@ -1,0 +1,102 @@
+import Foundation
+import RawCore
+import RawDNG
+import RawTIFF
+
+/// Reads a LinearRaw DNG (PhotometricInterpretation 34892) into a ``LinearRawImage`` from the file's own tags and
+/// bytes, without LibRaw: the samples (``LinearRawSamples``), their levels, active area, default crop and scale,
+/// and the same metadata and colour calibration tags a CFA DNG's are taken from.
+enum LinearDNGReader {
+    /// Reads the linear image `tiff` describes (its raw directory is the LinearRaw one).
+    static func read(_ tiff: TIFFRawFacts, path: String) throws(RawReadError) -> LinearRawImage {
+        guard let raw = tiff.structure.rawDirectory else {
+            throw RawReadError(path: path, kind: .unsupported, detail: "DNG without a raw image")
+        }
+        let layout = try LinearRawSamples(raw, littleEndian: tiff.structure.byteOrder == .littleEndian,
+                                          fileSize: tiff.fileSize, path: path)
+        let bytes: [UInt8]
+        do { bytes = try TIFFStructure.contents(of: path) } catch {
+            throw RawReadError(path: path, kind: .notReadable, detail: error.message)
+        }
+        guard bytes.count == tiff.fileSize else {
+            throw RawReadError(path: path, kind: .truncated, detail: "the file changed while it was read")
+        }
+        let storage = try layout.read(from: bytes, threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
+        try checkDigest(tiff, layout: layout, storage: storage, path: path)
+        let frame = try self.frame(raw, layout: layout, storage: storage, path: path)
+
+        let main = tiff.structure.mainDirectory
+        var metadata = try! FrameMetadata(make: main.string(TIFFTag.make), model: main.string(TIFFTag.model)) // no numeric values: cannot fail
+        var calibration = CalibrationParts(baselineExposure: 0, asShotNeutral: nil)
+        tiff.applyCalibrationTags(main: main, raw: raw, to: &calibration)
+        tiff.applyMetadataTags(main: main, exif: tiff.structure.exifDirectory, gps: tiff.structure.gpsDirectory, to: &metadata)
+        return LinearRawImage(frame: frame, metadata: metadata, calibration: try calibration.calibration(path: path))
+    }
+
+    /// Throws `.corrupt` when the DNG's NewRawImageDigest does not match the decoded samples (damaged data that
+    /// decodes without a structural error). Lossy-JPEG files and files with a LinearizationTable are not checked
+    /// (the digest then covers other bytes).
+    private static func checkDigest(_ tiff: TIFFRawFacts, layout: LinearRawSamples, storage: PixelStorage,
+                                    path: String) throws(RawReadError) {
+        guard let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
+              layout.compression != 34892, layout.linearization == nil else { return }
+        let channels = LinearRawFrame.channels
+        let digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: layout.width, height: layout.height,
+                                              rowStride: layout.width * channels,
+                                              threads: ProcessInfo.processInfo.activeProcessorCount, samplesPerPixel: channels)
+        guard digest == stored else {
+            throw RawReadError(path: path, kind: .corrupt, detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
+        }
+    }
+
+    /// The frame: samples, per-channel levels (a BlackLevel pattern larger than one pixel is averaged per channel;
+    /// WhiteLevel defaults to the largest linearized or stored value), ActiveArea, DefaultCrop and DefaultScale.
+    private static func frame(_ raw: TIFFDirectory, layout: LinearRawSamples, storage: PixelStorage,
+                              path: String) throws(RawReadError) -> LinearRawFrame {
+        let defaultWhite = layout.linearization.map { Int($0.max() ?? 0) } ?? (1 << layout.bits) - 1
+        let whites = raw.integers(TIFFTag.whiteLevel) ?? [defaultWhite]
+        let white3 = whites.count == 3 ? whites : Array(repeating: whites.first ?? defaultWhite, count: 3)
+        guard white3.allSatisfy({ (1...65535).contains($0) }) else {
+            throw RawReadError(path: path, kind: .invalidValue, detail: "WhiteLevel \(whites) is outside 1...65535")
+        }
+        var blacks = [0.0, 0.0, 0.0]
+        if let values = raw.numbers(TIFFTag.blackLevel), !values.isEmpty {
+            let dim = raw.integers(TIFFTag.blackLevelRepeatDim) ?? [1, 1]
+            let cells = dim.count == 2 ? dim[0] * dim[1] : 1
+            if values.count == cells * 3 {
+                for c in 0..<3 { blacks[c] = stride(from: c, to: values.count, by: 3).map { values[$0] }.reduce(0, +) / Double(cells) }
+            } else {
+                blacks = Array(repeating: values.reduce(0, +) / Double(values.count), count: 3)
+            }
+        }
+        var area: PixelRect?
+        if let a = raw.integers(TIFFTag.activeArea), a.count == 4 {
+            area = try? PixelRect(top: a[0], left: a[1], height: a[2] - a[0], width: a[3] - a[1])
+        }
+        var crop: PixelRect?
+        if let origin = raw.numbers(TIFFTag.defaultCropOrigin), let size = raw.numbers(TIFFTag.defaultCropSize),
+           origin.count == 2, size.count == 2,
+           (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= TIFFRawFacts.largestCoordinate }) {
+            crop = try? PixelRect(top: Int(origin[1].rounded()), left: Int(origin[0].rounded()),
+                                  height: Int(size[1].rounded()), width: Int(size[0].rounded()))
+        }
+        var scale = (horizontal: 1.0, vertical: 1.0)
+        if let s = raw.numbers(TIFFTag.defaultScale), s.count == 2, s.allSatisfy({ $0.isFinite && $0 > 0 }) {
+            scale = (s[0], s[1])
+        }
+        do {
+            return try LinearRawFrame(width: layout.width, height: layout.height, storage: storage, activeArea: area,
+                                      defaultCrop: crop, defaultScale: scale, blackLevels: blacks,
+                                      whiteLevels: white3.map { UInt32($0) })
+        } catch {
+            throw RawReadError(path: path, kind: .invalidValue, detail: error.description)
+        }
+    }
+}
+
+extension TIFFRawFacts {
+    /// True for a DNG whose raw image is LinearRaw (PhotometricInterpretation 34892).
+    var isLinearRawDNG: Bool {
+        isDNG && structure.rawDirectory?.integer(TIFFTag.photometricInterpretation) == 34892
+    }
+}
