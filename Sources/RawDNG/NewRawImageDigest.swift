@@ -10,22 +10,29 @@ import RawImageIO
 /// min(256, width) columns, from the top left, the last ones clipped to the image. Each cell's 16-bit samples,
 /// row after row, little-endian, get an MD5; the digest is the MD5 of those cell digests in row-major order.
 /// This is what the DNG SDK computes (a test compares the two on every layout rawburst writes). Cells are hashed
-/// in parallel.
+/// in parallel. A raw image stored with 8 bits per sample or fewer (8-bit lossless JPEG) is hashed one byte per
+/// sample, as the SDK holds such an image in bytes (`sampleBytes` 1).
 public enum NewRawImageDigest {
     /// The tag number (IFD0, BYTE[16]).
     public static let tag: UInt16 = 51111
     static let cell = 256
 
-    /// The digest of `frame`'s samples.
-    public static func digest(of frame: RawFrame, threads: Int) -> [UInt8] {
+    /// The digest of `frame`'s samples, stored `sampleBytes` (1 or 2) bytes each.
+    public static func digest(of frame: RawFrame, threads: Int, sampleBytes: Int = 2) -> [UInt8] {
         digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height, rowStride: frame.rowStride,
-               threads: threads)
+               threads: threads, sampleBytes: sampleBytes)
     }
 
-    /// The digest of `height` rows of `width` samples, `rowStride` samples apart.
+    /// The bytes per sample the SDK hashes for a raw image stored with `bitsPerSample` bits: 1 up to 8 bits, else 2.
+    public static func sampleBytes(storedBits bitsPerSample: Int) -> Int {
+        bitsPerSample <= 8 ? 1 : 2
+    }
+
+    /// The digest of `height` rows of `width` samples, `rowStride` samples apart, stored `sampleBytes` (1 or 2) bytes
+    /// each.
     public static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int,
-                              threads: Int) -> [UInt8] {
-        let cells = Cells(width: width, height: height)
+                              threads: Int, sampleBytes: Int = 2) -> [UInt8] {
+        let cells = Cells(width: width, height: height, sampleBytes: sampleBytes)
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: cells.count * 16)
@@ -40,8 +47,8 @@ public enum NewRawImageDigest {
     /// (true), or false when they never will be (the digest is then abandoned: nil). A reader's strips are hashed
     /// as they arrive, by another core, while they are still in its cache.
     package static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int, threads: Int,
-                               rowsWritten: (Int) -> Bool) -> [UInt8]? {
-        let cells = Cells(width: width, height: height)
+                               sampleBytes: Int = 2, rowsWritten: (Int) -> Bool) -> [UInt8]? {
+        let cells = Cells(width: width, height: height, sampleBytes: sampleBytes)
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: cells.count * 16)
@@ -65,10 +72,13 @@ public enum NewRawImageDigest {
         /// Cells across and down.
         let across: Int
         let down: Int
+        /// Bytes hashed per sample: 2 (little-endian), or 1 (the low byte) for an image stored in bytes.
+        let sampleBytes: Int
         var count: Int { across * down }
 
-        init(width: Int, height: Int) {
+        init(width: Int, height: Int, sampleBytes: Int) {
             precondition(width > 0 && height > 0, "NewRawImageDigest: an empty image")
+            self.sampleBytes = sampleBytes == 1 ? 1 : 2
             self.width = width
             self.height = height
             cellHeight = min(cell, height)
@@ -83,9 +93,19 @@ public enum NewRawImageDigest {
             let x0 = (index % across) * cellWidth, y0 = (index / across) * cellHeight
             let w = min(cellWidth, width - x0), h = min(cellHeight, height - y0)
             let hasher = MD5Hasher()
-            for r in 0..<h {
-                let row = samples + (y0 + r) * rowStride + x0
-                hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
+            if sampleBytes == 1 {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: w) { bytes in
+                    for r in 0..<h {
+                        let row = samples + (y0 + r) * rowStride + x0
+                        for c in 0..<w { bytes[c] = UInt8(truncatingIfNeeded: row[c]) }
+                        hasher.add(UnsafeRawBufferPointer(bytes))
+                    }
+                }
+            } else {
+                for r in 0..<h {
+                    let row = samples + (y0 + r) * rowStride + x0
+                    hasher.add(UnsafeRawBufferPointer(start: row, count: w * 2))
+                }
             }
             (digests + index * 16).update(from: hasher.finish(), count: 16)
         }

@@ -12,6 +12,8 @@ public struct RawInspection: Sendable {
     public let fileSize: Int
     /// The decoded image, when the file could be read.
     public let image: RawImage?
+    /// Where the image's as-shot neutral comes from, when it has one.
+    public let asShotNeutralOrigin: AsShotNeutralOrigin?
     /// Why the file could not be read, when it could not.
     public let readError: RawReadError?
     /// The TIFF directories, for TIFF-based files (DNG, NEF, CR2, ARW, RW2, ...).
@@ -30,7 +32,14 @@ public struct RawInspection: Sendable {
         do throws(TIFFStructureError) { structure = try TIFFStructure.read(path: path) } catch { structureError = error }
         var image: RawImage?
         var readError: RawReadError?
-        do { image = try RawFileReader().read(path: path) } catch { readError = error }
+        var origin: AsShotNeutralOrigin?
+        do throws(RawReadError) {
+            var check: RawDigestCheck?
+            image = try RawFileReader().read(path: path, digestCheck: &check, neutralOrigin: &origin)
+            try check?.wait()
+        } catch {
+            (image, origin, readError) = (nil, nil, error)
+        }
         var problems: [DNGProblem] = []
         if validate {
             if let structure, structure.isDNG {
@@ -41,7 +50,8 @@ public struct RawInspection: Sendable {
                 problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
             }
         }
-        return RawInspection(path: path, fileSize: size, image: image, readError: readError, structure: structure,
+        return RawInspection(path: path, fileSize: size, image: image, asShotNeutralOrigin: origin, readError: readError,
+                             structure: structure,
                              problems: problems, validated: validate)
     }
 

@@ -4,7 +4,8 @@ import RawDNG
 import RawFiles
 
 /// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
-/// levels, colour calibration and metadata.
+/// levels, colour calibration and metadata. A DNG source whose samples are codes mapped by a `LinearizationTable`
+/// keeps its stored codes and the table (``RawFileReader/storedCodes(path:)``), not LibRaw's linear values.
 public struct RawConverter: Sendable {
     /// The outcome of one job.
     public struct Result: Sendable {
@@ -38,10 +39,13 @@ public struct RawConverter: Sendable {
             // The check of the source's NewRawImageDigest runs while the DNG is written (it is the digest written,
             // not computed again); the output takes its final name only once the samples are known to match it.
             var check: RawDigestCheck?
-            let image = try reader.read(path: job.input, digestCheck: &check)
+            let image = Self.keepingCropMargin(try reader.read(path: job.input, digestCheck: &check))
+            // A DNG source whose codes go through a LinearizationTable keeps its codes and table (issue #20).
+            let codes = try reader.storedCodes(path: job.input)
             let report: DNGWriter.Report
             do {
-                report = try writer.write(image, to: job.output, knownRawImageDigest: check?.stored,
+                report = try writer.write(image, to: job.output, codes: codes, knownRawImageDigest: check?.stored,
+                                          knownDigestSampleBytes: check?.sampleBytes ?? 2,
                                           beforeCommit: { try check?.wait() })
             } catch {
                 // Damaged samples are the error to report, as when the reader checked them before the write.
@@ -54,6 +58,20 @@ public struct RawConverter: Sendable {
         } catch {
             return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: "\(error)")
         }
+    }
+
+    /// `image` with its default crop pulled in to keep ``DNGCropMargin``'s margin inside the active area, when it does
+    /// not (a DNG source whose crop is its whole active area; camera raws get it when read). The samples and the
+    /// active area are untouched.
+    static func keepingCropMargin(_ image: RawImage) -> RawImage {
+        let f = image.frame
+        let crop = DNGCropMargin.crop(f.defaultCrop, areaWidth: f.activeArea.width, areaHeight: f.activeArea.height, cfa: f.cfa)
+        guard crop != f.defaultCrop,
+              let frame = try? RawFrame(width: f.width, height: f.height, rowStride: f.rowStride, storage: f.storage, cfa: f.cfa,
+                                        activeArea: f.activeArea, defaultCrop: crop, defaultScale: f.defaultScale,
+                                        blackLevels: f.blackLevels, whiteLevel: f.whiteLevel, bitsPerSample: f.bitsPerSample)
+        else { return image }
+        return RawImage(frame: frame, metadata: image.metadata, calibration: image.calibration)
     }
 
     /// Runs `jobs` on `parallelism` dedicated threads (blocking file I/O stays off Swift's cooperative pool)
