@@ -199,17 +199,7 @@ public struct DNGWriter: Sendable {
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
         // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
         let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
-        var digestTags: [TagAssignment] = []
-        if options.rawImageDigest {
-            let sampleBytes = NewRawImageDigest.sampleBytes(storedBits: precision)
-            let digest: [UInt8]
-            if let knownDigest, knownDigest.digest.count == 16, knownDigest.sampleBytes == sampleBytes {
-                digest = knownDigest.digest
-            } else {
-                digest = NewRawImageDigest.digest(of: data, threads: options.encodingThreads, sampleBytes: sampleBytes)
-            }
-            digestTags.append(.bytes(TIFFTag.newRawImageDigest, digest))
-        }
+        let digestTags = Self.digestTags(data, storedBits: precision, options: options, known: knownDigest)
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
             var ifd0: [TagAssignment] = []
@@ -261,6 +251,19 @@ public struct DNGWriter: Sendable {
         try tiff.close()
         try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
         return stored
+    }
+
+    /// NewRawImageDigest of the samples `data` stored `storedBits` wide (none when the options leave it out): `known`
+    /// when it hashed the samples as wide, else computed.
+    private static func digestTags(_ data: RawFrame, storedBits: Int, options: Options,
+                                   known: (digest: [UInt8], sampleBytes: Int)?) -> [TagAssignment] {
+        guard options.rawImageDigest else { return [] }
+        let sampleBytes = NewRawImageDigest.sampleBytes(storedBits: storedBits)
+        if let known, known.digest.count == 16, known.sampleBytes == sampleBytes {
+            return [.bytes(TIFFTag.newRawImageDigest, known.digest)]
+        }
+        return [.bytes(TIFFTag.newRawImageDigest,
+                       NewRawImageDigest.digest(of: data, threads: options.encodingThreads, sampleBytes: sampleBytes))]
     }
 
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,

@@ -41,7 +41,10 @@ public struct RawConverter: Sendable {
             var check: RawDigestCheck?
             let image = Self.keepingCropMargin(try reader.read(path: job.input, digestCheck: &check))
             // A DNG source whose codes go through a LinearizationTable keeps its codes and table (issue #20).
-            let codes = try reader.storedCodes(path: job.input)
+            // (Only when they are the frame LibRaw read, sample for sample; else LibRaw's values are written.)
+            let codes = try reader.storedCodes(path: job.input).flatMap { c in
+                c.width == image.frame.width && c.height == image.frame.height ? c : nil
+            }
             let report: DNGWriter.Report
             do {
                 report = try writer.write(image, to: job.output, codes: codes, knownRawImageDigest: check?.stored,
