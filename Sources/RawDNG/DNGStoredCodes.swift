@@ -16,6 +16,9 @@ public struct DNGStoredCodes: Sendable {
     public let height: Int
     /// Bits per code as stored (1...16).
     public let bitsPerSample: Int
+    /// The largest code: the codes are written as wide as it needs (at least 8 bits), which may be narrower than they
+    /// were stored (12-bit codes in 16-bit samples).
+    public let largestCode: UInt16
     /// `LinearizationTable`: the linear value of code `c` is `table[min(c, table.count - 1)]` (1...65536 entries).
     public let table: [UInt16]
 
@@ -26,13 +29,13 @@ public struct DNGStoredCodes: Sendable {
                     "\(samples.count) samples cannot hold a \(width)x\(height) image")
         try require((1...16).contains(bitsPerSample), "stored codes", "\(bitsPerSample) bits per sample is outside 1...16")
         try require((1...65536).contains(table.count), "LinearizationTable", "has \(table.count) entries, not 1...65536")
+        var largest: UInt16 = 0
+        let p = samples.baseAddress
+        for i in 0..<(width * height) { largest = max(largest, p[i]) }
         if bitsPerSample < 16 {
-            let limit = UInt16((1 << bitsPerSample) - 1)
-            var largest: UInt16 = 0
-            let p = samples.baseAddress
-            for i in 0..<(width * height) { largest = max(largest, p[i]) }
-            try require(largest <= limit, "stored codes", "code \(largest) does not fit in \(bitsPerSample) bits")
+            try require(Int(largest) < 1 << bitsPerSample, "stored codes", "code \(largest) does not fit in \(bitsPerSample) bits")
         }
+        self.largestCode = largest
         self.samples = samples
         self.width = width
         self.height = height
@@ -40,12 +43,13 @@ public struct DNGStoredCodes: Sendable {
         self.table = table
     }
 
-    /// The codes as a frame `frame`'s size and CFA layout, for the sample writers: levels 0 and 2^bits - 1, at least
-    /// 8 bits (the frame's smallest sample width; the codes are written at the width they need).
+    /// The codes as a frame `frame`'s size and CFA layout, for the sample writers: levels 0 and 2^bits - 1, as many
+    /// bits as the largest code needs, at least 8 (the frame's smallest sample width).
     func dataFrame(like frame: RawFrame) throws(InvalidValueError) -> RawFrame {
         try require(frame.width == width && frame.height == height, "stored codes",
                     "are \(width)x\(height), the frame \(frame.width)x\(frame.height)")
-        let bits = max(8, bitsPerSample)
+        var bits = 8
+        while bits < 16 && Int(largestCode) >= 1 << bits { bits += 1 }
         return try RawFrame(width: width, height: height, storage: samples, cfa: frame.cfa, activeArea: frame.activeArea,
                             blackLevels: try BlackLevels(rows: 1, columns: 1, values: [0]),
                             whiteLevel: UInt32((1 << bits) - 1), bitsPerSample: bits)

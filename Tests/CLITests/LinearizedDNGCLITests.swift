@@ -8,7 +8,9 @@ import TestSupport
 @Suite("converting a DNG with a LinearizationTable (issue #20)", .serialized)
 struct LinearizedDNGCLITests {
     /// 12-bit codes and a 4096-entry table that squares them onto 0...65535, as a log-encoded camera stores its data.
-    static func source(in tmp: TemporaryDirectory) throws -> (path: String, codes: [UInt16], table: [UInt16]) {
+    /// `compression` is the source's: `packed` stores the codes in 12 bits, `none` in 16-bit samples.
+    static func source(in tmp: TemporaryDirectory,
+                       compression: DNGCompression = .packed) throws -> (path: String, codes: [UInt16], table: [UInt16]) {
         let coded = try SyntheticRaw.frame(width: 512, height: 384, bits: 12)
         let table = (0..<4096).map { UInt16((pow(Double($0) / 4095, 2) * 65535).rounded()) }
         let count = coded.width * coded.height
@@ -23,8 +25,8 @@ struct LinearizedDNGCLITests {
         let stored = try DNGStoredCodes(samples: coded.storage, width: coded.width, height: coded.height, bitsPerSample: 12,
                                         table: table)
         var options = DNGWriter.Options()
-        options.compression = .packed
-        let path = tmp.file("log.dng").path
+        options.compression = compression
+        let path = tmp.file("log-\(compression).dng").path
         try DNGWriter(options: options).write(RawImage(frame: frame, metadata: try FrameMetadata(make: "rawburst", model: "Log 12"),
                                                        calibration: calibration), codes: stored, to: path)
         return (path, codes, table)
@@ -49,18 +51,21 @@ struct LinearizedDNGCLITests {
             """, arguments: [path, codes, table])
     }
 
+    /// Sources with 12-bit codes stored packed in 12 bits and in 16-bit samples: both are written 12 bits wide where the
+    /// compression allows.
     @Test("codes and table carried over bit-exactly in each compression; LibRaw reads the same linear values; about the source's size; Adobe's SDK and exiftool silent",
           .enabled(if: ToolAvailability.hasPythonModules("numpy", "tifffile", "rawpy", "dngpy", "imagecodecs")
-                   && ToolAvailability.has("exiftool")))
-    func carriedOver() throws {
+                   && ToolAvailability.has("exiftool")),
+          arguments: [(DNGCompression.packed, 12), (DNGCompression.none, 16)])
+    func carriedOver(sourceCompression: DNGCompression, sourceBits: Int) throws {
         let tmp = try TemporaryDirectory()
-        let (source, codes, table) = try Self.source(in: tmp)
+        let (source, codes, table) = try Self.source(in: tmp, compression: sourceCompression)
         let codesFile = tmp.file("codes.u16"), tableFile = tmp.file("table.u16")
         try codes.withUnsafeBytes { try Data($0).write(to: codesFile) }
         try table.withUnsafeBytes { try Data($0).write(to: tableFile) }
         // The source itself, as the independent readers see it: packed 12-bit codes that LibRaw linearises.
         let original = try Self.readBack(source, codes: codesFile.path, table: tableFile.path)
-        #expect(original["codes"]?.bool == true && original["table"]?.bool == true && original["bits"]?.int == 12)
+        #expect(original["codes"]?.bool == true && original["table"]?.bool == true && original["bits"]?.int == sourceBits)
         #expect(original["linear"]?.bool == true)
         #expect(try ConvertedDNGCLITests.adobeWarnings(source, tmp.file("adobe.dng").path).isEmpty)
         let sourceBytes = try #require(try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
@@ -87,6 +92,36 @@ struct LinearizedDNGCLITests {
             #expect(tags["SubIFD:WhiteLevel"]?.int == 65535 && tags["SubIFD:BlackLevel"]?.numbers?.allSatisfy { $0 == Double(table[256]) } == true,
                     "\(compression)")
         }
+    }
+
+    /// A source from another writer: tifffile's plain 16-bit strips of 12-bit codes, with the tags a DNG needs.
+    @Test("a table DNG written by tifffile converts with its codes and table; LibRaw reads the same values; Adobe's SDK silent",
+          .enabled(if: ToolAvailability.hasPythonModules("numpy", "tifffile", "rawpy", "dngpy", "imagecodecs")))
+    func fromTifffile() throws {
+        let tmp = try TemporaryDirectory()
+        let source = tmp.file("tifffile.dng").path, codes = tmp.file("codes.u16").path, table = tmp.file("table.u16").path
+        let made = try Python.run(script: """
+            import sys, numpy as np, tifffile
+            h, w = 384, 512
+            y, x = np.mgrid[0:h, 0:w]
+            codes = (256 + 3000 * (x + y) / (w + h) + np.random.default_rng(1).integers(0, 32, (h, w))).astype(np.uint16)
+            table = np.round((np.arange(4096) / 4095.0) ** 2 * 65535).astype(np.uint16)
+            tags = [(50706, 'B', 4, (1, 4, 0, 0)), (50707, 'B', 4, (1, 1, 0, 0)), (50708, 's', 0, 'tifffile Log'),
+                    (33421, 'H', 2, (2, 2)), (33422, 'B', 4, (0, 1, 1, 2)),
+                    (50721, '2i', 9, (9, 10, -3, 10, -1, 10, -4, 10, 12, 10, 2, 10, -1, 10, 2, 10, 6, 10)),
+                    (50778, 'H', 1, 21), (50728, '2I', 3, (1, 2, 1, 1, 7, 10)), (50714, 'H', 1, int(table[256])),
+                    (50717, 'H', 1, 65535), (50712, 'H', 4096, tuple(int(v) for v in table))]
+            tifffile.imwrite(sys.argv[1], codes, photometric=32803, extratags=tags, subfiletype=0)
+            codes.astype('<u2').tofile(sys.argv[2]); table.astype('<u2').tofile(sys.argv[3])
+            """, arguments: [source, codes, table])
+        #expect(made.succeeded, "\(made)")
+        let out = tmp.file("out.dng").path
+        let result = try CLI.run(["convert", source, "-o", out, "-q"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let back = try Self.readBack(out, codes: codes, table: table)
+        #expect(back["codes"]?.bool == true && back["table"]?.bool == true && back["bits"]?.int == 12, "\(back)")
+        #expect(back["linear"]?.bool == true)
+        #expect(try ConvertedDNGCLITests.adobeWarnings(out, tmp.file("adobe.dng").path).isEmpty)
     }
 
     @Test("rawburst's reader gives the stored codes and table of such a DNG, and nil for a DNG without a table")
