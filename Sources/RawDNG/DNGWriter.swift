@@ -124,9 +124,13 @@ public struct DNGWriter: Sendable {
     /// temporary place, before it takes its final name: an error thrown there removes the temporary file (nothing
     /// appears at `path`) and is rethrown as it is. A converter waits there for the check of its source's samples
     /// (`knownRawImageDigest` is then the digest the source carries, written only if the check passes).
+    /// `knownDigestSampleBytes` says how the known digest hashed the samples (1 or 2 bytes each,
+    /// ``NewRawImageDigest``): it is written only when this file stores its samples as wide, else computed.
+    /// With `codes`, the raw data written is those stored codes and their LinearizationTable instead of the frame's
+    /// samples (``write(_:codes:to:)``).
     @discardableResult
-    package func write(_ image: RawImage, to path: String, knownRawImageDigest: [UInt8]?,
-                       beforeCommit: () throws -> Void) throws -> Report {
+    package func write(_ image: RawImage, to path: String, codes: DNGStoredCodes? = nil, knownRawImageDigest: [UInt8]?,
+                       knownDigestSampleBytes: Int = 2, beforeCommit: () throws -> Void) throws -> Report {
         let options: Options
         do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
         let frame = image.frame
@@ -145,7 +149,8 @@ public struct DNGWriter: Sendable {
         let stored: StoredRaw
         do {
             try file.beforeWriting()
-            stored = try writeContents(image, calibration: calibration, options: options, knownDigest: knownRawImageDigest,
+            let known = knownRawImageDigest.map { (digest: $0, sampleBytes: knownDigestSampleBytes) }
+            stored = try writeContents(image, codes: codes, calibration: calibration, options: options, knownDigest: known,
                                        to: file.temporaryPath, reportingAs: path)
         } catch let error as DNGWriteError {
             file.discard()
@@ -172,9 +177,16 @@ public struct DNGWriter: Sendable {
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
-    private func writeContents(_ image: RawImage, calibration: ColorCalibration, options: Options, knownDigest: [UInt8]?,
+    private func writeContents(_ image: RawImage, codes: DNGStoredCodes?, calibration: ColorCalibration, options: Options,
+                               knownDigest: (digest: [UInt8], sampleBytes: Int)?,
                                to temporaryPath: String, reportingAs path: String) throws -> StoredRaw {
         let frame = image.frame
+        // The samples stored: the frame's, or the codes its LinearizationTable maps to them.
+        let data: RawFrame
+        do throws(InvalidValueError) { data = try codes?.dataFrame(like: frame) ?? frame } catch {
+            throw DNGWriteError(path: path, error.description)
+        }
+        let linearization = codes.map { [TagAssignment.numbers(TIFFTag.linearizationTable, $0.table.map(Double.init))] } ?? []
         let tiff = try TIFFWriteHandle(path: temporaryPath, reportingAs: path)
         let exifTags = ExifIFDBuilder.assignments(for: image.metadata)
         let exifOffset = try writeCustom(tiff, exifTags, gps: false)
@@ -185,18 +197,16 @@ public struct DNGWriter: Sendable {
         }
         tiff.beginImageDirectory()
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
-        var digestTags: [TagAssignment] = []
-        if options.rawImageDigest {
-            let digest = knownDigest.flatMap { $0.count == 16 ? $0 : nil }
-                ?? NewRawImageDigest.digest(of: frame, threads: options.encodingThreads)
-            digestTags.append(.bytes(TIFFTag.newRawImageDigest, digest))
-        }
+        // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
+        let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
+        let digestTags = Self.digestTags(data, storedBits: precision, options: options, known: knownDigest)
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
             var ifd0: [TagAssignment] = []
-            let stored = try writeRaw(frame, options: options, tiff: tiff) { layout in
+            let stored = try writeRaw(data, options: options, precision: precision, tiff: tiff) { layout in
                 ifd0 = DNGTagTable.cinemaIFD(image: image, calibration: calibration, layout: layout,
-                                             software: options.software, uniqueID: uniqueID, cinema: cinema) + digestTags
+                                             software: options.software, uniqueID: uniqueID, cinema: cinema)
+                    + linearization + digestTags
                 var tags = ifd0
                 tags.append(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
                 if let gps { tags.append(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
@@ -222,8 +232,8 @@ public struct DNGWriter: Sendable {
 
         // SubIFD 0: the raw mosaic.
         var rawTags: [TagAssignment] = []
-        let stored = try writeRaw(frame, options: options, tiff: tiff) { layout in
-            rawTags = DNGTagTable.rawIFD(frame: frame, layout: layout)
+        let stored = try writeRaw(data, options: options, precision: precision, tiff: tiff) { layout in
+            rawTags = DNGTagTable.rawIFD(frame: frame, layout: layout) + linearization
             return rawTags
         }
 
@@ -243,6 +253,19 @@ public struct DNGWriter: Sendable {
         return stored
     }
 
+    /// NewRawImageDigest of the samples `data` stored `storedBits` wide (none when the options leave it out): `known`
+    /// when it hashed the samples as wide, else computed.
+    private static func digestTags(_ data: RawFrame, storedBits: Int, options: Options,
+                                   known: (digest: [UInt8], sampleBytes: Int)?) -> [TagAssignment] {
+        guard options.rawImageDigest else { return [] }
+        let sampleBytes = NewRawImageDigest.sampleBytes(storedBits: storedBits)
+        if let known, known.digest.count == 16, known.sampleBytes == sampleBytes {
+            return [.bytes(TIFFTag.newRawImageDigest, known.digest)]
+        }
+        return [.bytes(TIFFTag.newRawImageDigest,
+                       NewRawImageDigest.digest(of: data, threads: options.encodingThreads, sampleBytes: sampleBytes))]
+    }
+
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,
                                    _ gps: (tags: [TagAssignment], offset: UInt64)?) -> [TIFFFinisher.Directory] {
         var custom = [TIFFFinisher.Directory(offset: exifOffset, tags: exifTags)]
@@ -257,8 +280,9 @@ public struct DNGWriter: Sendable {
     }
 
     /// Writes the raw mosaic as the current directory: uncompressed 16-bit or packed strips, or lossless-JPEG tiles;
-    /// `tags` gets the layout and returns every tag of the directory, which are set before the data.
-    private func writeRaw(_ frame: RawFrame, options: Options, tiff: TIFFWriteHandle,
+    /// `tags` gets the layout and returns every tag of the directory, which are set before the data. `precision` is
+    /// lossless JPEG's (``LJ92TileEncoder/precision(for:)``).
+    private func writeRaw(_ frame: RawFrame, options: Options, precision: Int, tiff: TIFFWriteHandle,
                           tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws -> StoredRaw {
         let stored: StoredRaw
         switch options.compression {
@@ -276,7 +300,6 @@ public struct DNGWriter: Sendable {
         case .lj92:
             let encoder = try LJ92TileEncoder(tileSize: Self.losslessJPEGTileSize(width: frame.width),
                                               threads: options.encodingThreads)
-            let precision = LJ92TileEncoder.precision(for: frame)
             let blocks = encoder.blocks(for: frame)
             if blocks.areStrips {
                 guard frame.height <= 65535 else {

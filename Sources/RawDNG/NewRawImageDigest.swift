@@ -10,16 +10,17 @@ import RawImageIO
 /// min(256, width) columns, from the top left, the last ones clipped to the image. Each cell's 16-bit samples,
 /// row after row, little-endian, get an MD5; the digest is the MD5 of those cell digests in row-major order.
 /// This is what the DNG SDK computes (a test compares the two on every layout rawburst writes). Cells are hashed
-/// in parallel.
+/// in parallel. A raw image stored with 8 bits per sample or fewer (8-bit lossless JPEG) is hashed one byte per
+/// sample, as the SDK holds such an image in bytes (`sampleBytes` 1).
 public enum NewRawImageDigest {
     /// The tag number (IFD0, BYTE[16]).
     public static let tag: UInt16 = 51111
     static let cell = 256
 
-    /// The digest of `frame`'s samples.
-    public static func digest(of frame: RawFrame, threads: Int) -> [UInt8] {
+    /// The digest of `frame`'s samples, stored `sampleBytes` (1 or 2) bytes each.
+    public static func digest(of frame: RawFrame, threads: Int, sampleBytes: Int = 2) -> [UInt8] {
         digest(samples: frame.storage.baseAddress, width: frame.width, height: frame.height, rowStride: frame.rowStride,
-               threads: threads)
+               threads: threads, sampleBytes: sampleBytes)
     }
 
     /// The digest of a linear raw's samples: cells of 256 x 256 pixels, each hashed plane by plane (all red samples
@@ -29,11 +30,17 @@ public enum NewRawImageDigest {
                rowStride: frame.width * LinearRawFrame.channels, threads: threads, samplesPerPixel: LinearRawFrame.channels)
     }
 
+    /// The bytes per sample the SDK hashes for a raw image stored with `bitsPerSample` bits: 1 up to 8 bits, else 2.
+    public static func sampleBytes(storedBits bitsPerSample: Int) -> Int {
+        bitsPerSample <= 8 ? 1 : 2
+    }
+
     /// The digest of `height` rows of `width` pixels of `samplesPerPixel` interleaved samples, rows `rowStride`
-    /// samples apart (several samples per pixel: each cell hashed plane by plane).
+    /// samples apart, stored `sampleBytes` (1 or 2) bytes each (several samples per pixel: each cell hashed plane by
+    /// plane).
     public static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int,
-                              threads: Int, samplesPerPixel: Int = 1) -> [UInt8] {
-        let cells = Cells(width: width, height: height, samplesPerPixel: samplesPerPixel)
+                              threads: Int, sampleBytes: Int = 2, samplesPerPixel: Int = 1) -> [UInt8] {
+        let cells = Cells(width: width, height: height, sampleBytes: sampleBytes, samplesPerPixel: samplesPerPixel)
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: cells.count * 16)
@@ -48,8 +55,8 @@ public enum NewRawImageDigest {
     /// (true), or false when they never will be (the digest is then abandoned: nil). A reader's strips are hashed
     /// as they arrive, by another core, while they are still in its cache.
     package static func digest(samples: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int, threads: Int,
-                               rowsWritten: (Int) -> Bool) -> [UInt8]? {
-        let cells = Cells(width: width, height: height)
+                               sampleBytes: Int = 2, rowsWritten: (Int) -> Bool) -> [UInt8]? {
+        let cells = Cells(width: width, height: height, sampleBytes: sampleBytes, samplesPerPixel: 1)
         let digests = UnsafeMutablePointer<UInt8>.allocate(capacity: cells.count * 16)
         defer { digests.deallocate() }
         digests.initialize(repeating: 0, count: cells.count * 16)
@@ -68,17 +75,21 @@ public enum NewRawImageDigest {
     private struct Cells {
         let width: Int
         let height: Int
-        /// Interleaved samples per pixel.
-        var samplesPerPixel = 1
         let cellWidth: Int
         let cellHeight: Int
         /// Cells across and down.
         let across: Int
         let down: Int
+        /// Bytes hashed per sample: 2 (little-endian), or 1 (the low byte) for an image stored in bytes.
+        let sampleBytes: Int
+        /// Interleaved samples per pixel.
+        let samplesPerPixel: Int
         var count: Int { across * down }
 
-        init(width: Int, height: Int) {
+        init(width: Int, height: Int, sampleBytes: Int, samplesPerPixel: Int) {
             precondition(width > 0 && height > 0, "NewRawImageDigest: an empty image")
+            self.sampleBytes = sampleBytes == 1 ? 1 : 2
+            self.samplesPerPixel = max(1, samplesPerPixel)
             self.width = width
             self.height = height
             cellHeight = min(cell, height)
@@ -87,32 +98,33 @@ public enum NewRawImageDigest {
             down = (height + cellHeight - 1) / cellHeight
         }
 
-        init(width: Int, height: Int, samplesPerPixel: Int) {
-            self.init(width: width, height: height)
-            self.samplesPerPixel = samplesPerPixel
-        }
-
         /// Hashes cell `index` (row-major) into its 16 bytes of `digests`. Samples are stored in native
         /// (little-endian) order, which is the digest's order.
         func hash(_ index: Int, samples: UnsafePointer<UInt16>, rowStride: Int, into digests: UnsafeMutablePointer<UInt8>) {
             let x0 = (index % across) * cellWidth, y0 = (index / across) * cellHeight
             let w = min(cellWidth, width - x0), h = min(cellHeight, height - y0)
             let hasher = MD5Hasher()
-            guard samplesPerPixel > 1 else {
-                for r in 0..<h {
-                    hasher.add(UnsafeRawBufferPointer(start: samples + (y0 + r) * rowStride + x0, count: w * 2))
-                }
+            let n = samplesPerPixel
+            guard n > 1 || sampleBytes == 1 else {
+                for r in 0..<h { hasher.add(UnsafeRawBufferPointer(start: samples + (y0 + r) * rowStride + x0, count: w * 2)) }
                 (digests + index * 16).update(from: hasher.finish(), count: 16)
                 return
             }
-            // Interleaved pixels: the cell's first sample of every pixel row by row, then the second, ... (plane by plane).
-            let plane = UnsafeMutablePointer<UInt16>.allocate(capacity: w)
-            defer { plane.deallocate() }
-            for p in 0..<samplesPerPixel {
-                for r in 0..<h {
-                    let row = samples + (y0 + r) * rowStride + x0 * samplesPerPixel + p
-                    for x in 0..<w { plane[x] = row[x * samplesPerPixel] }
-                    hasher.add(UnsafeRawBufferPointer(start: plane, count: w * 2))
+            // Bytes, or interleaved pixels: each plane's samples of the cell row by row (the first sample of every
+            // pixel, then the second, ...), gathered into a row of `sampleBytes`-byte values.
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: w) { plane in
+                let bytes = UnsafeMutableRawPointer(plane.baseAddress!).assumingMemoryBound(to: UInt8.self)
+                for p in 0..<n {
+                    for r in 0..<h {
+                        let row = samples + (y0 + r) * rowStride + x0 * n + p
+                        if sampleBytes == 1 {
+                            for x in 0..<w { bytes[x] = UInt8(truncatingIfNeeded: row[x * n]) }
+                            hasher.add(UnsafeRawBufferPointer(start: bytes, count: w))
+                        } else {
+                            for x in 0..<w { plane[x] = row[x * n] }
+                            hasher.add(UnsafeRawBufferPointer(start: plane.baseAddress, count: w * 2))
+                        }
+                    }
                 }
             }
             (digests + index * 16).update(from: hasher.finish(), count: 16)

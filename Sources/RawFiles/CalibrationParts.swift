@@ -11,6 +11,8 @@ struct CalibrationParts {
     var forwardMatrix2: ColorMatrix?
     var baselineExposure: Double
     var asShotNeutral: [Double]?
+    /// Where `asShotNeutral` comes from (nil when there is none).
+    var neutralOrigin: AsShotNeutralOrigin?
     /// The file's ProfileName (a name that marks a stand-in matrix among them).
     var profileName: String?
 
@@ -19,11 +21,16 @@ struct CalibrationParts {
         self.asShotNeutral = asShotNeutral
     }
 
-    /// The calibration, or nil without a first colour matrix. Optional pieces that do not fit the first
-    /// matrix (a white balance or forward matrix for a different number of colours) are dropped; a
-    /// first matrix that cannot be a camera matrix is an error.
+    /// The calibration, or nil without a first colour matrix and without a white balance. Optional pieces that do
+    /// not fit the first matrix (a white balance or forward matrix for a different number of colours) are dropped; a
+    /// first matrix that cannot be a camera matrix is an error. Without a matrix, a known three-colour white balance
+    /// rides on ``ColorCalibration/standIn`` (the calibration a DNG of the frame carries), so that the frame develops
+    /// with it as its DNG does.
     func calibration(path: String) throws(RawReadError) -> ColorCalibration? {
-        guard let cm1 = colorMatrix1 else { return nil }
+        guard let cm1 = colorMatrix1 else {
+            guard let neutral = asShotNeutral, neutral.count == 3 else { return nil }
+            return try? ColorCalibration.standIn.withAsShotNeutral(neutral)
+        }
         let n = cm1.rows
         let cm2 = colorMatrix2.flatMap { $0.rows == n && $0.columns == 3 ? $0 : nil }
         let fits: (ColorMatrix?) -> ColorMatrix? = { m in m.flatMap { $0.rows == 3 && $0.columns == n ? $0 : nil } }

@@ -83,7 +83,7 @@ extension TIFFRawFacts {
             parts.profileName = name == ColorCalibration.uncalibratedProfileName ? name : nil
         }
         if let neutral = numbers(TIFFTag.asShotNeutral), neutral.count == planes {
-            parts.asShotNeutral = neutral
+            (parts.asShotNeutral, parts.neutralOrigin) = (neutral, .file)
         }
         if let baseline = numbers(TIFFTag.baselineExposure)?.first {
             parts.baselineExposure = baseline

@@ -53,17 +53,16 @@ enum LibRawMetadata {
     }
 
     /// The colour calibration: the DNG's own matrices for DNG sources, else LibRaw's built-in (D65) matrix;
-    /// no first matrix when none is known.
+    /// no first matrix when none is known. The as-shot neutral is always set when anything gives one: the camera's
+    /// multipliers, else LibRaw's pre-multipliers, else the D65 neutral of the matrix (``AsShotNeutralOrigin``).
     static func calibrationParts(_ handle: LibRawHandle) -> CalibrationParts {
         let d = handle.data
         let colours = Int(d.pointee.idata.colors)
         guard (3...4).contains(colours) else { return CalibrationParts(baselineExposure: 0, asShotNeutral: nil) }
-        let camMul = Array(CTuple.floats(d.pointee.color.cam_mul).prefix(colours))
-        let neutral = asShotNeutral(cameraMultipliers: camMul)
         let baseline = d.pointee.color.dng_levels.baseline_exposure
         let baselineExposure = baseline.isFinite && abs(baseline) <= 16 ? Double(baseline) : 0
 
-        var parts = CalibrationParts(baselineExposure: baselineExposure, asShotNeutral: neutral)
+        var parts = CalibrationParts(baselineExposure: baselineExposure, asShotNeutral: nil)
         if d.pointee.idata.dng_version != 0 {
             let first = d.pointee.color.dng_color.0, second = d.pointee.color.dng_color.1
             parts.colorMatrix1 = matrix(CTuple.floats(first.colormatrix), rows: colours, columns: 3, stride: 3)
@@ -82,6 +81,13 @@ enum LibRawMetadata {
             parts.colorMatrix1 = matrix(CTuple.floats(d.pointee.color.cam_xyz), rows: colours, columns: 3, stride: 3)
             parts.illuminant1 = .d65
         }
+        if let neutral = asShotNeutral(cameraMultipliers: Array(CTuple.floats(d.pointee.color.cam_mul).prefix(colours))) {
+            (parts.asShotNeutral, parts.neutralOrigin) = (neutral, .cameraMultipliers)
+        } else if let neutral = asShotNeutral(cameraMultipliers: Array(CTuple.floats(d.pointee.color.pre_mul).prefix(colours))) {
+            (parts.asShotNeutral, parts.neutralOrigin) = (neutral, .preMultipliers)
+        } else if let m = parts.colorMatrix1, let neutral = d65Neutral(m) {
+            (parts.asShotNeutral, parts.neutralOrigin) = (neutral, .colorMatrix)
+        }
         return parts
     }
 
@@ -90,6 +96,17 @@ enum LibRawMetadata {
         guard mul.count >= 3, mul.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
         let neutral = mul.map { mul[1] / $0 }
         return neutral.allSatisfy { $0 > 0 && $0 <= 16 } ? neutral : nil
+    }
+
+    /// The camera's response to D65 white through `matrix` (XYZ → camera), scaled so that green is 1; nil when it is
+    /// not positive or not in (0, 16].
+    static func d65Neutral(_ matrix: ColorMatrix) -> [Double]? {
+        guard matrix.columns == 3, matrix.rows >= 3 else { return nil }
+        let white = ColorSpaceMath.d65White, v = matrix.values
+        let response = (0..<matrix.rows).map { r in v[r * 3] * white.X + v[r * 3 + 1] * white.Y + v[r * 3 + 2] * white.Z }
+        guard response[1] > 0 else { return nil }
+        let neutral = response.map { $0 / response[1] }
+        return neutral.allSatisfy { $0.isFinite && $0 > 0 && $0 <= 16 } ? neutral : nil
     }
 
     /// A `rows` x `columns` matrix from a row-major C array whose rows are `stride` wide; nil when all zero.

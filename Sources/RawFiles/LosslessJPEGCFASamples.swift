@@ -25,8 +25,9 @@ struct LosslessJPEGCFASamples {
     /// Per block: file offset and byte count.
     let blocks: [(offset: Int, count: Int)]
 
-    /// The layout of `tiff`'s raw image when it qualifies, else nil.
-    init?(_ tiff: TIFFRawFacts) {
+    /// The layout of `tiff`'s raw image when it qualifies, else nil. With `storedCodes`, a raw image with a
+    /// linearization table qualifies too: its samples are then the stored codes.
+    init?(_ tiff: TIFFRawFacts, storedCodes: Bool = false) {
         // DNG 1.0 coded category 16 with 16 additional bits (dcraw and LibRaw follow that for DNGVersion < 1.1):
         // such old files stay with LibRaw.
         guard tiff.isDNG, let version = tiff.structure.mainDirectory.bytes(50706), version.count == 4,
@@ -37,7 +38,7 @@ struct LosslessJPEGCFASamples {
               (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
               (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1,
               let bits = raw.integers(TIFFTag.bitsPerSample), bits.count == 1, (2...16).contains(bits[0]),
-              !raw.contains(TIFFTag.linearizationTable), !raw.contains(UncompressedCFASamples.maskedAreas),
+              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(UncompressedCFASamples.maskedAreas),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
               // Every sample costs at least one bit of a lossless-JPEG stream: a larger image than 8 samples per

@@ -12,6 +12,8 @@ import Synchronization
 package final class RawDigestCheck: Sendable {
     /// The digest the file carries: the digest of the samples once ``wait()`` has returned.
     package let stored: [UInt8]
+    /// Bytes per sample the digest hashes (1 for a raw image stored in 8 bits or fewer, else 2; ``NewRawImageDigest``).
+    package let sampleBytes: Int
     private let path: String
     /// The digest computed (nil when the reader gave up before all rows were there), set once by the checking thread
     /// before it signals `finished`. Owner: the checking thread writes it, ``wait()`` reads it after the signal.
@@ -22,17 +24,18 @@ package final class RawDigestCheck: Sendable {
     /// threads for the digest's cells. With `progress`, the rows are hashed as the reader writes them (the reader
     /// publishes them there); otherwise `storage` must be complete already.
     init(stored: [UInt8], storage: PixelStorage, width: Int, height: Int, threads: Int, path: String,
-         progress: RowProgress? = nil) {
+         sampleBytes: Int = 2, progress: RowProgress? = nil) {
         self.stored = stored
+        self.sampleBytes = sampleBytes
         self.path = path
         let thread = Thread { [self] in
             let digest: [UInt8]?
             if let progress {
                 digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: width, height: height, rowStride: width,
-                                                  threads: threads, rowsWritten: { progress.wait(forRows: $0) })
+                                                  threads: threads, sampleBytes: sampleBytes, rowsWritten: { progress.wait(forRows: $0) })
             } else {
                 digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: width, height: height, rowStride: width,
-                                                  threads: threads)
+                                                  threads: threads, sampleBytes: sampleBytes)
             }
             computed.withLock { $0 = digest }
             finished.signal()

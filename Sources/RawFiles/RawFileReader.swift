@@ -58,7 +58,15 @@ public struct RawFileReader: Sendable {
     /// takes its final name). Every other error is thrown here, after the check's own when both apply, as
     /// ``read(path:)`` reports them.
     package func read(path: String, digestCheck: inout RawDigestCheck?) throws(RawReadError) -> RawImage {
-        switch try readContent(path: path, digestCheck: &digestCheck, linear: false) {
+        var origin: AsShotNeutralOrigin?
+        return try read(path: path, digestCheck: &digestCheck, neutralOrigin: &origin)
+    }
+
+    /// Reads like ``read(path:digestCheck:)`` and sets `neutralOrigin` to where the image's as-shot neutral comes
+    /// from (nil when it has none).
+    package func read(path: String, digestCheck: inout RawDigestCheck?,
+                      neutralOrigin: inout AsShotNeutralOrigin?) throws(RawReadError) -> RawImage {
+        switch try readContent(path: path, digestCheck: &digestCheck, neutralOrigin: &neutralOrigin, linear: false) {
         case .mosaic(let image): return image
         case .linear: throw Self.linearRefused(path)
         }
@@ -79,11 +87,18 @@ public struct RawFileReader: Sendable {
         return content
     }
 
-    /// ``readContent(path:)`` with the digest check left running, as ``read(path:digestCheck:)``; with `linear` false a
-    /// LinearRaw DNG is refused before it is decoded.
-    package func readContent(path: String, digestCheck: inout RawDigestCheck?,
+    /// ``readContent(path:)`` with the digest check left running, as ``read(path:digestCheck:)``.
+    package func readContent(path: String, digestCheck: inout RawDigestCheck?) throws(RawReadError) -> RawFileContent {
+        var origin: AsShotNeutralOrigin?
+        return try readContent(path: path, digestCheck: &digestCheck, neutralOrigin: &origin)
+    }
+
+    /// ``readContent(path:digestCheck:)`` that also sets `neutralOrigin` (as ``read(path:digestCheck:neutralOrigin:)``);
+    /// with `linear` false a LinearRaw DNG is refused before it is decoded.
+    package func readContent(path: String, digestCheck: inout RawDigestCheck?, neutralOrigin: inout AsShotNeutralOrigin?,
                              linear: Bool = true) throws(RawReadError) -> RawFileContent {
         digestCheck = nil
+        neutralOrigin = nil
         let fileSize = try RawFileAccess.readableFileSize(path)
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
         if let raf = RAFHeader(head) { try raf.checkComplete(path: path, fileSize: fileSize) }
@@ -124,8 +139,12 @@ public struct RawFileReader: Sendable {
             if let tiff, tiff.isDNG {
                 tiff.applyDNGTags(frame: &frame, metadata: &metadata, calibration: &calibration)
             }
+            // A camera raw's crop is LibRaw's visible area, which nothing asks to keep to the pixel: it gets the margin a
+            // DNG needs, so that it develops as the DNG converted from it does. A DNG's own crop is kept as written.
+            if !(tiff?.isDNG ?? false) { frame.keepCropMargin() }
             let image = RawImage(frame: try frame.frame(path: path), metadata: metadata,
                                  calibration: try calibration.calibration(path: path))
+            if image.calibration?.asShotNeutral != nil { neutralOrigin = calibration.neutralOrigin }
             digestCheck = check
             return .mosaic(image)
         } catch {
@@ -149,8 +168,9 @@ public struct RawFileReader: Sendable {
             var progress: RowProgress?, check: RawDigestCheck?
             if verifiesRawImageDigest, let stored = storedDigest(tiff, width: width, height: height) {
                 progress = RowProgress()
-                check = RawDigestCheck(stored: stored, storage: storage, width: width, height: height,
-                                       threads: ProcessInfo.processInfo.activeProcessorCount, path: path, progress: progress)
+                check = RawDigestCheck(stored: stored.digest, storage: storage, width: width, height: height,
+                                       threads: ProcessInfo.processInfo.activeProcessorCount, path: path,
+                                       sampleBytes: stored.sampleBytes, progress: progress)
             }
             guard layout.read(path: path, into: storage, progress: progress) else {
                 throw RawReadError(path: path, kind: .truncated, detail: "the raw data ends before it is complete "
@@ -177,15 +197,17 @@ public struct RawFileReader: Sendable {
         }
     }
 
-    /// The DNG's NewRawImageDigest when it applies to a frame of `width` x `height` samples: 16-bit samples (no
-    /// linearization table, with which the SDK hashes bytes) of a raw image as large as the frame.
-    private func storedDigest(_ tiff: TIFFRawFacts, width: Int, height: Int) -> [UInt8]? {
+    /// The DNG's NewRawImageDigest when it applies to a frame of `width` x `height` samples (no linearization table,
+    /// whose codes LibRaw replaces; a raw image as large as the frame), with the bytes per sample it hashes (1 when the
+    /// raw image is stored in 8 bits or fewer).
+    private func storedDigest(_ tiff: TIFFRawFacts, width: Int, height: Int) -> (digest: [UInt8], sampleBytes: Int)? {
         guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
               raw.integer(TIFFTag.imageWidth) == width, raw.integer(TIFFTag.imageLength) == height,
               width > 0, height > 0
         else { return nil }
-        return stored
+        let bits = raw.integers(TIFFTag.bitsPerSample)?.first ?? 16
+        return (stored, NewRawImageDigest.sampleBytes(storedBits: bits))
     }
 
     /// Starts comparing the DNG's NewRawImageDigest with the samples, when the digest applies to them (see
@@ -193,8 +215,9 @@ public struct RawFileReader: Sendable {
     private func startDigestCheck(_ tiff: TIFFRawFacts, frame: RawFrameParts, path: String) -> RawDigestCheck? {
         guard frame.storage.count >= frame.width * frame.height,
               let stored = storedDigest(tiff, width: frame.width, height: frame.height) else { return nil }
-        return RawDigestCheck(stored: stored, storage: frame.storage, width: frame.width, height: frame.height,
-                              threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
+        return RawDigestCheck(stored: stored.digest, storage: frame.storage, width: frame.width, height: frame.height,
+                              threads: ProcessInfo.processInfo.activeProcessorCount, path: path,
+                              sampleBytes: stored.sampleBytes)
     }
 
     /// The error for a failed `libraw_open_file`.

@@ -1,5 +1,6 @@
 import CLibRaw
 import RawCore
+import RawDNG
 
 /// The pieces of a `RawFrame` while they are being gathered from LibRaw and, for DNG sources, corrected
 /// from the file's own tags. `RawFrame` is immutable and validates everything at once, so the reader
@@ -16,6 +17,16 @@ struct RawFrameParts {
     var whiteLevel: UInt32
     /// Largest sample present in the buffer.
     var largestSample: UInt16
+
+    /// Pulls the default crop (the whole active area when the source names none) in to keep ``DNGCropMargin``'s
+    /// margin inside the active area, so that a camera raw developed from its source and from the DNG it converts to
+    /// show the same picture, and that DNG has the padding Adobe's DNG SDK asks of a CFA image. The samples are
+    /// untouched.
+    mutating func keepCropMargin() {
+        guard let whole = try? PixelRect.whole(width: activeArea.width, height: activeArea.height) else { return }
+        defaultCrop = DNGCropMargin.crop(defaultCrop ?? whole, areaWidth: activeArea.width, areaHeight: activeArea.height,
+                                         cfa: cfa)
+    }
 
     /// Builds the frame, choosing the smallest sample width that holds the white level and every sample.
     func frame(path: String) throws(RawReadError) -> RawFrame {

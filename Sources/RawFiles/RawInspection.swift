@@ -14,6 +14,8 @@ public struct RawInspection: Sendable {
     public let image: RawImage?
     /// The decoded image, when the file could be read and is a LinearRaw DNG (three samples per pixel).
     public let linearImage: LinearRawImage?
+    /// Where the image's as-shot neutral comes from, when it has one.
+    public let asShotNeutralOrigin: AsShotNeutralOrigin?
     /// Why the file could not be read, when it could not.
     public let readError: RawReadError?
     /// The TIFF directories, for TIFF-based files (DNG, NEF, CR2, ARW, RW2, ...).
@@ -32,12 +34,17 @@ public struct RawInspection: Sendable {
         do throws(TIFFStructureError) { structure = try TIFFStructure.read(path: path) } catch { structureError = error }
         var image: RawImage?, linearImage: LinearRawImage?
         var readError: RawReadError?
-        do {
-            switch try RawFileReader().readContent(path: path) {
+        var origin: AsShotNeutralOrigin?
+        do throws(RawReadError) {
+            var check: RawDigestCheck?
+            switch try RawFileReader().readContent(path: path, digestCheck: &check, neutralOrigin: &origin) {
             case .mosaic(let mosaic): image = mosaic
             case .linear(let linear): linearImage = linear
             }
-        } catch { readError = error }
+            try check?.wait()
+        } catch {
+            (image, linearImage, origin, readError) = (nil, nil, nil, error)
+        }
         var problems: [DNGProblem] = []
         if validate {
             if let structure, structure.isDNG {
@@ -48,7 +55,8 @@ public struct RawInspection: Sendable {
                 problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
             }
         }
-        return RawInspection(path: path, fileSize: size, image: image, linearImage: linearImage, readError: readError, structure: structure,
+        return RawInspection(path: path, fileSize: size, image: image, linearImage: linearImage, asShotNeutralOrigin: origin,
+                             readError: readError, structure: structure,
                              problems: problems, validated: validate)
     }
 

@@ -25,8 +25,9 @@ struct UncompressedCFASamples {
     /// Strips in order: file offset and rows.
     let strips: [(offset: Int, rows: Int)]
 
-    /// The layout of `tiff`'s raw image when it qualifies (see the type's documentation), else nil.
-    init?(_ tiff: TIFFRawFacts) {
+    /// The layout of `tiff`'s raw image when it qualifies (see the type's documentation), else nil. With
+    /// `storedCodes`, a raw image with a linearization table qualifies too: its samples are then the stored codes.
+    init?(_ tiff: TIFFRawFacts, storedCodes: Bool = false) {
         guard tiff.isDNG, let raw = tiff.structure.rawDirectory,
               raw.integer(TIFFTag.compression) == 1,
               raw.integer(TIFFTag.photometricInterpretation) == 32803,
@@ -36,7 +37,7 @@ struct UncompressedCFASamples {
               (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
               (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1,
               (raw.integer(TIFFTag.sampleFormat) ?? 1) == 1,
-              !raw.contains(TIFFTag.linearizationTable), !raw.contains(Self.maskedAreas),
+              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(Self.maskedAreas),
               !raw.contains(TIFFTag.tileWidth),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,

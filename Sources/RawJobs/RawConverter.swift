@@ -4,7 +4,8 @@ import RawDNG
 import RawFiles
 
 /// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
-/// levels, colour calibration and metadata.
+/// levels, colour calibration and metadata. A DNG source whose samples are codes mapped by a `LinearizationTable`
+/// keeps its stored codes and the table (``RawFileReader/storedCodes(path:)``), not LibRaw's linear values.
 public struct RawConverter: Sendable {
     /// The outcome of one job.
     public struct Result: Sendable {
@@ -49,9 +50,9 @@ public struct RawConverter: Sendable {
             // The check of the source's NewRawImageDigest runs while the DNG is written (it is the digest written,
             // not computed again); the output takes its final name only once the samples are known to match it.
             var check: RawDigestCheck?
-            let image: RawImage
+            let read: RawImage
             switch try reader.readContent(path: job.input, digestCheck: &check) {
-            case .mosaic(let mosaic): image = mosaic
+            case .mosaic(let mosaic): read = mosaic
             case .linear:
                 try check?.wait()
                 let bytes = try copyAsIs(job)
@@ -59,9 +60,16 @@ public struct RawConverter: Sendable {
                 result.action = .copiedAsIs
                 return result
             }
+            let image = Self.keepingCropMargin(read)
+            // A DNG source whose codes go through a LinearizationTable keeps its codes and table (issue #20).
+            // (Only when they are the frame LibRaw read, sample for sample; else LibRaw's values are written.)
+            let codes = try reader.storedCodes(path: job.input).flatMap { c in
+                c.width == image.frame.width && c.height == image.frame.height ? c : nil
+            }
             let report: DNGWriter.Report
             do {
-                report = try writer.write(image, to: job.output, knownRawImageDigest: check?.stored,
+                report = try writer.write(image, to: job.output, codes: codes, knownRawImageDigest: check?.stored,
+                                          knownDigestSampleBytes: check?.sampleBytes ?? 2,
                                           beforeCommit: { try check?.wait() })
             } catch {
                 // Damaged samples are the error to report, as when the reader checked them before the write.
@@ -82,6 +90,20 @@ public struct RawConverter: Sendable {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: job.input)))
         _ = try AtomicFile.write(bytes, to: job.output, overwrite: writer.options.overwrite)
         return bytes.count
+    }
+
+    /// `image` with its default crop pulled in to keep ``DNGCropMargin``'s margin inside the active area, when it does
+    /// not (a DNG source whose crop is its whole active area; camera raws get it when read). The samples and the
+    /// active area are untouched.
+    static func keepingCropMargin(_ image: RawImage) -> RawImage {
+        let f = image.frame
+        let crop = DNGCropMargin.crop(f.defaultCrop, areaWidth: f.activeArea.width, areaHeight: f.activeArea.height, cfa: f.cfa)
+        guard crop != f.defaultCrop,
+              let frame = try? RawFrame(width: f.width, height: f.height, rowStride: f.rowStride, storage: f.storage, cfa: f.cfa,
+                                        activeArea: f.activeArea, defaultCrop: crop, defaultScale: f.defaultScale,
+                                        blackLevels: f.blackLevels, whiteLevel: f.whiteLevel, bitsPerSample: f.bitsPerSample)
+        else { return image }
+        return RawImage(frame: frame, metadata: image.metadata, calibration: image.calibration)
     }
 
     /// Runs `jobs` on `parallelism` dedicated threads (blocking file I/O stays off Swift's cooperative pool)

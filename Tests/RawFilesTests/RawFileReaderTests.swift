@@ -36,6 +36,7 @@ import Testing
                 shape=list(img.shape), raw_pattern=r.raw_pattern.tolist(), color_desc=r.color_desc.decode('ascii'),
                 black_level_per_channel=[int(x) for x in r.black_level_per_channel],
                 white_level=int(r.white_level), camera_whitebalance=[float(x) for x in r.camera_whitebalance],
+                daylight_whitebalance=[float(x) for x in r.daylight_whitebalance],
                 max=int(img.max()))))
         """
 
@@ -85,11 +86,13 @@ import Testing
         // White balance as shot, for the non-DNG sources (a DNG's own AsShotNeutral tag is exact).
         let wb = try #require(ref["camera_whitebalance"]?.numbers)
         if !name.hasSuffix(".dng") {
+            let neutral = try #require(image.calibration?.asShotNeutral)
             if wb.prefix(3).allSatisfy({ $0 > 0 }) {
-                let neutral = try #require(image.calibration?.asShotNeutral)
                 for c in 0..<3 { #expect(abs(neutral[c] - wb[1] / wb[c]) < 1e-9) }
             } else {
-                #expect(image.calibration?.asShotNeutral == nil)
+                // No white balance in the file: LibRaw's pre-multipliers (its daylight balance) stand in for it.
+                let daylight = try #require(ref["daylight_whitebalance"]?.numbers)
+                for c in 0..<3 { #expect(abs(neutral[c] - daylight[1] / daylight[c]) < 1e-6) }
             }
         }
         let aspect = try #require(ref["pixel_aspect"]?.double)
@@ -107,7 +110,8 @@ import Testing
         #expect(f.blackLevels == (try BlackLevels(rows: 2, columns: 2, values: [32, 32, 32, 32])))
         #expect(f.whiteLevel == 1023)
         #expect(f.bitsPerSample == 10)
-        #expect(f.defaultCrop == (try PixelRect(top: 0, left: 0, height: 1720, width: 2312)))
+        // LibRaw's visible area, with the 2-px margin a DNG keeps for demosaicing (DNGCropMargin).
+        #expect(f.defaultCrop == (try PixelRect(top: 2, left: 2, height: 1716, width: 2308)))
         #expect(f.defaultScale == (1, 1))
         // A sample inside the active area, and the masked-border sum LibRaw measured black from.
         #expect(f[6, 12] == f.storage.baseAddress[6 * 2376 + 12])
@@ -157,8 +161,9 @@ import Testing
         #expect(image.metadata.fNumber == 4)
         #expect(image.metadata.focalLength == 37)
         #expect(image.metadata.captureTime?.exifDateTime == "1994:01:02 15:52:32")
-        // LibRaw knows no colour matrix and no white balance for this camera.
-        #expect(image.calibration == nil)
+        // LibRaw knows no colour matrix and no white balance for this camera: the stand-in, with LibRaw's
+        // pre-multipliers (1, 1, 1) as the neutral.
+        #expect(image.calibration == .standIn)
     }
 
     @Test func kodakDC120JPEG() throws {
@@ -169,7 +174,7 @@ import Testing
         #expect(image.frame.bitsPerSample == 9)
         #expect(abs(image.frame.defaultScale.horizontal - 1.534591194968553) < 1e-9)
         #expect(image.metadata.fNumber.map { abs($0 - 3.7) < 1e-6 } == true)
-        #expect(image.calibration == nil)
+        #expect(image.calibration == .standIn)
     }
 
     @Test func canon550DMagicLanternDNG() throws {

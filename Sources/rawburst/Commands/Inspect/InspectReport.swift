@@ -33,6 +33,8 @@ struct InspectReport: Encodable {
         let illuminant2: String?
         let forwardMatrix1, forwardMatrix2: [Double]?
         let asShotNeutral: [Double]?
+        /// Where the as-shot neutral comes from (`AsShotNeutralOrigin`'s raw value), when known.
+        let asShotNeutralOrigin: String?
         let baselineExposure: Double
         /// False when the matrices are a stand-in, not a calibration of the camera (ProfileName "Uncalibrated: no camera
         /// profile", docs/dng-tags.md).
@@ -124,7 +126,8 @@ struct InspectReport: Encodable {
             Colour(colorMatrix1: c.colorMatrix1.values, illuminant1: c.illuminant1.description,
                    colorMatrix2: c.colorMatrix2?.values, illuminant2: c.illuminant2?.description,
                    forwardMatrix1: c.forwardMatrix1?.values, forwardMatrix2: c.forwardMatrix2?.values,
-                   asShotNeutral: c.asShotNeutral, baselineExposure: c.baselineExposure, calibrated: !c.isStandIn,
+                   asShotNeutral: c.asShotNeutral, asShotNeutralOrigin: i.asShotNeutralOrigin?.rawValue,
+                   baselineExposure: c.baselineExposure, calibrated: !c.isStandIn,
                    profileName: c.profileName ?? profileName)
         }
         ifds = (i.structure?.directories ?? []).map { d in
@@ -236,7 +239,9 @@ struct InspectReport: Encodable {
             if let m2 = c.colorMatrix2 { add("Color matrix 2", "\(fmt(m2)) (\(c.illuminant2 ?? "?"))") }
             if let f1 = c.forwardMatrix1 { add("Forward matrix 1", fmt(f1)) }
             if let f2 = c.forwardMatrix2 { add("Forward matrix 2", fmt(f2)) }
-            add("As-shot neutral", c.asShotNeutral.map(fmt))
+            add("As-shot neutral", c.asShotNeutral.map { n in
+                fmt(n) + (c.asShotNeutralOrigin.flatMap(AsShotNeutralOrigin.init(rawValue:)).map { " (\($0.description))" } ?? "")
+            })
             add("Baseline exposure", String(format: "%+.2f EV", c.baselineExposure))
         }
         for ifd in ifds {
