@@ -2,7 +2,7 @@ import RawCore
 
 extension FrameAnalysis {
     /// Analyses a linear raw (three samples per pixel): RGB histograms with exposure statistics, sharpness and focus
-    /// peaking on its luma grid (one cell per pixel), and clipped pixels per channel. Metering is left out (nil).
+    /// peaking on its luma grid (one cell per 2x2 pixels, as on a Bayer mosaic), and clipped pixels per channel. Metering is left out (nil).
     public init(linear frame: LinearRawFrame, options: Options = Options()) {
         if options.histogram {
             let h = RawHistogram(linear: frame)

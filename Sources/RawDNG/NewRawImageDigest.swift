@@ -112,17 +112,17 @@ public enum NewRawImageDigest {
             }
             // Bytes, or interleaved pixels: each plane's samples of the cell row by row (the first sample of every
             // pixel, then the second, ...), gathered into a row of `sampleBytes`-byte values.
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: w) { plane in
-                let bytes = UnsafeMutableRawPointer(plane.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            withUnsafeTemporaryAllocation(byteCount: w * 2, alignment: 2) { buffer in
+                let start = buffer.baseAddress!
                 for p in 0..<n {
                     for r in 0..<h {
                         let row = samples + (y0 + r) * rowStride + x0 * n + p
                         if sampleBytes == 1 {
-                            for x in 0..<w { bytes[x] = UInt8(truncatingIfNeeded: row[x * n]) }
-                            hasher.add(UnsafeRawBufferPointer(start: bytes, count: w))
+                            for x in 0..<w { start.storeBytes(of: UInt8(truncatingIfNeeded: row[x * n]), toByteOffset: x, as: UInt8.self) }
+                            hasher.add(UnsafeRawBufferPointer(start: start, count: w))
                         } else {
-                            for x in 0..<w { plane[x] = row[x * n] }
-                            hasher.add(UnsafeRawBufferPointer(start: plane.baseAddress, count: w * 2))
+                            for x in 0..<w { start.storeBytes(of: row[x * n], toByteOffset: 2 * x, as: UInt16.self) }
+                            hasher.add(UnsafeRawBufferPointer(start: start, count: w * 2))
                         }
                     }
                 }

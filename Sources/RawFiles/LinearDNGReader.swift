@@ -23,6 +23,7 @@ enum LinearDNGReader {
         }
         let storage = try layout.read(from: bytes, threads: ProcessInfo.processInfo.activeProcessorCount, path: path)
         try checkDigest(tiff, layout: layout, storage: storage, path: path)
+        layout.linearize(storage)
         let frame = try self.frame(raw, layout: layout, storage: storage, path: path)
 
         let main = tiff.structure.mainDirectory
@@ -34,16 +35,18 @@ enum LinearDNGReader {
     }
 
     /// Throws `.corrupt` when the DNG's NewRawImageDigest does not match the decoded samples (damaged data that
-    /// decodes without a structural error). Lossy-JPEG files and files with a LinearizationTable are not checked
-    /// (the digest then covers other bytes).
+    /// decodes without a structural error), computed on the stored codes (before the LinearizationTable), as the
+    /// SDK hashes them. Lossy-JPEG files are not checked (the digest then covers other bytes).
     private static func checkDigest(_ tiff: TIFFRawFacts, layout: LinearRawSamples, storage: PixelStorage,
                                     path: String) throws(RawReadError) {
         guard let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
-              layout.compression != 34892, layout.linearization == nil else { return }
+              layout.compression != 34892 else { return }
         let channels = LinearRawFrame.channels
         let digest = NewRawImageDigest.digest(samples: storage.baseAddress, width: layout.width, height: layout.height,
                                               rowStride: layout.width * channels,
-                                              threads: ProcessInfo.processInfo.activeProcessorCount, samplesPerPixel: channels)
+                                              threads: ProcessInfo.processInfo.activeProcessorCount,
+                                              sampleBytes: NewRawImageDigest.sampleBytes(storedBits: layout.bits),
+                                              samplesPerPixel: channels)
         guard digest == stored else {
             throw RawReadError(path: path, kind: .corrupt, detail: "the raw data does not match the file's NewRawImageDigest: it is damaged")
         }

@@ -31,6 +31,10 @@ struct LinearRawSamples {
 
     /// Compressions decoded: none, lossless JPEG, lossy JPEG.
     static let decodable: Set<Int> = [1, 7, 34892]
+    /// Padded pixels allowed beyond four times the image's (small images in standard 256- or 512-pixel tiles).
+    static let paddingAllowance = 1 << 22
+    /// The largest image read, in pixels: larger than any camera's (3 GB of samples).
+    static let largestImage = 512_000_000
 
     /// The layout of `raw` (a LinearRaw directory of a DNG of `fileSize` bytes); throws `.unsupported` for a layout
     /// this reader does not decode and `.corrupt` for one that cannot describe the image.
@@ -82,6 +86,14 @@ struct LinearRawSamples {
         }
         across = (width + blockWidth - 1) / blockWidth
         let down = (height + blockHeight - 1) / blockHeight
+        // Decoding holds one block per worker: tiles far larger than the image they pad are not a layout but a claim.
+        guard across * blockWidth * down * blockHeight <= 4 * width * height + Self.paddingAllowance else {
+            throw refuse(.corrupt, "\(blockWidth)x\(blockHeight) tiles are far larger than the \(width)x\(height) image")
+        }
+        guard width * height <= Self.largestImage else {
+            throw refuse(.unsupported, "a \(width)x\(height) LinearRaw image is larger than rawburst reads "
+                         + "(\(Self.largestImage / 1_000_000) megapixels)")
+        }
         let kind = isTiled ? "tiles" : "strips"
         guard offsets.count == across * down, counts.count == offsets.count else {
             throw refuse(.corrupt, "image data lists \(offsets.count) \(kind) with \(counts.count) sizes; a \(width)x\(height) "
@@ -93,6 +105,11 @@ struct LinearRawSamples {
                 throw refuse(.truncated, "image data: a block at byte \(o) of \(c) bytes lies outside the \(fileSize)-byte file")
             }
             blocks.append((o, c))
+        }
+        // Blocks that share bytes would let a small file claim a huge image (the size bound above counts each byte once).
+        let ordered = blocks.sorted { $0.offset < $1.offset }
+        for (a, b) in zip(ordered, ordered.dropFirst()) where b.offset < a.offset + a.count {
+            throw refuse(.corrupt, "image data: \(kind) at bytes \(a.offset) and \(b.offset) overlap")
         }
         if compression == 1 {
             let rowBytes = PackedSamples.rowBytes(width: blockWidth * 3, bits: bits)
@@ -119,7 +136,8 @@ struct LinearRawSamples {
         return table.map { UInt16($0) }
     }
 
-    /// Decodes every block (in parallel) into interleaved RGB samples, `width * height * 3` of them.
+    /// Decodes every block (in parallel) into interleaved RGB samples, `width * height * 3` of them, as stored (the
+    /// LinearizationTable is applied by ``linearize(_:)``).
     func read(from bytes: [UInt8], threads: Int, path: String) throws(RawReadError) -> PixelStorage {
         let failure = Mutex<String?>(nil)
         let storage = PixelStorage(unsafeUninitializedCount: width * height * 3) { destination in
@@ -138,8 +156,12 @@ struct LinearRawSamples {
         if let problem = failure.withLock({ $0 }) {
             throw RawReadError(path: path, kind: .corrupt, detail: problem)
         }
-        if let table = linearization { Self.linearize(storage, table: table) }
         return storage
+    }
+
+    /// Applies the LinearizationTable, if any, to samples ``read(from:threads:path:)`` decoded.
+    func linearize(_ storage: PixelStorage) {
+        if let table = linearization { Self.linearize(storage, table: table) }
     }
 
     /// Rows block `index` holds: a tile its full height (edge tiles padded), a strip its rows.

@@ -110,7 +110,9 @@ public struct RawFileReader: Sendable {
         try tiff?.checkValid(path: path)
         if let tiff, tiff.isLinearRawDNG {
             guard linear else { throw Self.linearRefused(path) }
-            return .linear(try LinearDNGReader.read(tiff, path: path))
+            let image = try LinearDNGReader.read(tiff, path: path)
+            if image.calibration?.asShotNeutral != nil { neutralOrigin = .file }
+            return .linear(image)
         }
 
         guard let handle = LibRawHandle() else {

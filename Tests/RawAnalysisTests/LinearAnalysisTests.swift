@@ -45,10 +45,11 @@ struct LinearAnalysisTests {
         options.peaking = true
         let analysis = FrameAnalysis(linear: try Self.frame(), options: options)
         let mask = try #require(analysis.peakingMask)
-        #expect(mask.width == 64 && mask.height == 48)
-        for y in 4..<44 {
-            #expect(mask.mask[y * 64 + 10] == 0 && mask.mask[y * 64 + 50] == 0)
-            #expect(mask.mask[y * 64 + 31] != 0 || mask.mask[y * 64 + 32] != 0, "row \(y)")
+        // One cell per 2x2 pixels, as on a Bayer mosaic: the edge between pixels 31 and 32 lies between cells 15 and 16.
+        #expect(mask.width == 32 && mask.height == 24)
+        for y in 2..<22 {
+            #expect(mask.mask[y * 32 + 5] == 0 && mask.mask[y * 32 + 25] == 0)
+            #expect(mask.mask[y * 32 + 15] != 0 || mask.mask[y * 32 + 16] != 0, "row \(y)")
         }
         #expect((analysis.peaking?.markedFraction ?? 0) > 0 && (analysis.peaking?.markedFraction ?? 1) < 0.2)
         #expect((analysis.sharpness?.score ?? 0) > 0)

@@ -178,4 +178,64 @@ struct LinearDNGReadTests {
             #expect(error.kind == .corrupt && !error.description.contains("\n"), "\(error)")
         }
     }
+
+    /// The little-endian bytes of `values` as LONGs.
+    private static func longs(_ values: [Int]) -> [UInt8] {
+        values.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    }
+
+    @Test("tiles claiming 65520 x 65520 pixels around a small image are refused before anything is allocated")
+    func hugeTiles() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.url.appendingPathComponent("linear.dng")
+        // One tile (the image is smaller than a tile), so the tile count stays right and only the size lies.
+        try LinearDNGWriter(storage: .losslessJPEG).write(try Self.image(width: 200, height: 150), to: path.path)
+        let raw = try #require(try TIFFStructure.read(path: path.path).rawDirectory)
+        let tile = try #require(raw.integer(TIFFTag.tileWidth))
+        var bytes = try [UInt8](Data(contentsOf: path))
+        for tag: UInt16 in [322, 323] { try TIFFEntryPatch.replace(&bytes, tag: tag, value: UInt32(tile), with: 65520) }
+        try Data(bytes).write(to: path)
+        do {
+            _ = try RawFileReader().readContent(path: path.path)
+            Issue.record("65520 x 65520 tiles were accepted")
+        } catch {
+            #expect(error.kind == .corrupt && error.description.contains("far larger"), "\(error)")
+        }
+    }
+
+    @Test("tiles that share their bytes are refused (a small file cannot claim a huge image by repeating one tile)")
+    func overlappingTiles() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.url.appendingPathComponent("linear.dng")
+        try LinearDNGWriter(storage: .losslessJPEG).write(try Self.image(), to: path.path)
+        let raw = try #require(try TIFFStructure.read(path: path.path).rawDirectory)
+        let offsets = try #require(raw.integers(TIFFTag.tileOffsets))
+        try #require(offsets.count >= 2)
+        var bytes = try [UInt8](Data(contentsOf: path))
+        let list = Self.longs(offsets)
+        let at = try #require((0...(bytes.count - list.count)).first { bytes[$0..<($0 + list.count)].elementsEqual(list) })
+        bytes.replaceSubrange((at + 4)..<(at + 8), with: Self.longs([offsets[0]]))    // tile 1 points at tile 0's bytes
+        try Data(bytes).write(to: path)
+        do {
+            _ = try RawFileReader().readContent(path: path.path)
+            Issue.record("overlapping tiles were read")
+        } catch {
+            #expect(error.kind == .corrupt && error.description.contains("overlap"), "\(error)")
+        }
+    }
+
+    @Test("an 8-bit linear DNG saved by Adobe's SDK reads: its digest hashes one byte per sample",
+          .enabled(if: Self.pidng && ToolAvailability.hasPythonModules("dngpy")))
+    func eightBitDigest() throws {
+        let tmp = try TemporaryDirectory()
+        let fixture = try LinearPiDNG.make(in: tmp.url, kind: "uncompressed8")
+        let saved = tmp.url.appendingPathComponent("sdk.dng")
+        _ = try Python.run(script: "import sys, dngpy\ndngpy.Dng(sys.argv[1]).save(sys.argv[2])",
+                           arguments: [fixture.dng.path, saved.path])
+        let structure = try TIFFStructure.read(path: saved.path)
+        #expect(structure.mainDirectory.bytes(NewRawImageDigest.tag)?.count == 16, "the SDK wrote a digest")
+        let image = try linear(saved)
+        #expect(samples(image.frame).count == fixture.samples.count)
+        #expect(samples(image.frame).reduce(0) { $0 + Int($1) } == fixture.samples.reduce(0) { $0 + Int($1) })
+    }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Kinds: `uncompressed` (16-bit samples); `lj92` (one lossless-JPEG stream of three interleaved components, built
 /// in the script from ITU T.81's lossless process — SOF3, predictor 1, one Huffman table of 5-bit codes — and handed
 /// to PiDNG as its tile); `lossy` (8-bit samples as a baseline JPEG from Pillow, the Compression tag set to 34892
-/// afterwards); `jxl` (the uncompressed file with its Compression tag set to 52546, JPEG XL, which nothing here
+/// afterwards); `uncompressed8` (8-bit samples, the same gradient, uncompressed); `jxl` (the uncompressed file with its Compression tag set to 52546, JPEG XL, which nothing here
 /// decodes).
 public enum LinearPiDNG {
     /// A DNG and the samples it holds (for `lossy`, the samples before JPEG compression).
@@ -42,7 +42,7 @@ public enum LinearPiDNG {
     import ljpegCompress
     out, kind, w, h, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     rng = np.random.default_rng(seed)
-    eight = kind == 'lossy'
+    eight = kind in ('lossy', 'uncompressed8')
     if eight:
         y, x = np.mgrid[0:h, 0:w]
         data = np.stack([40 + 3 * x, 60 + 2 * y, 200 - 2 * x], axis=2).clip(0, 255).astype(np.uint16)

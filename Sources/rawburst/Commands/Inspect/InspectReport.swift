@@ -249,7 +249,10 @@ struct InspectReport: Encodable {
             for t in ifd.tags ?? [] { add("  \(t.name)", t.value) }
         }
         if validated {
-            add("Validation", problems.isEmpty ? "OK" : "\(problems.count) problem(s)")
+            // A structure without problems is not "OK" when its image cannot be read: the error below says why.
+            let verdict = problems.isEmpty ? (error == nil ? "OK" : "structure OK, but the image cannot be read")
+                                           : "\(problems.count) problem(s)"
+            add("Validation", verdict)
             for p in problems { add("  \(p.severity)", "\(p.directory): \(p.message)") }
         }
         if let error { add("Error", error) }
