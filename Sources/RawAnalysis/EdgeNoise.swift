@@ -27,7 +27,7 @@ public struct EdgeNoise: Sendable, Hashable, Codable {
     public func medianSquare(atBrightness b: Float) -> Float { Float(slope) * b + Float(offset) }
 
     /// Cells sampled at most (evenly spread over the field).
-    static let sampleLimit = 1 << 18
+    static let sampleLimit = 1 << 16
     /// Brightness bins: half stops from 2⁻¹² of white up to white.
     static let binsPerStop = 2.0, lowestStop = -12.0
     /// Cells at or above this brightness are left out: clipping flattens their noise.

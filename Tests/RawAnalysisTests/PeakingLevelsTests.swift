@@ -1,5 +1,5 @@
 import Foundation
-import RawAnalysis
+@testable import RawAnalysis
 import RawCore
 import RawSimulator
 import RawSources
@@ -135,5 +135,25 @@ struct PeakingLevelsTests {
         }
         // 32x the gain at the same brightness: about 32x the variance of the shot noise.
         #expect(medians[1] > 10 * medians[0], "\(medians)")
+    }
+
+    @Test("the windowed maximum equals a direct search of every window, borders clamped, at any size and radius")
+    func localMaximumIsExact() {
+        var rng = SplitMix64(seed: 11)
+        for (w, h, r) in [(37, 23, 7), (5, 4, 7), (64, 48, 1), (17, 30, 3), (1, 9, 2), (100, 3, 8)] {
+            let values = (0..<(w * h)).map { _ in Float(rng.next() % 10_000) / 100 }
+            let fast = LocalMaximum.of(values, width: w, height: h, radius: r, threads: 2)
+            var expected = [Float](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    var m = -Float.infinity
+                    for dy in -r...r {
+                        for dx in -r...r { m = max(m, values[min(h - 1, max(0, y + dy)) * w + min(w - 1, max(0, x + dx))]) }
+                    }
+                    expected[y * w + x] = m
+                }
+            }
+            #expect(fast == expected, "\(w)x\(h) radius \(r)")
+        }
     }
 }
