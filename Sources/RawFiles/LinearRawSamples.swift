@@ -12,7 +12,7 @@ import Synchronization
 /// (compression 34892, each tile a baseline JPEG decoded to 8-bit RGB by libjpeg-turbo). A LinearizationTable is
 /// applied. Blocks decode in parallel; a stream that does not fill its block, or damaged data, is an error naming
 /// the block.
-struct LinearRawSamples {
+struct LinearRawSamples: BlockedRawLayout {
     let width: Int
     let height: Int
     let compression: Int
@@ -164,11 +164,6 @@ struct LinearRawSamples {
         if let table = linearization { Self.linearize(storage, table: table) }
     }
 
-    /// Rows block `index` holds: a tile its full height (edge tiles padded), a strip its rows.
-    private func rows(ofBlock index: Int) -> Int {
-        isTiled ? blockHeight : min(blockHeight, height - (index / across) * blockHeight)
-    }
-
     /// Decodes block `index` into `tile` and copies its part of the image; a description of the problem, or nil.
     private func decodeBlock(_ index: Int, file: UnsafeRawBufferPointer, tile: UnsafeMutableBufferPointer<UInt16>,
                              into destination: UnsafeMutablePointer<UInt16>) -> String? {
@@ -210,12 +205,7 @@ struct LinearRawSamples {
                 }
             }
         }
-        // Copy the block's part of the image (edge blocks are cropped).
-        let x0 = (index % across) * blockWidth, y0 = (index / across) * blockHeight
-        let w = min(blockWidth, width - x0), h = min(rows, height - y0)
-        for r in 0..<h {
-            (destination + ((y0 + r) * width + x0) * 3).update(from: tile.baseAddress! + r * blockWidth * 3, count: w * 3)
-        }
+        copyBlock(index, from: tile.baseAddress!, samplesPerPixel: 3, into: destination)
         return nil
     }
 

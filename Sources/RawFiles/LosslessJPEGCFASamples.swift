@@ -14,7 +14,7 @@ import Synchronization
 /// files apply (no linearization table, no masked areas, one sample per pixel, CFA); and each tile's stream
 /// must hold exactly its tile's samples, in raster order, however its rows are split into JPEG rows and
 /// components. Anything else is left to LibRaw.
-struct LosslessJPEGCFASamples {
+struct LosslessJPEGCFASamples: BlockedRawLayout {
     let width: Int
     let height: Int
     /// Block (tile or strip) size and grid.
@@ -125,11 +125,6 @@ struct LosslessJPEGCFASamples {
         }
     }
 
-    /// Rows block `index` holds: a tile its full height (edge tiles padded), a strip its rows.
-    private func rows(ofBlock index: Int) -> Int {
-        isTiled ? blockHeight : min(blockHeight, height - (index / across) * blockHeight)
-    }
-
     private func decodeBlock(_ index: Int, file: UnsafeRawBufferPointer, tile: UnsafeMutableBufferPointer<UInt16>,
                              into destination: UnsafeMutablePointer<UInt16>) -> Failure? {
         let block = blocks[index]
@@ -144,13 +139,7 @@ struct LosslessJPEGCFASamples {
             let what = blocks.count > 1 ? "\(blockWidth == width ? "strip" : "tile") \(index) of \(blocks.count)" : "raw data"
             return .corrupt("\(what): \(error.message)")
         }
-        // Copy the block's part of the image (edge blocks are cropped).
-        let x0 = (index % across) * blockWidth, y0 = (index / across) * blockHeight
-        let w = min(blockWidth, width - x0), h = min(blockHeight, height - y0)
-        // (A short last strip decoded fewer rows; h never exceeds what was decoded.)
-        for r in 0..<h {
-            (destination + (y0 + r) * width + x0).update(from: tile.baseAddress! + r * blockWidth, count: w)
-        }
+        copyBlock(index, from: tile.baseAddress!, samplesPerPixel: 1, into: destination)
         return nil
     }
 }
