@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // System libraries: one module map + shim header each. Only the owning Swift module imports them.
@@ -59,8 +61,14 @@ let package = Package(
                                                 "RawAnalysis"]),
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
+        // The live viewfinder: its server (Hummingbird + WebSocket, the only module that imports them), page, previews
+        // and controls.
+        .target(name: "RawLive", dependencies: ["RawCore", "RawSources", "RawCapture", "RawDNG", "RawDevelop", "RawImageIO",
+                                                "RawAnalysis",
+                                                .product(name: "Hummingbird", package: "hummingbird"),
+                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
-                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis"]),
+                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis", "RawLive"]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -86,6 +94,8 @@ let package = Package(
                                                             "TestSupport"]),
         .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore", "RawSources"]),
+        .testTarget(name: "RawLiveTests", dependencies: ["RawLive", "RawCapture", "RawSources", "RawSimulator", "RawCore",
+                                                         "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,3 +14,4 @@ import LJ92
 @_exported import RawCapture
 @_exported import RawCameras
 @_exported import RawAravis
+@_exported import RawLive

@@ -68,6 +68,14 @@ extension BurstSession {
         public var compressionPlan: CompressionPlan?
         /// Write the burst as a CinemaDNG clip (raw data in IFD0, time codes, frame rate, reel name), or nil.
         public var cinemaDNG: CinemaDNGSequence?
+        /// A viewfinder's tap on every trigger's frames (`BurstFrameViewer`), or nil.
+        public var viewer: (any BurstFrameViewer)?
+        /// Settings changed while the burst runs (`BurstSettingsFeed`), asked before every trigger, or nil. Not with a
+        /// bracketing plan (the plan sets the settings; changes are refused with that reason).
+        public var settingsFeed: (any BurstSettingsFeed)?
+        /// Start untriggered even without a pre-record (`rawburst live`): frames are made (and shown by `viewer`)
+        /// but dropped as `outside-pre-record` beyond the `preRecordFrames` kept, until `trigger()`.
+        public var waitForTrigger = false
 
         /// A configuration with `writers` defaulting to the number of cores.
         public init(frames: Int, overflow: OverflowPolicy = .block, writers: Int? = nil, memoryBudget: Int = 1 << 30,

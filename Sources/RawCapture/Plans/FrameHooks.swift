@@ -1,4 +1,5 @@
 import RawCore
+import RawSources
 
 /// Development during a burst, as the engine sees it: a hook a writer calls with a frame still in its slot, after
 /// the frame's DNG is durable (`capture --develop`). The engine knows nothing of developing or encoding; RawJobs'
@@ -22,4 +23,26 @@ public protocol BurstFrameAnalyzer: Sendable {
     func workingBytes(samplesPerFrame: Int) -> Int
     /// The analysis of one frame.
     func analyse(_ frame: RawFrame) -> any Sendable
+}
+
+/// A viewfinder's tap on a burst (`capture --live`, `rawburst live`): the sensor thread calls it with each trigger's
+/// frames, one per sensor, right after the source made them and before any writer can take them (frames that found no
+/// slot are passed too, from the spares). The frames' pixels are valid only during the call, so an implementation
+/// copies what it needs (a small binned copy) and hands the rest of its work to its own thread; it never blocks and
+/// never waits for a client. RawLive's `LivePreviewer` implements it.
+public protocol BurstFrameViewer: Sendable {
+    /// Sees one trigger's frames; `level` is the governor's level when they were made (a viewer previews less often
+    /// once the governor has started shedding work, before the burst loses anything).
+    func view(_ frames: [CapturedFrame], level: BurstGovernor.Level)
+}
+
+/// Settings changed while a burst runs (the viewfinder's controls): the sensor thread asks before every trigger and
+/// configures the source with what it gets, so a change reaches the sensor with the next frame and is recorded in the
+/// frames it applies to (their `AppliedSettings`: manifest and EXIF). RawLive's `LiveControls` implements it.
+public protocol BurstSettingsFeed: Sendable {
+    /// Settings asked for since the last call, or nil when nothing changed (called on the sensor thread).
+    func pendingSettings() -> CaptureSettings?
+    /// What became of `settings`: `nil` applied from the next frame, or the source's reason for refusing them (the
+    /// source keeps its previous settings).
+    func settingsApplied(_ settings: CaptureSettings, refusal: CaptureSettingsError?)
 }
