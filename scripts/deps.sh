@@ -3,9 +3,10 @@
 #
 #   - Debian packages: the C libraries rawburst links (Aravis for GenICam cameras; its pkg-config file requires
 #     libusb-1.0) and the external checkers its tests run (GNU time measures the peak memory of the CLI runs on
-#     hostile files; aravis-tools has arv-fake-gv-camera-0.8, the GigE Vision camera the camera tests talk to);
+#     hostile files; aravis-tools has arv-fake-gv-camera-0.8, the GigE Vision camera the camera tests talk to;
+#     chromium and chromium-driver run the live viewfinder's page headless under Selenium — no browser download);
 #   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK)
-#     and what the tests' Python checks import besides (Pillow, scipy). Every module a test or a benchmark
+#     and what the tests' Python checks import besides (Pillow, scipy, selenium for the viewfinder's browser test). Every module a test or a benchmark
 #     script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
 #     script fills (.ci/run), so a missing entry fails there as it would on a fresh machine.
 #
@@ -17,10 +18,10 @@ set -euo pipefail
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config
             libaravis-dev libusb-1.0-0-dev)
 CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time libtiff-tools
-          aravis-tools)
+          aravis-tools chromium chromium-driver)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
-             PIL=Pillow scipy=scipy)
+             PIL=Pillow scipy=scipy selenium=selenium)
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'deps: %s\n' "$*"; }

@@ -13,7 +13,7 @@ struct RawburstCommand: ParsableCommand {
         file unless --overwrite is given. Commands that report accept --json for scripts.
         """,
         version: RawBurstVersion.string,
-        subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self, StorageCommand.self, CamerasCommand.self]
+        subcommands: [ConvertCommand.self, DevelopCommand.self, AnalyzeCommand.self, InspectCommand.self, CaptureCommand.self, LiveViewCommand.self, RecoverCommand.self, StressCommand.self, SensorsCommand.self, StorageCommand.self, CamerasCommand.self]
     )
 
     /// Parses, validates and runs the command. Every refusal of the command line — a `BadValue` (an option's value
@@ -23,7 +23,7 @@ struct RawburstCommand: ParsableCommand {
     static func main() {
         StartupClock.mark(.main)
         var command: ParsableCommand
-        do { command = try parseAsRoot() } catch { fail(error, command: nil) }
+        do { command = try parseAsRoot(LiveOptions.normalised(Array(CommandLine.arguments.dropFirst()))) } catch { fail(error, command: nil) }
         do { try command.run() } catch { fail(error, command: type(of: command)._commandName) }
         exit()
     }

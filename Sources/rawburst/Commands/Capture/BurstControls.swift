@@ -18,6 +18,10 @@ final class BurstControls: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private let lock = NSLock()
     private var finished = false
+    private var stoppedHere = false
+
+    /// Whether a signal or a key stopped the burst (`rawburst live` then ends instead of waiting for the next recording).
+    var stoppedBySignalOrKey: Bool { lock.withLock { stoppedHere } }
 
     /// Controls for `session`; keys are read only when `keys` is true (standard input is a terminal).
     init(session: BurstSession) {
@@ -29,9 +33,9 @@ final class BurstControls: @unchecked Sendable {
         let session = session
         watch(SIGUSR1) { session.trigger() }
         watch(SIGUSR2) { session.togglePause() }
-        watch(SIGTERM) { session.stop(reason: "stopped by SIGTERM") }
-        watch(SIGINT) {
-            session.stop(reason: "stopped by SIGINT")
+        watch(SIGTERM) { [self] in stop("stopped by SIGTERM") }
+        watch(SIGINT) { [self] in
+            stop("stopped by SIGINT")
             // A second Ctrl-C ends the process at once.
             signal(SIGINT, SIG_DFL)
         }
@@ -43,6 +47,11 @@ final class BurstControls: @unchecked Sendable {
             self.timer = timer
         }
         if keys { startKeys() }
+    }
+
+    private func stop(_ reason: String) {
+        lock.withLock { stoppedHere = true }
+        session.stop(reason: reason)
     }
 
     /// Removes the handlers and gives the terminal back as it was.
@@ -85,7 +94,7 @@ final class BurstControls: @unchecked Sendable {
                 switch byte {
                 case 10, 13, 32: session.trigger()
                 case UInt8(ascii: "p"), UInt8(ascii: "P"): session.togglePause()
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"): session.stop(reason: "stopped with the q key")
+                case UInt8(ascii: "q"), UInt8(ascii: "Q"): stop("stopped with the q key")
                 default: break
                 }
             }

@@ -89,9 +89,12 @@ extension CaptureCommand {
     /// Runs the burst: frame pool, writer threads, overflow policy, governor, controls and live status.
     /// Exit status: 0 every frame written (or the burst stopped on request), 1 a write failed or the books do not
     /// balance, 3 frames dropped or the burst stopped early by its policy, the thermal state or the disk.
-    func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String]) throws {
-        let (configuration, options) = (burst.configuration, burst.options)
-        let report = try takeBurst(setup: setup, configuration: configuration, options: options)
+    func runBurst(setup: CaptureSetup, burst: ResolvedBurst, settings: CaptureSettings, chartFiles: [String],
+                  live: LiveTake? = nil) throws {
+        var configuration = burst.configuration
+        live?.viewfinder.configure(&configuration)
+        let options = burst.options
+        let report = try takeBurst(setup: setup, configuration: configuration, options: options, live: live)
         // The burst's own peak, before developing afterwards (which has the pool's memory back) adds its own.
         let peakRSS = ProcessClock.peakResidentBytes()
         let memoryOverrun = report.memory.overrun(peakResidentBytes: peakRSS)
@@ -140,6 +143,7 @@ extension CaptureCommand {
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport, startup: CaptureStartup(report: report))
         summary.stream = setup.stream
+        summary.viewfinder = live?.report
         summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
         summary.colorCalibration = setup.colorCalibration
         // The manifest: the same account, kept with the files.
@@ -161,7 +165,7 @@ extension CaptureCommand {
     /// Takes the burst with its controls and live status. The session (and its pool) lives only while the burst
     /// runs, so developing afterwards has its memory back.
     private func takeBurst(setup: CaptureSetup, configuration: BurstSession.Configuration,
-                           options: BurstOptions) throws -> BurstSession.Report {
+                           options: BurstOptions, live: LiveTake?) throws -> BurstSession.Report {
         let session: BurstSession
         do {
             session = try BurstSession(source: setup.source, configuration: configuration)
@@ -186,7 +190,13 @@ extension CaptureCommand {
             Terminal.error("prediction: \(prediction.summary)")
         }
         status.prediction = session.prediction?.short
-        let report = session.run(progress: { status.update($0) })
+        live?.begin(session, frames: configuration.frames)
+        let viewfinder = live?.viewfinder
+        let report = session.run(progress: { progress in
+            status.update(progress)
+            viewfinder?.update(progress)
+        })
+        live?.end(stoppedBySignalOrKey: controls.stoppedBySignalOrKey)
         controls.finish()
         status.finish()
         return report

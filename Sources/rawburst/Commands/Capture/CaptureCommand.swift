@@ -215,6 +215,9 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup(title: "Raw streams (rpicam-raw, V4L2)")
     var streamOptions: CaptureStreamOptions
 
+    @OptionGroup(title: "Live viewfinder (a page in the browser)")
+    var liveOptions: LiveOptions
+
     @Flag(help: "Replace existing DNGs (and developed pictures).")
     var overwrite = false
 
@@ -283,17 +286,18 @@ struct CaptureCommand: ParsableCommand {
         return try LightingPresetCatalog.preset(named: preset, userPresets: user)
     }
 
-    /// The settings the options describe (over the preset's, when there is one).
-    func captureSettings(preset: LightingPreset?) -> CaptureSettings {
-        var s = preset?.applied(to: CaptureSettings()) ?? CaptureSettings()
+    /// The settings the options describe (over the preset's, when there is one), over `base` (the viewfinder's saved
+    /// settings; automatic by default): only the options given change it.
+    func captureSettings(preset: LightingPreset?, base: CaptureSettings = CaptureSettings()) -> CaptureSettings {
+        var s = preset?.applied(to: base) ?? base
         if let iso { s.iso = iso }
-        s.aperture = aperture
-        s.lens = lens
+        if let aperture { s.aperture = aperture }
+        if let lens { s.lens = lens }
         if let exposureCompensation { s.exposureCompensation = exposureCompensation }
         if let shutter { s.shutter = shutter }
         if let focus { s.focus = focus }
         if let focusPoint { s.focusPoint = focusPoint }
-        s.focusZone = focusZone
+        if let focusZone { s.focusZone = focusZone }
         if let metering { s.metering = metering }
         if let whiteBalance { s.whiteBalance = whiteBalance }
         return s
@@ -307,6 +311,7 @@ struct CaptureCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let endpoint = liveOptions.endpoint { return try runWithViewfinder(at: endpoint, takes: false) }
         let (setup, resolved, settings) = try resolve()
         if let note = setup.cameraNote { Terminal.error("rawburst capture: \(note)") }
         try prepareOutput(setup: setup, configuration: resolved.configuration)
@@ -317,11 +322,11 @@ struct CaptureCommand: ParsableCommand {
         try runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles)
     }
 
-    /// The source, settings and burst configuration, checked against the sensor before anything is created;
-    /// a refusal is one line, exit status 2.
-    private func resolve() throws -> (CaptureSetup, ResolvedBurst, CaptureSettings) {
+    /// The source, settings (over `base`) and burst configuration, checked against the sensor before anything is
+    /// created; a refusal is one line, exit status 2.
+    func resolve(base: CaptureSettings = CaptureSettings()) throws -> (CaptureSetup, ResolvedBurst, CaptureSettings) {
         do {
-            let settings = captureSettings(preset: try lightingPreset())
+            let settings = captureSettings(preset: try lightingPreset(), base: base)
             let setup = try makeSetup(settings: settings)
             StartupClock.mark(.sourcesReady)
             try storageOptions.validate(fps: try frameRate(), sensors: setup.cameras.count, nameTemplate: effectiveNameTemplate)

@@ -75,6 +75,8 @@ struct CaptureReport: Encodable {
     var camera: CaptureCameraReport? = nil
     /// The colour calibration of a camera's or a stream's DNGs (none: the stand-in matrix); nil for the other sources.
     var colorCalibration: CaptureColorReport? = nil
+    /// The live viewfinder (`--live`, `rawburst live`): its address and every previewed frame's latency; nil without it.
+    var viewfinder: CaptureViewfinderReport? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {
