@@ -16,12 +16,13 @@ enum CLI {
         return path
     }()
 
-    /// Runs `rawburst ARGS` (with `environment` added to the tests' calibration cache folder) and returns its exit
-    /// status and output.
+    /// Runs `rawburst ARGS` (with `environment` added to the tests' calibration cache and configuration folders) and
+    /// returns its exit status and output.
     static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300,
                     environment: [String: String] = [:]) throws -> ProcessResult {
         try ExternalTool(executable.path).run(arguments, timeout: timeout, currentDirectory: directory,
-                                              environment: ["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 })
+                                              environment: ["XDG_CACHE_HOME": cacheHome, "XDG_CONFIG_HOME": cacheHome + "/config"]
+                                                .merging(environment) { $1 })
     }
 }
 

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `capture --live` and `rawburst live` through HTTP and raw sockets (Tests/Live/live_http_check.py drives them):
+/// refusals, the token, a viewer that never reads, the previews' latencies in the manifest, and the settings kept
+/// between runs. The browser itself is LiveBrowserCLITests.
+@Suite(.serialized) struct LiveCLITests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Live/live_http_check.py")
+
+    /// A fresh folder with the small sensor profile, and the configuration folder runs share.
+    static func workspace(_ name: String) throws -> (folder: URL, profile: String, config: String) {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("rawburst-live-\(name)-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder, try LiveBrowserCLITests.smallProfile(in: folder), folder.appendingPathComponent("config").path)
+    }
+
+    /// Runs `rawburst ARGS` under the driver with `steps`, its configuration in `config`.
+    static func drive(_ steps: [[String: Any]], _ arguments: [String], config: String) throws -> [String: JSONValue] {
+        let actions = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
+        let env = ["XDG_CONFIG_HOME": config, "XDG_CACHE_HOME": CLI.cacheHome]
+        let wrapper = "import os, runpy, sys; os.environ.update(\(Self.pythonDict(env))); sys.argv = sys.argv[1:]; "
+            + "runpy.run_path(sys.argv[0], run_name='__main__')"
+        let result = try Python.run(script: wrapper, arguments: [Self.script.path, actions, CLI.executable.path] + arguments,
+                                    timeout: 300)
+        try result.requireSuccess()
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.stdout.utf8))
+        return json.object ?? [:]
+    }
+
+    static func pythonDict(_ d: [String: String]) -> String {
+        "{" + d.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ") + "}"
+    }
+
+    @Test func badViewfinderOptionsAreRefusedInOneLineBeforeAnythingIsCreated() throws {
+        let (folder, profile, _) = try Self.workspace("bad")
+        let out = folder.appendingPathComponent("out").path
+        let quick = ["capture", "--profile", profile, "--frames", "1", "-o", out]
+        for (arguments, words) in [(["--live", "abc"], "is not a port"), (["--live", "127.0.0.1:70000"], "is not a port"),
+                                   (["--live", "999.1.1.1:8180"], "is not an IP address"),
+                                   (["--live", "--live-token", "short"], "--live-token must be"),
+                                   (["--live-token", "0123456789abcdef0123"], "need --live")] {
+            let r = try CLI.run(quick + arguments)
+            #expect(r.exitStatus == 2, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(words), "\(arguments): \(r.stderr)")
+        }
+        // A port another program holds: one line naming it, exit 2, no output folder made.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        #expect(listen(fd, 1) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let r = try CLI.run(quick + ["--live", "127.0.0.1:\(port)"])
+        #expect(r.exitStatus == 2, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("127.0.0.1:\(port)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func aBurstUnderTheViewfinderLosesNoFrameToAViewerThatNeverReads() throws {
+        let (folder, profile, config) = try Self.workspace("stall")
+        let out = folder.appendingPathComponent("out").path
+        let r = try Self.drive([["stall": true], ["watch": 2.0], ["frame": true], ["get": "/status"]],
+                               ["capture", "--profile", profile, "--scene", "siemens-star", "--fps", "10", "--frames", "40",
+                                "--live", "127.0.0.1:0", "-o", out, "--json"], config: config)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+        let steps = r["steps"]?.array ?? []
+        #expect(steps.first?["upgrade"]?.string?.contains("101") ?? false)
+        // A reading viewer alongside got previews at the burst's pace (10 fps for 2 s) and the status.
+        #expect((steps[safe: 1]?["binary"]?.int ?? 0) >= 12, "\(String(describing: steps[safe: 1]))")
+        #expect((steps[safe: 1]?["text"]?.int ?? 0) >= 2)
+        #expect(steps[safe: 2]?["jpeg"] == .bool(true))
+        #expect(steps[safe: 3]?["json"]?["source"]?["sensors"]?[0]?.string == "live-test")
+        let report = try JSONDecoder().decode(JSONValue.self, from: Data((r["stdout"]?.string ?? "").utf8))
+        #expect(report["burst"]?["written"]?.int == 40)
+        #expect(report["burst"]?["dropped"]?.array?.isEmpty ?? false)
+        // Every previewed frame's capture-to-socket time is in the manifest.
+        let frames = report["viewfinder"]?["frames"]?.array ?? []
+        #expect(frames.count >= 12)
+        for frame in frames {
+            let ms = frame["milliseconds"]?.double ?? -1
+            #expect(ms >= 0 && ms < 5000)
+        }
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
+        #expect(manifest["viewfinder"]?["frames"]?.array?.count == frames.count)
+    }
+
+    @Test func aTokenGuardsEveryRequestAndQuitEndsLiveCleanly() throws {
+        let (folder, profile, config) = try Self.workspace("token")
+        let token = "abcdefghijklmnop0123456789"
+        let r = try Self.drive([["get": "/", "token": false], ["get": "/status", "token": "wrong"], ["get": "/", "token": true],
+                                ["post": ["cmd": "set", "iso": 12800]], ["post": ["cmd": "set", "iso": 800]],
+                                ["wait_status": "s['controls']['settings'].get('iso') == 800", "seconds": 20],
+                                ["post": ["cmd": "quit"], "token": false], ["post": ["cmd": "quit"]]],
+                               ["live", "--profile", profile, "--live", "127.0.0.1:0", "--live-token", token,
+                                "-o", folder.appendingPathComponent("out").path], config: config)
+        let steps = r["steps"]?.array ?? []
+        #expect(r["url"]?.string?.hasSuffix("?token=\(token)") ?? false)
+        #expect(steps[safe: 0]?["status"]?.int == 401)
+        #expect(steps[safe: 1]?["status"]?.int == 401)
+        #expect(steps[safe: 2]?["status"]?.int == 200)
+        #expect(steps[safe: 3]?["json"]?["ok"] == .bool(false))
+        #expect(steps[safe: 3]?["json"]?["reason"]?.string?.contains("12800 is outside 50...6400") ?? false)
+        #expect(steps[safe: 4]?["json"]?["ok"] == .bool(true))
+        #expect(steps[safe: 5]?["ok"] == .bool(true))
+        #expect(steps[safe: 6]?["status"]?.int == 401)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+    }
+
+    @Test func theLastSettingsAreUsedAtTheNextStartUnlessTheCommandLineSaysOtherwise() throws {
+        let (folder, profile, config) = try Self.workspace("persist")
+        let base = ["live", "--profile", profile, "--live", "127.0.0.1:0"]
+        func run(_ extra: [String], _ steps: [[String: Any]]) throws -> [String: JSONValue] {
+            try Self.drive(steps, base + ["-o", folder.appendingPathComponent("out-\(UUID().uuidString)").path] + extra, config: config)
+        }
+        let quit: [String: Any] = ["post": ["cmd": "quit"]]
+        let first = try run([], [["post": ["cmd": "set", "iso": 640]], ["post": ["cmd": "set", "wb": "4300K+5"]], quit])
+        #expect(first["exitCode"]?.int == 0, "\(first["stderr"]?.string ?? "")")
+        let saved = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: config + "/rawburst/live.json")))
+        #expect(saved["settings"]?["iso"]?.double == 640)
+        #expect(saved["mode"]?.string == "manual")
+        let status: [String: Any] = ["get": "/status"]
+        let again = try run([], [status, quit])
+        #expect(again["steps"]?[0]?["json"]?["controls"]?["settings"]?["iso"]?.double == 640)
+        #expect(again["steps"]?[0]?["json"]?["controls"]?["mode"]?.string == "manual")
+        let told = try run(["--iso", "200"], [status, quit])
+        #expect(told["steps"]?[0]?["json"]?["controls"]?["settings"]?["iso"]?.double == 200)
+        let fresh = try run(["--ignore-saved-settings"], [status, quit])
+        #expect(fresh["steps"]?[0]?["json"]?["controls"]?["settings"]?["iso"] == nil)
+        // A damaged file is named, and the run starts from automatic.
+        try "{".write(toFile: config + "/rawburst/live.json", atomically: true, encoding: .utf8)
+        let damaged = try run([], [status, quit])
+        #expect(damaged["exitCode"]?.int == 0)
+        #expect(damaged["stderr"]?.string?.contains("live.json") ?? false)
+        #expect(damaged["steps"]?[0]?["json"]?["controls"]?["settings"]?["iso"] == nil)
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

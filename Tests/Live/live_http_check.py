@@ -1,0 +1,182 @@
+"""Runs `rawburst ARGS...` with a live viewfinder and talks to it over plain HTTP (and a raw socket), as a script or a
+curious neighbour would. Usage: live_http_check.py ACTIONS_JSON RAWBURST ARGS...
+
+ACTIONS_JSON is a list of steps, done in order once the command has printed its address:
+  {"get": "/status", "token": true|false|"wrong"}       GET; records status code and JSON/bytes length
+  {"post": {...}, "token": ...}                          POST /command with that JSON
+  {"raw": "bytes to send"}                                sends raw bytes on a new connection, records the answer's first line
+  {"stall": true}                                         opens a WebSocket (upgrade answered) and never reads from it
+  {"sleep": seconds}
+  {"wait_status": "expr", "seconds": N}                  polls /status until the Python expression on `s` is true
+  {"frame": true}                                         GET /frame.jpg; records the status and its JPEG's size
+  {"watch": seconds}                                      a WebSocket client reading for that long: binary and text
+                                                          messages counted
+Prints one JSON object: the address, each step's result, the command's exit status, stdout and stderr.
+"""
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+actions = json.loads(sys.argv[1])
+proc = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+lines, found, box = [], threading.Event(), {}
+
+
+def read_err():
+    for line in proc.stderr:
+        lines.append(line)
+        m = re.search(r"live viewfinder: (http://\S+)", line)
+        if m and not found.is_set():
+            box["url"] = m.group(1)
+            found.set()
+
+
+threading.Thread(target=read_err, daemon=True).start()
+threading.Thread(target=lambda: box.setdefault("stdout", proc.stdout.read()), daemon=True).start()
+result = {"steps": []}
+if found.wait(120):
+    url = box["url"]
+    result["url"] = url
+    base, _, query = url.partition("?")
+    base = base.rstrip("/")
+    host, port = re.match(r"http://\[?([^\]/]+?)\]?:(\d+)", base).groups()
+    token = query[len("token="):] if query.startswith("token=") else None
+    stalled = []
+
+    def with_token(path, mode):
+        if mode is True and token:
+            return path + ("&" if "?" in path else "?") + "token=" + token
+        if mode == "wrong":
+            return path + ("&" if "?" in path else "?") + "token=" + "x" * 32
+        return path
+
+    def request(path, data=None, mode=True):
+        req = urllib.request.Request(base + with_token(path, mode), data=data,
+                                     headers={"Content-Type": "application/json"} if data else {})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+        except OSError as e:
+            return None, str(e).encode()
+
+    for step in actions:
+        out = {}
+        if "get" in step:
+            code, body = request(step["get"], mode=step.get("token", True))
+            out = {"status": code, "bytes": len(body)}
+            try:
+                out["json"] = json.loads(body)
+            except ValueError:
+                pass
+        elif "post" in step:
+            code, body = request("/command", json.dumps(step["post"]).encode(), step.get("token", True))
+            out = {"status": code}
+            try:
+                out["json"] = json.loads(body)
+            except ValueError:
+                out["body"] = body[:200].decode(errors="replace")
+        elif "frame" in step:
+            code, body = request("/frame.jpg")
+            out = {"status": code, "bytes": len(body), "jpeg": body[:2] == b"\xff\xd8"}
+        elif "raw" in step:
+            s = socket.create_connection((host, int(port)), timeout=10)
+            s.sendall(step["raw"].encode("latin-1"))
+            try:
+                answer = s.recv(4096)
+            except OSError:
+                answer = b""
+            out = {"firstLine": answer.split(b"\r\n", 1)[0].decode(errors="replace")}
+            s.close()
+        elif "stall" in step:
+            s = socket.create_connection((host, int(port)), timeout=10)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            key = base64.b64encode(os.urandom(16)).decode()
+            path = with_token("/ws", True)
+            s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = s.recv(1)
+                if not chunk:
+                    break
+                head += chunk
+            out = {"upgrade": head.split(b"\r\n", 1)[0].decode(errors="replace")}
+            stalled.append(s)   # kept open, never read again
+        elif "watch" in step:
+            s = socket.create_connection((host, int(port)), timeout=10)
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall((f"GET {with_token('/ws', True)} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            buffer = b""
+            while b"\r\n\r\n" not in buffer:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                buffer += chunk
+            head, _, buffer = buffer.partition(b"\r\n\r\n")
+            counts = {"upgrade": head.split(b"\r\n", 1)[0].decode(errors="replace"), "binary": 0, "text": 0, "close": False}
+            end = time.time() + step["watch"]
+            s.settimeout(0.2)
+            while time.time() < end and not counts["close"]:
+                try:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    buffer += chunk
+                except socket.timeout:
+                    pass
+                while len(buffer) >= 2:
+                    opcode, length, at = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+                    if length == 126:
+                        if len(buffer) < 4:
+                            break
+                        length, at = int.from_bytes(buffer[2:4], "big"), 4
+                    elif length == 127:
+                        if len(buffer) < 10:
+                            break
+                        length, at = int.from_bytes(buffer[2:10], "big"), 10
+                    if len(buffer) < at + length:
+                        break
+                    if opcode == 2:
+                        counts["binary"] += 1
+                    elif opcode == 1:
+                        counts["text"] += 1
+                    elif opcode == 8:
+                        counts["close"] = True
+                    buffer = buffer[at + length:]
+            s.close()
+            out = counts
+        elif "sleep" in step:
+            time.sleep(step["sleep"])
+        elif "wait_status" in step:
+            end, ok = time.time() + step.get("seconds", 60), False
+            while time.time() < end and not ok:
+                code, body = request("/status")
+                try:
+                    s = json.loads(body)
+                    ok = bool(eval(step["wait_status"], {}, {"s": s}))
+                except Exception:
+                    ok = False
+                if not ok:
+                    time.sleep(0.1)
+            out = {"ok": ok}
+        result["steps"].append(out)
+try:
+    result["exitCode"] = proc.wait(120)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    result["exitCode"] = None
+time.sleep(0.2)
+result["stderr"] = "".join(lines)[-3000:]
+result["stdout"] = box.get("stdout", "")[-200000:]
+print(json.dumps(result))

@@ -1,0 +1,236 @@
+"""Drives `rawburst live` from its page in a real headless browser (Debian's chromium + chromedriver under Selenium).
+
+Usage: live_page_check.py RAWBURST WORKDIR PROFILE
+
+Starts `rawburst live` on 127.0.0.1 (any free port) looking at the Siemens star through the sensor PROFILE, opens
+the page it prints, and does what a photographer would: watches the preview, turns peaking on, focuses with the
+slider, sets ISO and shutter, taps the picture, records a burst and quits. Screenshots of each state go to
+WORKDIR/shots/. Prints one JSON object of what it measured; the Swift test (LiveBrowserCLITests) asserts on it.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+rawburst, work, profile = sys.argv[1:4]
+shots = os.path.join(work, "shots")
+os.makedirs(shots, exist_ok=True)
+out = os.path.join(work, "out")
+env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_HOME=os.path.join(work, "cache"))
+result = {"shots": []}
+
+proc = subprocess.Popen([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "15",
+                         "--live", "127.0.0.1:0", "-o", out, "--json"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+stderr_lines = []
+address = {}
+found = threading.Event()
+
+
+def read_stderr():
+    for line in proc.stderr:
+        stderr_lines.append(line)
+        m = re.search(r"live viewfinder: (http://\S+)", line)
+        if m and not found.is_set():
+            address["url"] = m.group(1)
+            found.set()
+
+
+threading.Thread(target=read_stderr, daemon=True).start()
+stdout_box = {}
+threading.Thread(target=lambda: stdout_box.setdefault("out", proc.stdout.read()), daemon=True).start()
+
+
+def fail(message):
+    result["error"] = message
+    result["stderr"] = "".join(stderr_lines)[-4000:]
+    print(json.dumps(result))
+    try:
+        proc.kill()
+    except Exception:
+        pass
+    sys.exit(0)
+
+
+if not found.wait(120):
+    fail("rawburst live printed no address")
+result["url"] = address["url"]
+
+opts = Options()
+opts.binary_location = "/usr/bin/chromium"
+for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
+          "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
+          "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]:
+    opts.add_argument(a)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+driver.set_script_timeout(30)
+
+
+def state(expr):
+    return driver.execute_script("return " + expr)
+
+
+def wait_for(expr, seconds=60):
+    end = time.time() + seconds
+    while time.time() < end:
+        value = state(expr)
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
+
+
+def shot(name):
+    path = os.path.join(shots, name)
+    driver.save_screenshot(path)
+    result["shots"].append(path)
+
+
+def set_value(element_id, value):
+    driver.execute_script("""
+        const e = document.getElementById(arguments[0]);
+        e.value = arguments[1];
+        e.dispatchEvent(new Event('input', {bubbles: true}));
+        e.dispatchEvent(new Event('change', {bubbles: true}));""", element_id, value)
+
+
+def newest(expr, after, seconds=30):
+    """The value of `expr` on the newest frame once `window.rawburstLive.frames` has passed `after`."""
+    if not wait_for(f"window.rawburstLive && window.rawburstLive.frames > {after}", seconds):
+        return None
+    return state(expr)
+
+
+def overlay_marked():
+    return state("""(() => { const c = document.getElementById('overlay');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; })()""")
+
+
+try:
+    driver.get(address["url"])
+    if not wait_for("window.rawburstLive && window.rawburstLive.frames > 0", 90):
+        fail("the page drew no frame")
+    result["browserLog"] = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    # The preview changes over time.
+    sequences = set()
+    first = state("window.rawburstLive.frames")
+    end = time.time() + 2
+    while time.time() < end:
+        sequences.add(state("window.rawburstLive.lastMeta && window.rawburstLive.lastMeta.sequenceNumber"))
+        time.sleep(0.03)
+    result["framesIn2s"] = state("window.rawburstLive.frames") - first
+    result["distinctSequencesIn2s"] = len(sequences - {None})
+    shot("01-preview.png")
+
+    # Peaking on: marked pixels in the overlay.
+    driver.find_element(By.ID, "peaking").click()
+    set_value("focus", driver.execute_script("return document.getElementById('focus').max"))  # start from AF's reach
+    n = state("window.rawburstLive.frames")
+    newest("window.rawburstLive.frames", n + 3)
+    # Focus far too close: the star blurs and loses its marks; then at the star's 2 m: sharp again.
+    def focus_at(metres):
+        """Peaking fractions of the first frames taken at `metres` (sent as the page's own commands are)."""
+        driver.execute_script("window.rawburstLiveSend({cmd: 'set', focus: arguments[0]})", f"{metres}m")
+        seen = state("window.rawburstLive.frames")
+        fractions = []
+        for _ in range(40):
+            if not wait_for(f"window.rawburstLive.frames > {seen}", 20):
+                break
+            seen = state("window.rawburstLive.frames")
+            focus = state("window.rawburstLive.lastMeta.sensors[0].settings.focus")
+            if isinstance(focus, (int, float)) and abs(focus - metres) < 1e-6:
+                fractions.append(state("window.rawburstLive.peakingFraction"))
+                if len(fractions) >= 3:
+                    break
+        return fractions
+
+    result["peakingFractionsAt0.1m"] = focus_at(0.1)
+    shot("02-peaking-defocused.png")
+    result["overlayMarkedDefocused"] = overlay_marked()
+    result["peakingFractionsAt2m"] = focus_at(2.0)
+    result["overlayMarkedFocused"] = overlay_marked()
+    shot("03-peaking-focused.png")
+    # The slider itself moves focus as well: the page sends what it shows.
+    set_value("focus", driver.execute_script("return document.getElementById('focus').min"))
+    n = state("window.rawburstLive.frames")
+    result["focusAfterSliderAtMinimum"] = newest("window.rawburstLive.lastStatus.controls.settings.focus", n + 2)
+
+    # ISO and shutter from the page's controls.
+    set_value("iso", "400")
+    set_value("shutter", driver.execute_script("""
+        const s = document.getElementById('shutter');
+        const o = [...s.options].find(o => Math.abs(parseFloat(o.value) - 1/100) < 1e-6);
+        return o ? o.value : null;"""))
+    n = state("window.rawburstLive.frames")
+    newest("window.rawburstLive.frames", n + 3)
+    meta = state("window.rawburstLive.lastMeta")
+    result["previewISO"] = meta["sensors"][0]["settings"]["iso"]
+    result["previewShutter"] = meta["sensors"][0]["settings"]["shutter"]
+    result["readoutISO"] = driver.find_element(By.ID, "readout-iso").text
+    result["readoutShutter"] = driver.find_element(By.ID, "readout-shutter").text
+    # An ISO out of range is refused on the page with the reason.
+    driver.execute_script("window.rawburstLiveSend({cmd: 'set', iso: 102400})")
+    result["refusal"] = wait_for("document.getElementById('refusal').textContent", 10)
+    shot("04-manual-exposure.png")
+
+    # Tap a point: AF and metering move there.
+    picture = driver.find_element(By.ID, "picture")
+    w, h = picture.size["width"], picture.size["height"]
+    ActionChains(driver).move_to_element_with_offset(picture, int(w * 0.25 - w / 2), int(h * 0.75 - h / 2)).click().perform()
+    n = state("window.rawburstLive.frames")
+    newest("window.rawburstLive.frames", n + 3)
+    result["tapStatusFocusPoint"] = state("window.rawburstLive.lastStatus.controls.settings.focusPoint")
+    result["tapFrameMetering"] = state("window.rawburstLive.lastMeta.sensors[0].settings.metering")
+    shot("05-tap.png")
+
+    # Record, then stop: the take's DNGs and manifest.
+    set_value("iso", "400")
+    driver.find_element(By.ID, "record").click()
+    result["recordingSeen"] = bool(wait_for("window.rawburstLive.lastStatus && window.rawburstLive.lastStatus.burst.state == 'recording'", 30))
+    wait_for("window.rawburstLive.lastStatus.burst.written >= 5", 60)
+    shot("06-recording.png")
+    driver.find_element(By.ID, "stop").click()
+    wait_for("window.rawburstLive.lastStatus.burst.take == 2", 60)
+    shot("07-after-stop.png")
+    driver.find_element(By.ID, "quit").click()
+finally:
+    try:
+        driver.quit()
+    except Exception:
+        pass
+
+try:
+    result["exitCode"] = proc.wait(60)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    result["exitCode"] = None
+time.sleep(0.2)
+take = os.path.join(out, "take-001")
+dngs = sorted(f for f in os.listdir(take) if f.endswith(".dng")) if os.path.isdir(take) else []
+result["dngs"] = len(dngs)
+if dngs:
+    tags = json.loads(subprocess.run(["exiftool", "-j", "-n", "-ISO", "-ExposureTime", os.path.join(take, dngs[-1])],
+                                     capture_output=True, text=True).stdout)[0]
+    result["dngISO"] = tags.get("ISO")
+    result["dngExposureTime"] = tags.get("ExposureTime")
+manifest_path = os.path.join(take, "manifest.json")
+if os.path.exists(manifest_path):
+    manifest = json.load(open(manifest_path))
+    burst = manifest["burst"]
+    result["manifestWritten"] = burst["written"]
+    result["manifestDropsOtherThanBeforeTrigger"] = [d for d in burst["dropped"] if d["reason"] != "outside-pre-record"]
+    vf = manifest.get("viewfinder") or {}
+    result["manifestPreviewLatencies"] = len(vf.get("frames", []))
+    result["manifestLatencyP95"] = vf.get("latencyP95Milliseconds")
+result["stderr"] = "".join(stderr_lines)[-2000:]
+print(json.dumps(result))
