@@ -35,6 +35,10 @@ struct CaptureCommand: ParsableCommand {
         or counted as dropped, and OUT/manifest.json says which. Two sensors are triggered together, each writing \
         its own files with the same sequence numbers.
 
+        --live [ADDR:PORT] shows the burst in a browser while it records (focus peaking, zebra, histogram, the \
+        burst's figures, and controls that reach the sensor with the next frame); `rawburst live` does the same \
+        without recording until Record is pressed on the page (docs/live.md).
+
         While it runs: Enter or SIGUSR1 triggers a --pre-record burst, p or SIGUSR2 pauses and resumes, q, \
         SIGINT or SIGTERM stops it cleanly (a second Ctrl-C kills it; `rawburst recover OUT` then rebuilds the \
         manifest from the journal).
