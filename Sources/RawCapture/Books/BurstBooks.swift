@@ -28,6 +28,8 @@ struct BurstBooks: Sendable {
     var finished = 0
     /// Frames dropped late: produced on the clock but never made.
     var lateDropped = 0
+    /// Frames dropped by reason, all sensors (counted as they are dropped, for the progress line).
+    var droppedByReason: [BurstLedger.DropReason: Int] = [:]
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
 
@@ -64,6 +66,7 @@ extension BurstRun {
     func drop(_ sequenceNumber: UInt64, sensor: String, _ reason: BurstLedger.DropReason, flush: Bool = true) {
         books.withLock {
             $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason)
+            $0.droppedByReason[reason, default: 0] += 1
             if reason == .late { $0.lateDropped += 1 }
         }
         var entry = BurstJournal.Entry(.dropped)
@@ -180,7 +183,8 @@ extension BurstRun {
                                          written: totals.written, dropped: totals.dropped,
                                          queued: stats.queued, slots: stats.slotCount, bytes: books.bytesWritten,
                                          seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9,
-                                         level: books.level, paused: isPaused, waitingForTrigger: waiting)
+                                         level: books.level, paused: isPaused, waitingForTrigger: waiting,
+                                         droppedByReason: books.droppedByReason)
         }
         progress(now)
     }

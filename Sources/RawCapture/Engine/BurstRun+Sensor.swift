@@ -66,6 +66,7 @@ extension BurstRun {
         if triggered && !s.triggered {
             s.triggered = true
             s.triggeredAt = s.lastSequence.map { $0 + 1 } ?? 0
+            dropBeyondPreRecord()
             pool.setHeld(false)
         }
         if s.triggered && s.taken >= configuration.frames { throw SensorLoopEnd(cause: nil) }

@@ -46,7 +46,7 @@ final class BurstRun: Sendable {
     /// Runs the burst: starts the writers, runs the sensor loop on this thread, then lets the writers empty the
     /// pool and closes the books. `afterTrigger` is called on this thread after each trigger.
     func run(started: Date, afterTrigger: ((Int) -> Void)?) -> BurstSession.Report {
-        let preRecording = configuration.preRecordFrames > 0
+        let preRecording = configuration.preRecordFrames > 0 || configuration.waitForTrigger
         if preRecording { pool.setHeld(true) }
         let writers = startWriters()
         // A source on its own clock (a camera, a stream) is taken as its frames come: the engine does not pace it.
@@ -91,6 +91,7 @@ final class BurstRun: Sendable {
                 // the governor's step; the bracketing plan's settings for this trigger.
                 try checkpoint(&s)
                 try governorStep(&s)
+                applyFedSettings()
                 let bracketIndex = try applyPlanStep(s, metered: metered)
                 // The trigger, on the burst's clock; one that cannot start within half an interval is dropped late.
                 let tick = s.pacer.waitForNextFrame()
@@ -103,6 +104,8 @@ final class BurstRun: Sendable {
                 } else if let slots = takeSlots(s, lateLimit: limit) {
                     // filling: the source makes the frames straight into the slots (into the spares without slots).
                     let (frames, filled, slotLatency) = try fill(slots, tick: tick, &s)
+                    // The viewfinder sees them while no writer can take them yet.
+                    configuration.viewer?.view(frames, level: s.governor.level)
                     if filled.isEmpty {
                         // No slots: the frames are dropped (policy `stop`: and the burst ends).
                         try dropUnslotted(frames)

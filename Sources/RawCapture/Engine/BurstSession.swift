@@ -71,7 +71,7 @@ public final class BurstSession: @unchecked Sendable {
         let slots = memory.slots - memory.lentSlots
         prediction = configuration.timePlan.map { BurstPrediction(plan: $0, slots: slots) }
         spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
-        control = BurstControl(triggered: configuration.preRecordFrames == 0)
+        control = BurstControl(triggered: configuration.preRecordFrames == 0 && !configuration.waitForTrigger)
         sensorNames = source.sensorNames
     }
 
@@ -82,8 +82,8 @@ public final class BurstSession: @unchecked Sendable {
 
     // MARK: - Control (any thread)
 
-    /// Ends a pre-record: the frames kept so far are written and `frames` more are taken. Does nothing
-    /// without a pre-record or when already triggered.
+    /// Ends a pre-record (or the wait of `Configuration.waitForTrigger`): the frames kept so far are written and
+    /// `frames` more are taken. Does nothing without a pre-record or when already triggered.
     public func trigger() { control.trigger() }
 
     /// Stops triggering frames until `resume()`; the writers go on emptying the pool.
@@ -173,5 +173,7 @@ extension BurstSession {
         /// Paused now; waiting for the pre-record's trigger.
         public let paused: Bool
         public let waitingForTrigger: Bool
+        /// Frames dropped so far by reason (all sensors; the counts sum to `dropped`).
+        public let droppedByReason: [BurstLedger.DropReason: Int]
     }
 }
