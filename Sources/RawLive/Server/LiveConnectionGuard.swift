@@ -1,0 +1,90 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// Closes a connection unless the server has started answering within `deadline` of its opening, and removes itself
+/// at the first byte written. The WebSocket-upgrade server neither answers nor closes a connection whose first request
+/// is garbage, incomplete, silent or too large (measured, see the research note); without this they would hold
+/// the server's graceful shutdown for as long as the client stays.
+final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let deadline: TimeAmount
+    private var timer: Scheduled<Void>?
+
+    init(deadline: TimeAmount) { self.deadline = deadline }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Forward first: a handler that has left the pipeline can no longer write.
+        context.write(data, promise: promise)
+        if let timer {
+            timer.cancel()
+            self.timer = nil
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+}
+
+/// Every open connection of a server, so that `stop()` can close the ones a graceful shutdown would wait for.
+final class LiveConnections: Sendable {
+    private let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func add(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        open.withLock { $0[key] = channel }
+        channel.closeFuture.whenComplete { [self] _ in open.withLock { _ = $0.removeValue(forKey: key) } }
+    }
+
+    var count: Int { open.withLock { $0.count } }
+
+    /// Closes every open connection at once (no close frame, no response).
+    func closeAll() {
+        for channel in open.withLock({ Array($0.values) }) { channel.close(promise: nil) }
+    }
+}
+
+/// The WebSocket-upgrade HTTP/1 channel with the first-response deadline in front, registered with `connections`.
+struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    let inner: Inner
+    let deadline: TimeAmount
+    let connections: LiveConnections
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
+        connections.add(channel)
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(LiveFirstResponseDeadline(deadline: deadline), position: .first)
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``.
+    static func liveGuarded<WS: HTTPResponder>(webSocketResponder: WS, configuration: HTTP1WebSocketUpgradeChannel.Configuration,
+                                               firstResponse: TimeAmount, connections: LiveConnections) -> HTTPServerBuilder
+        where WS.Context: WebSocketRequestContext {
+        HTTPServerBuilder { responder in
+            LiveGuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                   configuration: configuration),
+                               deadline: firstResponse, connections: connections)
+        }
+    }
+}
