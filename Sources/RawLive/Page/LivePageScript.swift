@@ -197,11 +197,15 @@ enum LivePageScript {
           }
         }
 
+        // The zone to highlight: the one asked for (status), else the one the newest frame was metered on.
         function meteringZone(settings) {
-          if (!settings) { return null; }
-          if (typeof settings.focusZone === "number") { return settings.focusZone; }
-          const m = typeof settings.metering === "string" ? settings.metering.match(/^zone:(\d)$/) : null;
-          return m ? Number(m[1]) : null;
+          if (settings && typeof settings.focusZone === "number") { return settings.focusZone; }
+          const sensor = live.lastMeta && live.lastMeta.sensors ? live.lastMeta.sensors[0] : null;
+          for (const metering of [settings && settings.metering, sensor && sensor.settings.metering]) {
+            const m = typeof metering === "string" ? metering.match(/^zone:(\d)$/) : null;
+            if (m) { return Number(m[1]); }
+          }
+          return null;
         }
 
         function drawHistogram(histogram) {
