@@ -263,24 +263,3 @@ final class LiveHub: Sendable {
         }
     }
 }
-
-/// The status JSON (`GET /status` and the WebSocket's text messages): `type` "status", the burst, controls and source
-/// as published (absent before the first), the server's `viewer` figures, the overlays computed and the folder.
-struct LiveStatusMessage: Encodable {
-    var type = "status"
-    var burst: LiveStatus.Burst?
-    var controls: LiveStatus.Controls?
-    var source: LiveStatus.Source?
-    var viewer: LiveServerStatistics
-    var overlays: LiveOverlays
-    var folder: String
-
-    init(status: LiveStatus?, viewer: LiveServerStatistics, overlays: LiveOverlays, folder: String) {
-        burst = status?.burst
-        controls = status?.controls
-        source = status?.source
-        self.viewer = viewer
-        self.overlays = overlays
-        self.folder = folder
-    }
-}

@@ -66,21 +66,3 @@ final class LiveServerCore: Sendable {
         }
     }
 }
-
-/// A command's answer on the wire.
-struct LiveReplyMessage: Encodable {
-    var type = "reply"
-    var cmd: String
-    var ok: Bool
-    var message: String?
-    var setting: String?
-    var reason: String?
-
-    init(cmd: String, ok: Bool, message: String?, setting: String?, reason: String?) {
-        self.cmd = cmd
-        self.ok = ok
-        self.message = message
-        self.setting = setting
-        self.reason = reason
-    }
-}
