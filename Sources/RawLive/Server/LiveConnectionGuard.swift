@@ -16,9 +16,13 @@ final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundOut = ByteBuffer
 
     private let deadline: TimeAmount
+    private let connections: LiveConnections
     private var timer: Scheduled<Void>?
 
-    init(deadline: TimeAmount) { self.deadline = deadline }
+    init(deadline: TimeAmount, connections: LiveConnections) {
+        self.deadline = deadline
+        self.connections = connections
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
@@ -31,6 +35,7 @@ final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHan
         if let timer {
             timer.cancel()
             self.timer = nil
+            connections.answered(context.channel)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
@@ -42,21 +47,32 @@ final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHan
     }
 }
 
-/// Every open connection of a server, so that `stop()` can close the ones a graceful shutdown would wait for.
+/// Every open connection of a server and whether it was ever answered, so that `stop()` can close at once the ones
+/// that never were (a graceful shutdown would wait for them) and, at the end, any that still hold it.
 final class LiveConnections: Sendable {
-    private let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let open = Mutex<[ObjectIdentifier: (channel: any Channel, answered: Bool)]>([:])
 
     func add(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
-        open.withLock { $0[key] = channel }
+        open.withLock { $0[key] = (channel, false) }
         channel.closeFuture.whenComplete { [self] _ in open.withLock { _ = $0.removeValue(forKey: key) } }
+    }
+
+    /// The server began its first answer on `channel`.
+    func answered(_ channel: any Channel) {
+        open.withLock { $0[ObjectIdentifier(channel)]?.answered = true }
     }
 
     var count: Int { open.withLock { $0.count } }
 
+    /// Closes the connections that never got an answer (no request, or one never completed).
+    func closeUnanswered() {
+        for channel in open.withLock({ $0.values.filter { !$0.answered }.map(\.channel) }) { channel.close(promise: nil) }
+    }
+
     /// Closes every open connection at once (no close frame, no response).
     func closeAll() {
-        for channel in open.withLock({ Array($0.values) }) { channel.close(promise: nil) }
+        for channel in open.withLock({ $0.values.map(\.channel) }) { channel.close(promise: nil) }
     }
 }
 
@@ -69,7 +85,8 @@ struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         connections.add(channel)
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(LiveFirstResponseDeadline(deadline: deadline), position: .first)
+            try channel.pipeline.syncOperations.addHandler(LiveFirstResponseDeadline(deadline: deadline, connections: connections),
+                                                           position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
     }
 

@@ -169,6 +169,7 @@ public final class LiveServer: Sendable {
         }
         guard let running else { return }
         for channel in core.hub.close() { channel.close(promise: nil) }
+        core.connections.closeUnanswered()
         Task(executorPreference: running.executor) { await running.group.triggerGracefulShutdown() }
         var ended = running.finished.wait(timeout: .now() + .milliseconds(1500)) == .success
         if !ended {

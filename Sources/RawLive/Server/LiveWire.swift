@@ -34,17 +34,24 @@ public enum LiveWire {
     public struct Metadata: Codable, Sendable {
         /// A sensor's rectangle in the picture.
         public struct Pane: Codable, Sendable, Hashable {
+            /// Pixels from the picture's left and top edges, and the pane's size.
             public var left: Int
             public var top: Int
             public var width: Int
             public var height: Int
         }
+        /// The first sensor's sequence number of the trigger (as in the header).
         public var sequenceNumber: UInt64
+        /// The picture's size in pixels (as in the header).
         public var width: Int
         public var height: Int
+        /// Each sensor's rectangle in the picture, in trigger order.
         public var panes: [Pane]
+        /// The preview's histograms and the raw clipping per colour.
         public var histogram: LiveHistogram
+        /// Per sensor: name, sequence number, applied settings, white balance as kelvin and tint.
         public var sensors: [LiveFrame.Sensor]
+        /// Marked cells over all cells of the peaking and zebra masks (absent without the mask).
         public var peakingFraction: Double?
         public var zebraFraction: Double?
         /// When the server encoded the message (`CLOCK_MONOTONIC` ns), and the capture → publish time in ms.
