@@ -72,6 +72,27 @@ extension LiveServerSuites {
             #expect(stopTime < 2.5, "stop took \(stopTime) s")
         }
 
+        @Test func pagesAreServedWhileEveryCooperativeThreadIsBlocked() throws {
+            let tmp = try TemporaryDirectory()
+            let harness = try LiveHarness(folder: tmp.path)
+            defer { harness.stop() }
+            harness.startProducing(interval: 1.0 / 30)
+            // Occupy every thread of the cooperative pool (as blocking work elsewhere in the process could).
+            let release = DispatchSemaphore(value: 0)
+            let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount
+            for _ in 0..<blockers { Task.detached { release.wait() } }
+            defer { for _ in 0..<blockers { release.signal() } }
+            Thread.sleep(forTimeInterval: 0.2)
+            let client = try LiveWebSocketClient(port: harness.port)
+            #expect(client.handshakeStatus == 101)
+            try client.send(text: #"{"cmd":"trigger"}"#)
+            #expect(try client.receiveJSON(type: "reply")["ok"] as? Bool == true)
+            let got = try Self.collect(client, seconds: 1)
+            #expect(got.sequences.count >= 10, "\(got.sequences.count) frames in 1 s with the pool blocked")
+            #expect(try LiveHTTP.request(port: harness.port, path: "/status").status == 200)
+            #expect(harness.handler.commands == [.trigger])
+        }
+
         @Test func twentyClientsAtOnceAllReceiveFramesAndStatus() throws {
             let tmp = try TemporaryDirectory()
             let harness = try LiveHarness(folder: tmp.path)

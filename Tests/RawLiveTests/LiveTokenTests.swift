@@ -49,12 +49,15 @@ extension LiveServerSuites {
         }
 
         @Test func constantTimeComparisonIsExact() {
-            typealias Policy = LiveRequestPolicy<LiveContext>
+            typealias Policy = LiveTokenCheck
             #expect(Policy.constantTimeEqual("abc", "abc"))
             #expect(!Policy.constantTimeEqual("abc", "abd"))
             #expect(!Policy.constantTimeEqual("abc", "ab"))
             #expect(!Policy.constantTimeEqual("", "a"))
             #expect(Policy.constantTimeEqual("", ""))
+            #expect(Policy.presented(query: "a=1&token=x%2By%20z", authorization: "Bearer other") == "x+y z", "the query first")
+            #expect(Policy.presented(query: "tokens=1", authorization: "Bearer abc") == "abc")
+            #expect(Policy.presented(query: nil, authorization: "Basic abc") == nil)
         }
     }
 }

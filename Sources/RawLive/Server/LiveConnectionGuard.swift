@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import HTTPTypes
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -94,13 +95,16 @@ struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``.
-    static func liveGuarded<WS: HTTPResponder>(webSocketResponder: WS, configuration: HTTP1WebSocketUpgradeChannel.Configuration,
-                                               firstResponse: TimeAmount, connections: LiveConnections) -> HTTPServerBuilder
-        where WS.Context: WebSocketRequestContext {
+    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``. The upgrade is
+    /// decided synchronously on the connection's event loop (the router-based form decides in a task of the global
+    /// cooperative pool, which threads blocked elsewhere in the process could starve).
+    static func liveGuarded(configuration: HTTP1WebSocketUpgradeChannel.Configuration, firstResponse: TimeAmount,
+                            connections: LiveConnections,
+                            shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel) -> ShouldUpgradeResult<
+                                WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            LiveGuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                   configuration: configuration),
+            LiveGuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration,
+                                                                   shouldUpgrade: { request, channel, _ in shouldUpgrade(request, channel) }),
                                deadline: firstResponse, connections: connections)
         }
     }

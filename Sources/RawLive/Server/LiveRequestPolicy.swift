@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HTTPTypes
 
@@ -32,7 +33,8 @@ struct LiveRequestPolicy<Context: RequestContext>: RouterMiddleware {
 
     private func check(_ request: Request) throws {
         if let token {
-            guard Self.presentedToken(request).map({ Self.constantTimeEqual($0, token) }) == true else {
+            let given = LiveTokenCheck.presented(query: request.uri.query, authorization: request.headers[.authorization])
+            guard let given, LiveTokenCheck.constantTimeEqual(given, token) else {
                 throw HTTPError(.unauthorized, message: "a valid token is required (?token= or Authorization: Bearer)")
             }
         }
@@ -43,13 +45,16 @@ struct LiveRequestPolicy<Context: RequestContext>: RouterMiddleware {
             }
         }
     }
+}
 
-    /// The token in `?token=` or `Authorization: Bearer ...`.
-    static func presentedToken(_ request: Request) -> String? {
-        if let query = request.uri.queryParameters["token"] { return String(query) }
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            return String(authorization.dropFirst(7))
+/// The token a request presents, and the comparison.
+enum LiveTokenCheck {
+    /// The token in the query (`token=...`, percent-decoded) or in `Authorization: Bearer ...`.
+    static func presented(query: String?, authorization: String?) -> String? {
+        for item in (query ?? "").split(separator: "&") where item.hasPrefix("token=") {
+            return String(item.dropFirst(6)).removingPercentEncoding
         }
+        if let authorization, authorization.hasPrefix("Bearer ") { return String(authorization.dropFirst(7)) }
         return nil
     }
 

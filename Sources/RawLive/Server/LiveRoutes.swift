@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
@@ -52,14 +53,21 @@ enum LiveRoutes {
         return router
     }
 
-    /// The router the WebSocket upgrade requests go through (the policy again: they never reach the HTTP router).
-    static func webSocket(core: LiveServerCore) -> Router<LiveContext> {
-        let router = Router(context: LiveContext.self)
-        router.add(middleware: LiveRequestPolicy<LiveContext>(token: core.token, maximumBody: 0))
-        router.ws("/ws") { inbound, outbound, context in
-            try await LiveSession.run(inbound: inbound, outbound: outbound, channel: context.requestContext.channel, core: core)
+    /// Whether an upgrade request opens a page's WebSocket: `/ws` with the token (when there is one); anything else is
+    /// refused (hummingbird-websocket answers a refused upgrade with 400).
+    static func webSocketUpgrade(_ request: HTTPRequest, channel: any Channel,
+                                 core: LiveServerCore) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let target = request.path ?? ""
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard path == "/ws" else { return .dontUpgrade }
+        if let token = core.token {
+            let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
+            let given = LiveTokenCheck.presented(query: query, authorization: request.headerFields[.authorization])
+            guard let given, LiveTokenCheck.constantTimeEqual(given, token) else { return .dontUpgrade }
         }
-        return router
+        return .upgrade([:]) { inbound, outbound, _ in
+            try await LiveSession.run(inbound: inbound, outbound: outbound, channel: channel, core: core)
+        }
     }
 
     private static func response(_ status: HTTPResponse.Status, type: String, _ body: ByteBuffer) -> Response {

@@ -83,13 +83,13 @@ public final class LiveServer: Sendable {
         let executor = LiveLoopExecutor(loop: eventLoops.next())
         let logger = Self.logger()
         let bound = LiveStartSignal()
-        let webSocketRouter = LiveRoutes.webSocket(core: core)
+        let core = core
         let app = Application(
             router: LiveRoutes.http(core: core),
-            server: .liveGuarded(webSocketResponder: webSocketRouter.buildResponder(),
-                                 configuration: .init(http1: .init(idleTimeout: .seconds(30)),
+            server: .liveGuarded(configuration: .init(http1: .init(idleTimeout: .seconds(30)),
                                                       ws: .init(maxFrameSize: 1 << 20, closeTimeout: .seconds(1))),
-                                 firstResponse: Self.firstResponseDeadline, connections: core.connections),
+                                 firstResponse: Self.firstResponseDeadline, connections: core.connections,
+                                 shouldUpgrade: { LiveRoutes.webSocketUpgrade($0, channel: $1, core: core) }),
             configuration: .init(address: .hostname(host, port: port), serverName: "rawburst"),
             onServerRunning: { channel in bound.report(.success(channel.localAddress?.port ?? port)) },
             eventLoopGroupProvider: .shared(eventLoops),
