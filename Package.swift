@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore", "RawSources"]),
         .testTarget(name: "RawLiveTests", dependencies: ["RawLive", "RawCapture", "RawSources", "RawSimulator", "RawCore",
+                                                         "RawImageIO", "RawDevelop",
                                                          "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "rawburst", "RawBurst"]),
     ],

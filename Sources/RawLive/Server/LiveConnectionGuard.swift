@@ -1,0 +1,111 @@
+import Hummingbird
+import HummingbirdCore
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// Closes a connection unless the server has started answering within `deadline` of its opening, and removes itself
+/// at the first byte written. The WebSocket-upgrade server neither answers nor closes a connection whose first request
+/// is garbage, incomplete, silent or too large (measured, see the research note); without this they would hold
+/// the server's graceful shutdown for as long as the client stays.
+final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let deadline: TimeAmount
+    private let connections: LiveConnections
+    private var timer: Scheduled<Void>?
+
+    init(deadline: TimeAmount, connections: LiveConnections) {
+        self.deadline = deadline
+        self.connections = connections
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Forward first: a handler that has left the pipeline can no longer write.
+        context.write(data, promise: promise)
+        if let timer {
+            timer.cancel()
+            self.timer = nil
+            connections.answered(context.channel)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+}
+
+/// Every open connection of a server and whether it was ever answered, so that `stop()` can close at once the ones
+/// that never were (a graceful shutdown would wait for them) and, at the end, any that still hold it.
+final class LiveConnections: Sendable {
+    private let open = Mutex<[ObjectIdentifier: (channel: any Channel, answered: Bool)]>([:])
+
+    func add(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        open.withLock { $0[key] = (channel, false) }
+        channel.closeFuture.whenComplete { [self] _ in open.withLock { _ = $0.removeValue(forKey: key) } }
+    }
+
+    /// The server began its first answer on `channel`.
+    func answered(_ channel: any Channel) {
+        open.withLock { $0[ObjectIdentifier(channel)]?.answered = true }
+    }
+
+    var count: Int { open.withLock { $0.count } }
+
+    /// Closes the connections that never got an answer (no request, or one never completed).
+    func closeUnanswered() {
+        for channel in open.withLock({ $0.values.filter { !$0.answered }.map(\.channel) }) { channel.close(promise: nil) }
+    }
+
+    /// Closes every open connection at once (no close frame, no response).
+    func closeAll() {
+        for channel in open.withLock({ $0.values.map(\.channel) }) { channel.close(promise: nil) }
+    }
+}
+
+/// The WebSocket-upgrade HTTP/1 channel with the first-response deadline in front, registered with `connections`.
+struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    let inner: Inner
+    let deadline: TimeAmount
+    let connections: LiveConnections
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
+        connections.add(channel)
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(LiveFirstResponseDeadline(deadline: deadline, connections: connections),
+                                                           position: .first)
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``. The upgrade is
+    /// decided synchronously on the connection's event loop (the router-based form decides in a task of the global
+    /// cooperative pool, which threads blocked elsewhere in the process could starve).
+    static func liveGuarded(configuration: HTTP1WebSocketUpgradeChannel.Configuration, firstResponse: TimeAmount,
+                            connections: LiveConnections,
+                            shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel) -> ShouldUpgradeResult<
+                                WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            LiveGuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration,
+                                                                   shouldUpgrade: { request, channel, _ in shouldUpgrade(request, channel) }),
+                               deadline: firstResponse, connections: connections)
+        }
+    }
+}

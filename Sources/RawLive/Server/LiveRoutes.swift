@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The server's routes: the page, the newest picture, the status, the folder's files, commands, and the WebSocket.
+enum LiveRoutes {
+    /// The HTTP router (everything but the WebSocket upgrade).
+    static func http(core: LiveServerCore) -> Router<LiveContext> {
+        let router = Router(context: LiveContext.self)
+        router.add(middleware: LiveRequestPolicy<LiveContext>(token: core.token, maximumBody: LiveCommandDecoder.maximumBytes))
+        router.get("/") { _, _ in
+            response(.ok, type: "text/html; charset=utf-8", ByteBuffer(string: LivePage.html))
+        }
+        router.get("/frame.jpg") { _, _ -> Response in
+            guard let jpeg = core.hub.newestJPEG else { throw HTTPError(.serviceUnavailable, message: "no preview yet") }
+            return response(.ok, type: "image/jpeg", jpeg)
+        }
+        router.get("/status") { _, _ in
+            response(.ok, type: "application/json", ByteBuffer(string: core.statusText()))
+        }
+        router.get("/files") { _, _ in
+            response(.ok, type: "application/json", ByteBuffer(bytes: LiveJSON.encode(core.folder.list())))
+        }
+        router.get("/files/{name}") { _, context -> Response in
+            let name = try context.parameters.require("name")
+            let path: String
+            do throws(LiveFolder.Refusal) {
+                path = try core.folder.resolve(name)
+            } catch .badName {
+                throw HTTPError(.badRequest, message: "not a file name of the burst folder")
+            } catch .notFound {
+                throw HTTPError(.notFound, message: "no such file in the burst folder")
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw HTTPError(.notFound, message: "no such file in the burst folder")
+            }
+            var r = response(.ok, type: contentType(of: name), ByteBuffer(bytes: data))
+            r.headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+            return r
+        }
+        router.post("/command") { request, _ -> Response in
+            var request = request
+            let body = try await request.collectBody(upTo: LiveCommandDecoder.maximumBytes)
+            let (understood, replies) = core.perform(Array(body.readableBytesView), client: nil)
+            let json = replies.count == 1 ? replies[0] : "[" + replies.joined(separator: ",") + "]"
+            return response(understood ? .ok : .badRequest, type: "application/json", ByteBuffer(string: json))
+        }
+        router.get("/ws") { _, _ -> Response in
+            throw HTTPError(.upgradeRequired, message: "/ws is a WebSocket")
+        }
+        return router
+    }
+
+    /// Whether an upgrade request opens a page's WebSocket: `/ws` with the token (when there is one); anything else is
+    /// refused (hummingbird-websocket answers a refused upgrade with 400).
+    static func webSocketUpgrade(_ request: HTTPRequest, channel: any Channel,
+                                 core: LiveServerCore) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let target = request.path ?? ""
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard path == "/ws" else { return .dontUpgrade }
+        if let token = core.token {
+            let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
+            let given = LiveTokenCheck.presented(query: query, authorization: request.headerFields[.authorization])
+            guard let given, LiveTokenCheck.constantTimeEqual(given, token) else { return .dontUpgrade }
+        }
+        return .upgrade([:]) { inbound, outbound, _ in
+            try await LiveSession.run(inbound: inbound, outbound: outbound, channel: channel, core: core)
+        }
+    }
+
+    private static func response(_ status: HTTPResponse.Status, type: String, _ body: ByteBuffer) -> Response {
+        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: body))
+    }
+
+    private static func contentType(of name: String) -> String {
+        switch name.split(separator: ".").last?.lowercased() ?? "" {
+        case "dng": "image/x-adobe-dng"
+        case "jpg", "jpeg": "image/jpeg"
+        case "heic", "heif": "image/heif"
+        case "tif", "tiff": "image/tiff"
+        case "png": "image/png"
+        case "json": "application/json"
+        case "jsonl", "txt", "log", "csv": "text/plain; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}
