@@ -55,8 +55,15 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
 
     // MARK: - The command line's side
 
-    /// The burst the page's trigger, pause and stop go to, or nil between recordings.
-    public func attach(_ session: BurstSession?) { state.withLock { $0.session = session } }
+    /// The burst the page's trigger, pause and stop go to, or nil between recordings. A quit asked for between
+    /// recordings stops the next one at once.
+    public func attach(_ session: BurstSession?) {
+        let quit = state.withLock { s in
+            s.session = session
+            return s.quit
+        }
+        if quit, let session { session.stop(reason: "quit on the page") }
+    }
 
     /// Whether the page asked to quit.
     public var quitRequested: Bool { state.withLock { $0.quit } }

@@ -45,6 +45,9 @@ enum LivePageScript {
             .catch((e) => showRefusal("not sent: " + e));
         }
 
+        // For scripts and tests: send a command as the controls do.
+        window.rawburstLiveSend = send;
+
         function textMessage(message) {
           if (message.type === "status") { statusMessage(message); }
           else if (message.type === "reply") { replyMessage(message); }

@@ -28,7 +28,7 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
     public static let jpegQuality = 80
 
     /// What the previewer has done so far.
-    public struct Statistics: Sendable, Hashable {
+    public struct Statistics: Sendable, Hashable, Codable {
         /// Triggers `view` was called with; previews published; triggers replaced in the mailbox before the worker
         /// took them; triggers not copied because the governor thinned the previews; previews that failed.
         public var triggersSeen = 0

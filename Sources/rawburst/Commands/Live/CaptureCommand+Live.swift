@@ -17,7 +17,7 @@ extension CaptureCommand {
             adjustable: adjustable, presets: try pagePresets(), store: store,
             folder: takes ? takeFolder(1) : output, sideBySide: developOptions.compositeOptions.stack == "horizontal")
         defer { viewfinder.close() }
-        Terminal.error("live viewfinder: \(viewfinder.address.url(withToken: true))"
+        Terminal.error("live viewfinder: \(viewfinder.address.url)"
                        + (takes ? " — press Record on the page to record into \(output)/take-NNN/" : ""))
         guard takes else {
             try prepareOutput(setup: setup, configuration: resolved.configuration)
@@ -29,6 +29,7 @@ extension CaptureCommand {
         }
         var worst: ExitCode?
         for number in 1...999 {
+            if viewfinder.controls.quitRequested { break }
             var command = self
             command.outputOption = takeFolder(number)
             var configuration = resolved.configuration

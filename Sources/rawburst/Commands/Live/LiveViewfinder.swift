@@ -68,7 +68,7 @@ final class LiveViewfinder: Sendable {
         controls.attach(nil)
         pump.end()
         let deliveries = server.takeDeliveries()
-        return CaptureViewfinderReport(address: address.url(withToken: false), deliveries: deliveries,
+        return CaptureViewfinderReport(address: LiveAddress(host: address.host, port: address.port, token: nil).url, deliveries: deliveries,
                                        previewer: previewer.statistics, server: server.statistics)
     }
 
