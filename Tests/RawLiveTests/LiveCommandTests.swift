@@ -102,8 +102,12 @@ extension LiveServerSuites {
             #expect((unknown["reason"] as? String) == "unknown command 'warp'")
             try client.send(text: "{{{")
             #expect(try client.receiveJSON(type: "reply")["ok"] as? Bool == false)
+            try client.send(text: #"{"cmd":"auto","pad":""# + String(repeating: "x", count: 5000) + #""}"#)
+            let big = try client.receiveJSON(type: "reply")
+            #expect(big["ok"] as? Bool == false)
+            #expect((big["reason"] as? String)?.contains("more than 4096") == true)
             try client.send(text: #"{"cmd":"pause"}"#)
-            #expect(try client.receiveJSON(type: "reply")["ok"] as? Bool == true)
+            #expect(try client.receiveJSON(type: "reply")["ok"] as? Bool == true, "the connection stays open")
         }
 
         @Test func overlaysAreTheUnionOfWhatPagesAsked() throws {

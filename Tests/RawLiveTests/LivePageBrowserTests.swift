@@ -44,12 +44,14 @@ extension LiveServerSuites {
             let producer = Thread {
                 var sequence: UInt64 = 1
                 while producing.load(ordering: .relaxed) {
-                    var frame = LiveFrames.frame(sequence, masks: harness.server.overlays.peaking)
+                    let wanted = harness.server.overlays
+                    var frame = LiveFrames.frame(sequence, masks: wanted.peaking || wanted.zebra)
                     frame.jpeg = Self.movingJPEG(sequence)
                     frame.width = 320
                     frame.height = 214
                     frame.panes = [try! PixelRect(top: 0, left: 0, height: 214, width: 320)]
-                    if frame.peaking != nil { frame.peaking = LiveFrames.mask(width: 160, height: 107, seed: 2) }
+                    frame.peaking = wanted.peaking ? LiveFrames.mask(width: 160, height: 107, seed: 2) : nil
+                    frame.zebra = wanted.zebra ? LiveFrames.mask(width: 40, height: 27, seed: 1) : nil
                     harness.server.publish(frame)
                     if sequence % 5 == 0 { harness.server.publish(LiveFrames.status()) }
                     sequence += 1
@@ -74,6 +76,7 @@ extension LiveServerSuites {
             #expect(report["overlayMarkedOff"]?.int == 0, "no peaking marks while peaking is off")
             #expect((report["overlayMarkedOn"]?.int ?? 0) > 1000, "peaking marks drawn: \(report["overlayMarkedOn"] ?? .null)")
             #expect(report["peakingFraction"]?.double == LiveFrames.mask(width: 160, height: 107, seed: 2).fraction)
+            #expect((report["zebraPixels"]?.int ?? 0) > 500, "zebra stripes drawn: \(report["zebraPixels"] ?? .null)")
             #expect(report["refusal"]?.string == "iso: ISO 12800 is outside 100...6400")
             let commands = harness.handler.commands
             #expect(commands.contains(.trigger))
@@ -125,6 +128,11 @@ extension LiveServerSuites {
                 out["overlayMarkedOn"] = driver.execute_script(overlay)
                 out["peakingFraction"] = driver.execute_script("return window.rawburstLive.peakingFraction")
                 driver.save_screenshot(shots + "/live-page-peaking.png")
+                driver.find_element(By.ID, "zebra").click()
+                time.sleep(0.5)
+                stripes = "const c = document.getElementById('overlay'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) { if (d[i] > 200 && d[i + 1] > 200 && d[i + 2] > 200 && d[i + 3] > 150) n++; } return n;"
+                out["zebraPixels"] = driver.execute_script(stripes)
+                driver.save_screenshot(shots + "/live-page-zebra.png")
                 for key, ident in [("readoutIso", "readout-iso"), ("readoutShutter", "readout-shutter"),
                                    ("readoutFocus", "readout-focus"), ("state", "state")]:
                     out[key] = driver.find_element(By.ID, ident).text

@@ -57,7 +57,9 @@ enum LivePageControls {
           $("state").textContent = b.state + (b.take ? " #" + b.take : "");
           $("state").className = "badge " + b.state;
           $("pause").textContent = b.state === "paused" ? "Resume" : "Pause";
-          $("fill").textContent = b.slots ? Math.round(100 * b.queued / b.slots) + "%" : "–";
+          const fill = (b.occupancy || []).length ? b.occupancy[b.occupancy.length - 1] : (b.slots ? b.queued / b.slots : null);
+          $("fill").textContent = fill === null ? "–" : Math.round(100 * fill) + "%";
+          $("burst-fps").textContent = numberText(b.fps, 1);
           $("mbps").textContent = numberText(b.megabytesPerSecond, 1);
           $("time-left").textContent = typeof b.secondsUntilFull === "number" ? b.secondsUntilFull.toFixed(0) + " s" : "∞";
           $("governor").textContent = b.governor + (b.previewsThinned ? " (previews thinned)" : "");

@@ -80,7 +80,9 @@ enum LiveCommandDecoder {
         case "af-lock": return .commands([.autoFocusLock(try bool(o, "on"))])
         case "tap":
             let x = try number(o, "x"), y = try number(o, "y")
-            guard (0...1).contains(x), (0...1).contains(y) else { throw Reason("tap point (\(SettingText.number(x)), \(SettingText.number(y))) is outside 0...1") }
+            guard (0...1).contains(x), (0...1).contains(y) else {
+                throw Reason("tap point (\(SettingText.number(x)), \(SettingText.number(y))) is outside 0...1")
+            }
             return .commands([.tap(NormalisedPoint(x: x, y: y))])
         case "zone":
             let zone = try number(o, "zone")

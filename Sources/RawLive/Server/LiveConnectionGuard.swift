@@ -103,9 +103,10 @@ extension HTTPServerBuilder {
                             shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel) -> ShouldUpgradeResult<
                                 WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            LiveGuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration,
-                                                                   shouldUpgrade: { request, channel, _ in shouldUpgrade(request, channel) }),
-                               deadline: firstResponse, connections: connections)
+            let inner = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { request, channel, _ in
+                shouldUpgrade(request, channel)
+            }
+            return LiveGuardedChannel(inner: inner, deadline: firstResponse, connections: connections)
         }
     }
 }

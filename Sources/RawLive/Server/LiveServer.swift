@@ -137,8 +137,9 @@ public final class LiveServer: Sendable {
     public func publish(_ frame: LiveFrame) {
         let bytes = LiveWire.encode(frame)
         let buffer = ByteBuffer(bytes: bytes)
-        let jpegOffset = LiveWire.headerLength + bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian) }
-        let jpeg = buffer.getSlice(at: jpegOffset, length: frame.jpeg.count) ?? ByteBuffer(bytes: frame.jpeg)
+        // The JPEG follows the header and the JSON (whose length is the u32 at offset 40): a slice, not a copy.
+        let jsonLength = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian) }
+        let jpeg = buffer.getSlice(at: LiveWire.headerLength + jsonLength, length: frame.jpeg.count) ?? ByteBuffer(bytes: frame.jpeg)
         core.hub.publish(buffer, jpeg: jpeg, sequenceNumber: frame.sequenceNumber,
                          captureNanoseconds: frame.captureMonotonicNanoseconds)
     }

@@ -10,6 +10,9 @@ enum LiveSession {
     static let stallLimit: UInt64 = 2_000_000_000
     /// The status is queued this often.
     static let statusInterval = Duration.milliseconds(250)
+    /// Messages up to this size are read and answered (a command over 4 KiB is refused with a reply); a larger one
+    /// ends the connection.
+    static let maximumMessage = 64 * 1024
     /// The close code for a page refused because the server is full (1013: try again later).
     static let tryAgainLater = WebSocketErrorCode.unknown(1013)
 
@@ -24,7 +27,7 @@ enum LiveSession {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await write(id: id, wake: wake, outbound: outbound, hub: core.hub) }
             group.addTask {
-                for try await message in inbound.messages(maxSize: LiveCommandDecoder.maximumBytes) {
+                for try await message in inbound.messages(maxSize: maximumMessage) {
                     let bytes: [UInt8] = switch message {
                     case .text(let text): Array(text.utf8)
                     case .binary(let buffer): Array(buffer.readableBytesView)
