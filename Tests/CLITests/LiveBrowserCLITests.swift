@@ -55,11 +55,11 @@ import TestSupport
                 "focus after the slider: \(String(describing: report["focusAfterSliderAtMinimum"]))")
         // ISO and shutter set on the page: in the next frames, the readouts, and the recorded DNGs' EXIF.
         #expect(report["previewISO"]?.double == 400)
-        #expect(report["previewShutter"]?.double.map { abs($0 - 0.01) < 1e-9 } ?? false)
+        #expect(report["previewShutter"]?.double.map { abs($0 - 0.008) < 1e-9 } ?? false)
         #expect(report["readoutISO"]?.string?.contains("400") ?? false)
-        #expect(report["readoutShutter"]?.string?.contains("1/100") ?? false)
+        #expect(report["readoutShutter"]?.string?.contains("1/125") ?? false)
         #expect(report["dngISO"]?.double == 400)
-        #expect(report["dngExposureTime"]?.double.map { abs($0 - 0.01) < 1e-9 } ?? false)
+        #expect(report["dngExposureTime"]?.double.map { abs($0 - 0.008) < 1e-9 } ?? false)
         // Out of range: refused on the page with the command line's reason.
         #expect(report["refusal"]?.string?.contains("102400 is outside 50...6400") ?? false,
                 "refusal: \(String(describing: report["refusal"]))")

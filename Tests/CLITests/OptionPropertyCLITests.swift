@@ -34,7 +34,7 @@ struct OptionPropertyCLITests {
             "--overwrite": .flag, "--json": .flag, "--source": .words, "--format": .words, "--size": .words,
             "--stride": .number, "--metadata": .words, "--pts": .words, "--camera": .words, "--pixel-format": .words,
             "--crop": .words, "--trigger": .words, "--trigger-timeout": .number, "--binning": .words, "--balance-ratio": .words,
-            "--live": .words, "--live-token": .words, "--ignore-saved-settings": .flag,
+            "--live": .words, "--live-token": .words, "--live-size": .number, "--ignore-saved-settings": .flag,
         ],
         "develop": [
             "--recursive": .flag, "--all-files": .flag, "--output": .words, "--overwrite": .flag, "--format": .words,

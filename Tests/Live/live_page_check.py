@@ -28,8 +28,8 @@ out = os.path.join(work, "out")
 env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_HOME=os.path.join(work, "cache"))
 result = {"shots": []}
 
-proc = subprocess.Popen([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "15",
-                         "--live", "127.0.0.1:0", "-o", out, "--json"],
+proc = subprocess.Popen([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "10",
+                         "--live", "127.0.0.1:0", "--live-size", "320", "-o", out, "--json"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
 stderr_lines = []
 address = {}
@@ -169,7 +169,7 @@ try:
     set_value("iso", "400")
     set_value("shutter", driver.execute_script("""
         const s = document.getElementById('shutter');
-        const o = [...s.options].find(o => Math.abs(parseFloat(o.value) - 1/100) < 1e-6);
+        const o = [...s.options].find(o => Math.abs(parseFloat(o.value) - 1/125) < 1e-9);
         return o ? o.value : null;"""))
     n = state("window.rawburstLive.frames")
     newest("window.rawburstLive.frames", n + 3)
@@ -180,7 +180,7 @@ try:
     result["readoutShutter"] = driver.find_element(By.ID, "readout-shutter").text
     # An ISO out of range is refused on the page with the reason.
     driver.execute_script("window.rawburstLiveSend({cmd: 'set', iso: 102400})")
-    result["refusal"] = wait_for("document.getElementById('refusal').textContent", 10)
+    result["refusal"] = wait_for("(t => t.includes('102400') ? t : null)(document.getElementById('refusal').textContent)", 10)
     shot("04-manual-exposure.png")
 
     # Tap a point: AF and metering move there.

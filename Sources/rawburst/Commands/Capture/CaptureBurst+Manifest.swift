@@ -16,13 +16,15 @@ extension CaptureCommand {
 
     /// Drops the user has to hear about (and exit status 3 stands for): not failed writes (those are errors), not the
     /// pre-record's window, and not frames dropped late — or lost by a camera or stream — before a pre-record's
-    /// trigger that the window would not have kept anyway.
-    static func dropsToTell(_ report: BurstSession.Report, preRecordFrames: Int) -> [(sensor: String, drop: BurstLedger.Drop)] {
+    /// trigger that the window would not have kept anyway (also `rawburst live`'s frames shown before Record, which
+    /// waits for its trigger with or without a pre-record).
+    static func dropsToTell(_ report: BurstSession.Report, preRecordFrames: Int,
+                            waitsForTrigger: Bool = false) -> [(sensor: String, drop: BurstLedger.Drop)] {
         report.drops.filter { item in
             switch item.drop.reason {
             case .writeFailed, .outsidePreRecord: return false
             case .late, .camera, .missingPackets, .timeout, .sizeMismatch, .incomplete, .corrupt:
-                guard preRecordFrames > 0 else { return true }
+                guard preRecordFrames > 0 || waitsForTrigger else { return true }
                 guard let trigger = report.triggeredAtSequenceNumber else { return false }
                 return item.drop.sequenceNumber + UInt64(preRecordFrames) >= trigger
             default: return true

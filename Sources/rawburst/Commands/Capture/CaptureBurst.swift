@@ -112,7 +112,8 @@ extension CaptureCommand {
             CaptureReport.Burst.CinemaDNG(reelName: $0.reelName, frameRate: $0.frameRate,
                                           firstTimeCode: $0.frame(sequenceNumber: frameReports.first?.sequenceNumber ?? 0).timeCode.description)
         }
-        let dropped = Self.dropsToTell(report, preRecordFrames: configuration.preRecordFrames)
+        let dropped = Self.dropsToTell(report, preRecordFrames: configuration.preRecordFrames,
+                                       waitsForTrigger: configuration.waitForTrigger)
         let slotMiB = Double(report.memory.slotBytes) / 1_048_576
         var firstFrame: Double?
         if let first = report.firstFrameNanoseconds, let start = ProcessClock.startMonotonicNanoseconds(), first > start {
@@ -249,11 +250,13 @@ extension CaptureCommand {
             print("  CinemaDNG clip: reel \(clip.reelName) at \(SettingText.number(clip.frameRate)) fps, time codes from "
                   + (frames.first?.timeCode ?? "-"))
         }
+        let waited = burst.configuration.waitForTrigger
         if let at = report.triggeredAtSequenceNumber {
             let kept = report.frames.filter { $0.sequenceNumber < at }.count / max(1, setup.source.framesPerTrigger)
-            print("  pre-record: triggered at frame \(at); \(kept) frame\(kept == 1 ? "" : "s") from before the trigger kept")
-        } else if report.memory.slots > 0 && options.preRecordFrames > 0 {
-            print("  pre-record: never triggered; nothing kept")
+            print("  " + (waited ? "recorded from frame \(at) (Record on the page)" : "pre-record: triggered at frame \(at)")
+                  + "; \(kept) frame\(kept == 1 ? "" : "s") from before the trigger kept")
+        } else if report.memory.slots > 0 && (options.preRecordFrames > 0 || waited) {
+            print(waited ? "  nothing recorded (Record was not pressed)" : "  pre-record: never triggered; nothing kept")
         }
         if statistics.lateFrames > 0 {
             print("  behind schedule: \(statistics.lateFrames) frame\(statistics.lateFrames == 1 ? "" : "s") started more than 1 ms late, "

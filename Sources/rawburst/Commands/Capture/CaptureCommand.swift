@@ -316,6 +316,7 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         if let endpoint = liveOptions.endpoint { return try runWithViewfinder(at: endpoint, takes: false) }
+        try liveOptions.requireEndpoint()
         let (setup, resolved, settings) = try resolve()
         if let note = setup.cameraNote { Terminal.error("rawburst capture: \(note)") }
         try prepareOutput(setup: setup, configuration: resolved.configuration)

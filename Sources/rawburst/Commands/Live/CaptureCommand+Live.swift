@@ -15,7 +15,7 @@ extension CaptureCommand {
         let viewfinder = try LiveViewfinder(
             endpoint: endpoint, token: liveOptions.effectiveToken(at: endpoint), setup: setup, settings: settings,
             adjustable: adjustable, presets: try pagePresets(), store: store,
-            folder: takes ? takeFolder(1) : output, sideBySide: developOptions.compositeOptions.stack == "horizontal")
+            folder: takes ? takeFolder(1) : output, previewSize: liveOptions.previewSize, sideBySide: developOptions.compositeOptions.stack == "horizontal")
         defer { viewfinder.close() }
         Terminal.error("live viewfinder: \(viewfinder.address.url)"
                        + (takes ? " — press Record on the page to record into \(output)/take-NNN/" : ""))

@@ -59,6 +59,14 @@ struct LiveOptions: ParsableArguments {
                                valueName: "token"))
     var token: String?
 
+    @Option(name: .customLong("live-size"), parsing: .unconditional,
+            help: ArgumentHelp("The previews' long edge in pixels, \(Self.previewSizes.lowerBound)...\(Self.previewSizes.upperBound) "
+                               + "(default 1024; smaller costs less CPU and network).", valueName: "pixels"))
+    var previewSize = 1024
+
+    /// The preview sizes `--live-size` takes.
+    static let previewSizes = 160...2048
+
     @Flag(name: .customLong("ignore-saved-settings"),
           help: ArgumentHelp("Start from automatic instead of the viewfinder's last settings ($XDG_CONFIG_HOME/rawburst/live.json)."))
     var ignoreSavedSettings = false
@@ -69,8 +77,15 @@ struct LiveOptions: ParsableArguments {
                   token.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
             else { throw BadValue("--live-token must be 16...128 letters, digits, - or _") }
         }
-        if endpoint == nil && (token != nil || ignoreSavedSettings) {
-            throw BadValue("--live-token and --ignore-saved-settings need --live")
+        guard Self.previewSizes.contains(previewSize) else {
+            throw BadValue("--live-size must be within \(Self.previewSizes.lowerBound)...\(Self.previewSizes.upperBound) pixels, not \(previewSize)")
+        }
+    }
+
+    /// `capture`'s check: the viewfinder's other options mean nothing without --live (`rawburst live` has a default).
+    func requireEndpoint() throws {
+        if endpoint == nil && (token != nil || ignoreSavedSettings || previewSize != 1024) {
+            throw BadValue("--live-token, --live-size and --ignore-saved-settings need --live")
         }
     }
 

@@ -13,7 +13,7 @@ final class LiveViewfinder: Sendable {
     /// Starts the server at `endpoint` (refusals are one line, exit status 2) for a burst from `setup`, whose source
     /// was configured with `settings`.
     init(endpoint: LiveEndpoint, token: String?, setup: CaptureSetup, settings: CaptureSettings, adjustable: Bool,
-         presets: [LivePreset], store: LiveSettingsStore?, folder: String, sideBySide: Bool) throws {
+         presets: [LivePreset], store: LiveSettingsStore?, folder: String, previewSize: Int, sideBySide: Bool) throws {
         let capabilities = setup.source.sources[0].capabilities
         let controls = LiveControls(initial: settings, capabilities: capabilities, adjustable: adjustable, presets: presets,
                                     store: store)
@@ -25,7 +25,7 @@ final class LiveViewfinder: Sendable {
             isoMaximum: capabilities.isoRange.upperBound, shutterMinimum: capabilities.shutterRange.lowerBound,
             shutterMaximum: capabilities.shutterRange.upperBound, minimumFocusMetres: lens.minimumFocusDistance,
             apertureMinimum: lens.apertureRange.lowerBound, apertureMaximum: lens.apertureRange.upperBound, adjustable: adjustable)
-        previewer = LivePreviewer(arrangement: sideBySide ? .sideBySide : .stacked, overlays: { server.overlays }, publish: { frame in
+        previewer = LivePreviewer(longEdge: previewSize, arrangement: sideBySide ? .sideBySide : .stacked, overlays: { server.overlays }, publish: { frame in
             if let first = frame.sensors.first { controls.observe(first.settings) }
             server.publish(frame)
         })
