@@ -228,7 +228,11 @@ if os.path.exists(manifest_path):
     manifest = json.load(open(manifest_path))
     burst = manifest["burst"]
     result["manifestWritten"] = burst["written"]
-    result["manifestDropsOtherThanBeforeTrigger"] = [d for d in burst["dropped"] if d["reason"] != "outside-pre-record"]
+    # Frames shown before Record are dropped (outside-pre-record, or late: either way never to be recorded).
+    trigger = burst.get("triggeredAtSequenceNumber")
+    result["triggeredAt"] = trigger
+    result["manifestDropsOtherThanBeforeTrigger"] = [d for d in burst["dropped"] if d["reason"] != "outside-pre-record"
+                                                     and (trigger is None or d["sequenceNumber"] >= trigger)]
     vf = manifest.get("viewfinder") or {}
     result["manifestPreviewLatencies"] = len(vf.get("frames", []))
     result["manifestLatencyP95"] = vf.get("latencyP95Milliseconds")

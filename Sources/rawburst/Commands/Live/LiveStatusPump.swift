@@ -41,6 +41,11 @@ final class LiveStatusPump: Sendable {
         thread.start()
     }
 
+    /// Publishes the status now, on the calling thread (the first, before any page can ask).
+    func publishNow() {
+        if let status = tick() { publish(status) }
+    }
+
     /// A new take (`rawburst live`'s recording number `take`, into `folder`, of `frames` frames per sensor).
     func begin(take: Int, folder: String, frames: Int) {
         shared.withLock {

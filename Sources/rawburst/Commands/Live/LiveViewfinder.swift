@@ -35,6 +35,7 @@ final class LiveViewfinder: Sendable {
             burst.previewsThinned = previewer.thinned
             server.publish(LiveStatus(burst: burst, controls: controls.status, source: source))
         }
+        pump.publishNow()
         do {
             address = try server.start()
         } catch {
