@@ -150,3 +150,48 @@ import TestSupport
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
+
+/// Every source the burst takes shows in the viewfinder: replayed raw files and two sensors (stacked, or side by side
+/// as the composite options say). Cameras and raw streams are checked by hand (docs/live.md).
+@Suite(.serialized) struct LiveSourcesCLITests {
+    static func watch(_ arguments: [String], name: String) throws -> [String: JSONValue] {
+        let (_, _, config) = try LiveCLITests.workspace(name)
+        let r = try LiveCLITests.drive([["wait_status": "s['burst']['produced'] > 0", "seconds": 60], ["watch": 2.0],
+                                        ["get": "/status"]], arguments, config: config)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+        return r
+    }
+
+    @Test func replayedRawFilesAreShownAndTheirSettingsCannotChange() throws {
+        let (folder, _, _) = try LiveCLITests.workspace("replay")
+        let raw = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/samples-raw/canon-powershot-g2.crw").path
+        let r = try Self.watch(["capture", "--replay", raw, "--fps", "5", "--frames", "20", "--live", "127.0.0.1:0",
+                                "--live-size", "320", "-o", folder.appendingPathComponent("out").path], name: "replay-run")
+        let watched = r["steps"]?[1]?.object ?? [:]
+        #expect((watched["binary"]?.int ?? 0) >= 1)
+        #expect(watched["width"]?.int == 320, "the G2's 2272 px long edge binned to 320: \(String(describing: watched["width"]))")
+        #expect(watched["lastMeta"]?["sensors"]?[0]?["name"]?.string == "replay")
+        #expect(r["steps"]?[2]?["json"]?["source"]?["adjustable"] == .bool(false))
+    }
+
+    @Test func twoSensorsAreStackedOrSideBySide() throws {
+        let (folder, profile, _) = try LiveCLITests.workspace("pair")
+        // A second sensor: the same design under another name.
+        let data = try Data(contentsOf: URL(fileURLWithPath: profile))
+        var second = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        second["name"] = "live-test-2"
+        let secondPath = folder.appendingPathComponent("second.json")
+        try JSONSerialization.data(withJSONObject: second).write(to: secondPath)
+        for (stack, size) in [("vertical", (320, 480)), ("horizontal", (640, 240))] {
+            let r = try Self.watch(["capture", "--profile", profile, "--profile", secondPath.path, "--scene", "siemens-star",
+                                    "--fps", "5", "--frames", "15", "--composite-stack", stack, "--live", "127.0.0.1:0",
+                                    "--live-size", "320", "-o", folder.appendingPathComponent("out-\(stack)").path], name: "pair-run")
+            let watched = r["steps"]?[1]?.object ?? [:]
+            #expect(watched["width"]?.int == size.0 && watched["height"]?.int == size.1, "\(stack): \(watched)")
+            let panes = watched["lastMeta"]?["panes"]?.array ?? []
+            #expect(panes.count == 2)
+            #expect(watched["lastMeta"]?["sensors"]?.array?.compactMap { $0["name"]?.string } == ["live-test", "live-test-2"])
+        }
+    }
+}

@@ -149,6 +149,13 @@ if found.wait(120):
                         break
                     if opcode == 2:
                         counts["binary"] += 1
+                        message = buffer[at:at + length]
+                        if message[:4] == b"RBLV":   # LiveWire: header length at 6, width/height at 32/36, JSON length at 40
+                            header = int.from_bytes(message[6:8], "little")
+                            json_length = int.from_bytes(message[40:44], "little")
+                            counts["width"] = int.from_bytes(message[32:36], "little")
+                            counts["height"] = int.from_bytes(message[36:40], "little")
+                            counts["lastMeta"] = json.loads(message[header:header + json_length])
                     elif opcode == 1:
                         counts["text"] += 1
                     elif opcode == 8:
