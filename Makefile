@@ -76,10 +76,10 @@ fuzz: ## libFuzzer + ASan on each of FUZZ_TARGETS for FUZZ_SECONDS (600) each; f
 # AddressSanitizer: a report aborts the process (a signal every test sees, never a plain exit status 1), and leak
 # checking is off (Swift's globals live until exit). ThreadSanitizer: the engine's threads and the shared pieces.
 # TSan cannot see Synchronization.Mutex here (Tests/tsan.supp says which reports were checked to be that); the
-# filter is the engine: the burst, its pool, books, journal and faults, and the two-sensor source.
+# filter is the engine: the burst, its pool, books, journal and faults, the two-sensor source, and the live previewer.
 SANITIZE_ENV  := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1 \
                  TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:suppressions=$(CURDIR)/Tests/tsan.supp SWIFT_BACKTRACE=enable=no
-TSAN_FILTER   ?= RawCaptureTests|DualSourceTests
+TSAN_FILTER   ?= RawCaptureTests|DualSourceTests|LivePreviewerTests
 
 sanitize: deps ## Every test under AddressSanitizer, then the engine's tests under ThreadSanitizer (.build-asan, .build-tsan)
 	@$(SANITIZE_ENV) SWIFT="$(SWIFT)" TEST_LOG=.build-logs/asan.log \

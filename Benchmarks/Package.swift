@@ -49,6 +49,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "PixelFormats", dependencies: benchmarkDependencies, path: "Benchmarks/PixelFormats",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "LivePreview", dependencies: benchmarkDependencies, path: "Benchmarks/LivePreview",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "TIFFOutput", dependencies: benchmarkDependencies, path: "Benchmarks/TIFFOutput",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],

@@ -55,7 +55,8 @@ import Testing
     }
 
     @Test("each binned sample is the rounded mean of its block's same-colour samples, edges included", arguments: [
-        Case(width: 24, height: 16, k: 2, xTrans: false, framed: false), Case(width: 23, height: 17, k: 3, xTrans: false, framed: false),
+        Case(width: 24, height: 16, k: 2, xTrans: false, framed: false), Case(width: 26, height: 18, k: 2, xTrans: false, framed: false),
+        Case(width: 23, height: 17, k: 3, xTrans: false, framed: false),
         Case(width: 41, height: 29, k: 4, xTrans: false, framed: true), Case(width: 9, height: 7, k: 1, xTrans: false, framed: true),
         Case(width: 50, height: 37, k: 2, xTrans: true, framed: false), Case(width: 61, height: 45, k: 3, xTrans: true, framed: true),
     ])

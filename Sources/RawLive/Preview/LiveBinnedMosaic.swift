@@ -73,42 +73,84 @@ public final class LiveBinnedMosaic: @unchecked Sendable {
         reserve(samples: width * height, columns: across * pc, phases: pr * pc, largestBlock: k * k)
         let usedWidth = across * pc
         for i in 0..<clipCapacity { clipColumns[i] = 0 }
-        let base = raw.storage.baseAddress, stride = raw.rowStride, white = UInt16(clamping: raw.whiteLevel)
-        let out = storage.baseAddress, sums = sums, clips = clipColumns
-        divisors.withUnsafeBufferPointer { divisors in
-            for j in 0..<outDown {
-                let firstPeriod = j * k, rowsOfPeriods = min(k, down - firstPeriod)
-                for dy in 0..<pr {
-                    let clipRow = clips + dy * usedWidth
-                    for x in 0..<usedWidth { sums[x] = 0 }
-                    for s in 0..<rowsOfPeriods {
-                        let src = base + (crop.top + (firstPeriod + s) * pr + dy) * stride + crop.left
-                        for x in 0..<usedWidth {
-                            let v = src[x]
-                            sums[x] &+= UInt32(v)
-                            clipRow[x] &+= v >= white ? 1 : 0
-                        }
-                    }
-                    let target = out + (j * pr + dy) * width
-                    for i in 0..<outAcross {
-                        let periods = min(k, across - i * k)
-                        let divisor = divisors[periods * rowsOfPeriods]
-                        let first = i * k * pc
-                        for dx in 0..<pc {
-                            var total: UInt32 = 0
-                            var m = first + dx
-                            for _ in 0..<periods {
-                                total &+= sums[m]
-                                m += pc
-                            }
-                            target[i * pc + dx] = UInt16(truncatingIfNeeded: divisor.roundedQuotient(total))
-                        }
-                    }
-                }
+        let white = UInt32(min(raw.whiteLevel, 65535))
+        for j in 0..<outDown {
+            let firstPeriod = j * k, rowsOfPeriods = min(k, down - firstPeriod)
+            for dy in 0..<pr {
+                // Down: the block's rows of this phase row summed per column of the crop.
+                let first = raw.storage.baseAddress + (crop.top + firstPeriod * pr + dy) * raw.rowStride + crop.left
+                sumRows(first, rowStep: pr * raw.rowStride, rows: rowsOfPeriods, width: usedWidth, white: white,
+                        clips: clipColumns + dy * usedWidth)
+                // Across: each output period averages the block's periods, phase by phase.
+                average(into: storage.baseAddress + (j * pr + dy) * width, periods: across, outputs: outAcross,
+                        pc: pc, k: k, rows: rowsOfPeriods)
             }
         }
         countClipping(pr: pr, pc: pc, usedWidth: usedWidth)
         samplesPerPhase = across * down
+    }
+
+    /// `sums` = the column sums of `rows` rows of `width` samples from `first`, `rowStep` apart; `clips` counts, per
+    /// column, the samples at or above `white` (branch-free: a sample plus 65536 - white reaches bit 16 exactly when it
+    /// is at or above white). The first row sets the sums, the others are added two at a time.
+    private func sumRows(_ first: UnsafeMutablePointer<UInt16>, rowStep: Int, rows: Int, width: Int, white: UInt32,
+                         clips: UnsafeMutablePointer<UInt32>) {
+        let sums = sums, bias = 65536 - white
+        for x in 0..<width {
+            let v = UInt32(first[x])
+            sums[x] = v
+            clips[x] &+= (v &+ bias) >> 16
+        }
+        var s = 1
+        while s + 1 < rows {
+            let a = first + s * rowStep, b = a + rowStep
+            for x in 0..<width {
+                let va = UInt32(a[x]), vb = UInt32(b[x])
+                sums[x] &+= va &+ vb
+                clips[x] &+= ((va &+ bias) >> 16) &+ ((vb &+ bias) >> 16)
+            }
+            s += 2
+        }
+        if s < rows {
+            let a = first + s * rowStep
+            for x in 0..<width {
+                let va = UInt32(a[x])
+                sums[x] &+= va
+                clips[x] &+= (va &+ bias) >> 16
+            }
+        }
+    }
+
+    /// One output row: output period `i` of phase `dx` is the rounded mean of `sums` over source periods
+    /// `i * k ..< min((i + 1) * k, periods)` of that phase (`rows` rows each). Bayer blocks of 2x2 periods (a 12 MP
+    /// frame at 1024 px) take an unrolled path.
+    private func average(into target: UnsafeMutablePointer<UInt16>, periods: Int, outputs: Int, pc: Int, k: Int, rows: Int) {
+        let sums = sums
+        var start = 0
+        if pc == 2 && k == 2 && rows == 2 {
+            let full = periods / 2
+            for i in 0..<full {
+                let m = i &* 4
+                target[2 &* i] = UInt16(truncatingIfNeeded: (sums[m] &+ sums[m &+ 2] &+ 2) >> 2)
+                target[2 &* i &+ 1] = UInt16(truncatingIfNeeded: (sums[m &+ 1] &+ sums[m &+ 3] &+ 2) >> 2)
+            }
+            start = full
+        }
+        divisors.withUnsafeBufferPointer { divisors in
+            for i in start..<outputs {
+                let count = min(k, periods - i * k)
+                let divisor = divisors[count * rows]
+                for dx in 0..<pc {
+                    var total: UInt32 = 0
+                    var m = i * k * pc + dx
+                    for _ in 0..<count {
+                        total &+= sums[m]
+                        m += pc
+                    }
+                    target[i * pc + dx] = UInt16(truncatingIfNeeded: divisor.roundedQuotient(total))
+                }
+            }
+        }
     }
 
     /// Sums the columns' clip counts per phase.
