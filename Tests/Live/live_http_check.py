@@ -9,8 +9,8 @@ ACTIONS_JSON is a list of steps, done in order once the command has printed its 
   {"sleep": seconds}
   {"wait_status": "expr", "seconds": N}                  polls /status until the Python expression on `s` is true
   {"frame": true}                                         GET /frame.jpg; records the status and its JPEG's size
-  {"watch": seconds}                                      a WebSocket client reading for that long: binary and text
-                                                          messages counted
+  {"watch": seconds, "send": {...}}                       a WebSocket client reading for that long (after sending one
+                                                          command, if given): binary and text messages counted
 Prints one JSON object: the address, each step's result, the command's exit status, stdout and stderr.
 """
 import base64
@@ -125,6 +125,10 @@ if found.wait(120):
                 buffer += chunk
             head, _, buffer = buffer.partition(b"\r\n\r\n")
             counts = {"upgrade": head.split(b"\r\n", 1)[0].decode(errors="replace"), "binary": 0, "text": 0, "close": False}
+            if "send" in step:   # one text message, masked as a client's must be
+                payload, mask = json.dumps(step["send"]).encode(), os.urandom(4)
+                s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
+                          + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
             end = time.time() + step["watch"]
             s.settimeout(0.2)
             while time.time() < end and not counts["close"]:
