@@ -29,7 +29,7 @@ env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_H
 result = {"shots": []}
 
 proc = subprocess.Popen([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "10",
-                         "--live", "127.0.0.1:0", "--live-size", "320", "-o", out, "--json"],
+                         "--live", "127.0.0.1:0", "--live-size", os.environ.get("LIVE_SIZE", "320"), "-o", out, "--json"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
 stderr_lines = []
 address = {}
@@ -162,8 +162,8 @@ try:
     shot("03-peaking-focused.png")
     # The slider itself moves focus as well: the page sends what it shows.
     set_value("focus", driver.execute_script("return document.getElementById('focus').min"))
-    n = state("window.rawburstLive.frames")
-    result["focusAfterSliderAtMinimum"] = newest("window.rawburstLive.lastStatus.controls.settings.focus", n + 2)
+    wait_for("window.rawburstLive.lastStatus.controls.settings.focus == 0.1", 10)
+    result["focusAfterSliderAtMinimum"] = state("window.rawburstLive.lastStatus.controls.settings.focus")
 
     # ISO and shutter from the page's controls.
     set_value("iso", "400")
