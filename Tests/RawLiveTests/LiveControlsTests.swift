@@ -12,7 +12,11 @@ import Testing
         isoRange: 50...6400, shutterRange: 1.0 / 8000...30,
         lenses: [LensCapabilities(name: "wide", focalLength: 4, apertureRange: 1.8...1.8, minimumFocusDistance: 0.1,
                                   horizontalFieldOfView: 70)])
-    static let presets = [LivePreset(name: "sunny", iso: 50, exposureCompensation: -0.3, whiteBalance: .preset(.daylight), metering: .matrix)]
+    static let presets = [LivePreset(name: "sunny", applied: { settings in
+        var s = settings
+        (s.iso, s.exposureCompensation, s.whiteBalance) = (50, -0.3, .preset(.daylight))
+        return s
+    })]
 
     static func applied(iso: Double = 320, shutter: Double = 1.0 / 120, focus: FocusDistance = .metres(1.5)) -> AppliedSettings {
         AppliedSettings(iso: iso, shutter: shutter, aperture: 1.8, focus: focus, exposureCompensation: 0, lens: "wide",

@@ -83,16 +83,7 @@ public struct CalibrationCache: Sendable, Codable {
     /// and the next run measures again.
     public func save() throws(FileError) {
         guard let path = Self.path else { throw FileError(path: "$HOME", "neither XDG_CACHE_HOME nor HOME is set") }
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileError(path: directory, "cannot be made: \(error.localizedDescription)")
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(self) else { throw FileError(path: path, "cannot be encoded") }
-        _ = try AtomicFile.write(Array(data), to: path, overwrite: true)
+        try AtomicFile.writeJSON(self, to: path)
     }
 
     /// The file system key of `directory` (`dev:N`), nil when it cannot be read.

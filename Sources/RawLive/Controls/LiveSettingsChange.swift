@@ -84,7 +84,7 @@ struct LiveSettingsChange: Hashable {
                 throw CaptureSettingsError(setting: "preset", "'\(name)' is not a preset (there are: "
                                                + presets.map(\.name).joined(separator: ", ") + ")")
             }
-            s = preset.applied(to: s)
+            s = preset.applied(s)
             summary = "preset \(name)"
         case .trigger, .pause, .resume, .stop, .quit:
             throw CaptureSettingsError(setting: "command", "\(command) changes no setting")

@@ -60,15 +60,6 @@ public struct LiveSettingsStore: Sendable {
 
     /// Keeps `settings` (atomically: the old file stays whole until the new one is complete).
     public func save(_ settings: CaptureSettings) throws(FileError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileError(path: directory, "cannot be made: \(error.localizedDescription)")
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(Saved(settings: settings)) else { throw FileError(path: path, "cannot be encoded") }
-        _ = try AtomicFile.write(Array(data), to: path, overwrite: true)
+        try AtomicFile.writeJSON(Saved(settings: settings), to: path)
     }
 }

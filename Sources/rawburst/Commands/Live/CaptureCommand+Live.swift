@@ -85,8 +85,6 @@ extension CaptureCommand {
         if let presets {
             do { all += try LightingPresetCatalog.load(userFile: presets) } catch { throw BadValue("--presets: \(error)") }
         }
-        return all.map {
-            LivePreset(name: $0.name, iso: $0.iso, exposureCompensation: $0.evBias, whiteBalance: $0.whiteBalance, metering: $0.metering)
-        }
+        return all.map { preset in LivePreset(name: preset.name, applied: { preset.applied(to: $0) }) }
     }
 }
