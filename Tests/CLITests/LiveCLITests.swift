@@ -118,6 +118,49 @@ import TestSupport
         #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
     }
 
+    @Test func recordingsFollowOneAnotherAndRecordPressedWhileOneIsEndingStartsTheNext() throws {
+        let (folder, profile, config) = try Self.workspace("takes")
+        let out = folder.appendingPathComponent("out").path
+        let r = try Self.drive([["wait_status": "s['burst']['produced'] > 0", "seconds": 60], ["post": ["cmd": "trigger"]],
+                                ["wait_status": "s['burst']['written'] >= 3", "seconds": 60],
+                                // Stop, then Record at once, while the first recording is still being written.
+                                ["post": ["cmd": "stop"]], ["post": ["cmd": "trigger"]],
+                                ["wait_status": "s['burst']['take'] == 2 and s['burst']['written'] >= 3", "seconds": 60],
+                                ["post": ["cmd": "quit"]]],
+                               ["live", "--profile", profile, "--fps", "10", "--live", "127.0.0.1:0", "--live-size", "160",
+                                "-o", out], config: config)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+        let steps = r["steps"]?.array ?? []
+        #expect(steps[safe: 2]?["ok"] == .bool(true))
+        #expect(steps[safe: 4]?["json"]?["message"]?.string.map { ["triggered", "recording starts with the next burst"].contains($0) } ?? false)
+        #expect(steps[safe: 5]?["ok"] == .bool(true), "the second recording started by itself")
+        for take in ["take-001", "take-002"] {
+            let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: "\(out)/\(take)/manifest.json")))
+            let written = manifest["burst"]?["written"]?.int ?? 0
+            #expect(written >= 3, "\(take): \(written) written")
+            let dngs = try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(take)").filter { $0.hasSuffix(".dng") }
+            #expect(dngs.count == written)
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/take-003/manifest.json"))
+    }
+
+    @Test func aBracketingPlanKeepsItsSettingsAndThePageIsToldWhy() throws {
+        let (folder, profile, config) = try Self.workspace("plan")
+        let r = try Self.drive([["post": ["cmd": "set", "iso": 800]], ["get": "/status"]],
+                               ["capture", "--profile", profile, "--bracket", "iso:100,200", "--frames", "40", "--fps", "10",
+                                "--live", "127.0.0.1:0", "--live-size", "160", "-o", folder.appendingPathComponent("out").path, "--json"],
+                               config: config)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+        let reply = r["steps"]?[0]?["json"]
+        #expect(reply?["ok"] == .bool(false))
+        #expect(reply?["reason"]?.string?.contains("the bracketing plan sets the settings") ?? false, "\(String(describing: reply))")
+        #expect(r["steps"]?[1]?["json"]?["source"]?["adjustable"] == .bool(false))
+        let report = try JSONDecoder().decode(JSONValue.self, from: Data((r["stdout"]?.string ?? "").utf8))
+        let isos = Set(report["frames"]?.array?.compactMap { $0["settings"]?["iso"]?.double } ?? [])
+        #expect(isos == [100, 200])
+        #expect(!FileManager.default.fileExists(atPath: config + "/rawburst/live.json"), "a refused change is not saved")
+    }
+
     @Test func theLastSettingsAreUsedAtTheNextStartUnlessTheCommandLineSaysOtherwise() throws {
         let (folder, profile, config) = try Self.workspace("persist")
         let base = ["live", "--profile", profile, "--live", "127.0.0.1:0"]

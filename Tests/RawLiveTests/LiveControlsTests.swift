@@ -24,8 +24,8 @@ import Testing
                         automatic: [.iso, .shutter, .focus, .whiteBalance], meteredEV100: 8)
     }
 
-    func controls(_ initial: CaptureSettings = CaptureSettings(), adjustable: Bool = true, store: LiveSettingsStore? = nil) -> LiveControls {
-        LiveControls(initial: initial, capabilities: Self.capabilities, adjustable: adjustable, presets: Self.presets, store: store)
+    func controls(_ initial: CaptureSettings = CaptureSettings(), fixedBecause: String? = nil, store: LiveSettingsStore? = nil) -> LiveControls {
+        LiveControls(initial: initial, capabilities: Self.capabilities, fixedBecause: fixedBecause, presets: Self.presets, store: store)
     }
 
     @Test func aSettingReachesTheSensorThreadOnceAndOutOfRangeIsRefusedWithTheCommandLinesReason() {
@@ -107,10 +107,14 @@ import Testing
     }
 
     @Test func aSourceThatCannotChangeRefusesSettingsButNotTheBurstsControls() {
-        let c = controls(adjustable: false)
-        guard case .refused(let setting, _) = c.handle(.setISO(400)) else { Issue.record("a replay took ISO"); return }
+        let c = controls(fixedBecause: "the bracketing plan sets the settings")
+        guard case .refused(let setting, let reason) = c.handle(.setISO(400)) else { Issue.record("a plan's ISO changed"); return }
         #expect(setting == "settings")
-        guard case .refused(let burst, _) = c.handle(.trigger) else { Issue.record("triggered nothing"); return }
+        #expect(reason == "cannot change while the burst runs: the bracketing plan sets the settings")
+        #expect(c.pendingSettings() == nil)
+        // Between bursts: Record waits for the next one; pause has nothing to pause.
+        #expect(c.handle(.trigger) == .done("recording starts with the next burst"))
+        guard case .refused(let burst, _) = c.handle(.pause) else { Issue.record("paused nothing"); return }
         #expect(burst == "burst")
         #expect(c.handle(.quit) == .done("quitting"))
         #expect(c.quitRequested)
@@ -125,11 +129,13 @@ import Testing
         let c = controls(store: store)
         _ = c.handle(.setISO(640))
         _ = c.handle(.setWhiteBalance(.kelvin(4300, tint: 5)))
+        c.flushSaves()
         let saved = try #require(try store.load())
         #expect(saved.settings.iso == 640)
         #expect(saved.settings.whiteBalance == .kelvin(4300, tint: 5))
         #expect(saved.mode == "manual")
         _ = c.handle(.auto)
+        c.flushSaves()
         #expect(try store.load()?.mode == "auto")
         try "{not json".write(toFile: store.path, atomically: true, encoding: .utf8)
         #expect(throws: FileError.self) { try store.load() }

@@ -1,6 +1,7 @@
 import RawCapture
 import RawCore
 import RawSources
+import Dispatch
 import Synchronization
 
 /// The viewfinder's controls: the settings the page asks for, the AE and AF locks, and the running burst's trigger,
@@ -26,6 +27,10 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
         /// The burst the trigger, pause and stop go to (nil between recordings).
         var session: BurstSession?
         var quit = false
+        /// Record was pressed while no burst was running (between recordings): the next one starts recording at once.
+        var pendingTrigger = false
+        /// Settings waiting to be saved (the save runs on `saveQueue`, the newest wins).
+        var unsaved: CaptureSettings?
         /// Why the last save failed, once (nil when saving works).
         var saveProblem: String?
     }
@@ -33,17 +38,21 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
     private let state: Mutex<State>
     /// The first sensor's ranges (two sensors share settings; the source checks both).
     let capabilities: SourceCapabilities
-    /// Whether the source's settings can change while it runs.
-    public let adjustable: Bool
+    /// Why the settings cannot change while the burst runs (a replay, a stream, a bracketing plan, a free-running
+    /// camera), nil when they can.
+    public let fixedBecause: String?
+    /// Whether the settings can change while the burst runs.
+    public var adjustable: Bool { fixedBecause == nil }
     let presets: [LivePreset]
     let store: LiveSettingsStore?
 
-    /// Controls starting from `initial` (the settings the source was configured with).
-    public init(initial: CaptureSettings, capabilities: SourceCapabilities, adjustable: Bool, presets: [LivePreset],
+    /// Controls starting from `initial` (the settings the source was configured with); `fixedBecause` says why the page
+    /// may not change them, nil when it may.
+    public init(initial: CaptureSettings, capabilities: SourceCapabilities, fixedBecause: String?, presets: [LivePreset],
                 store: LiveSettingsStore?) {
         state = Mutex(State(requested: initial, accepted: initial))
         self.capabilities = capabilities
-        self.adjustable = adjustable
+        self.fixedBecause = fixedBecause
         self.presets = presets
         self.store = store
     }
@@ -56,13 +65,15 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
     // MARK: - The command line's side
 
     /// The burst the page's trigger, pause and stop go to, or nil between recordings. A quit asked for between
-    /// recordings stops the next one at once.
+    /// recordings stops the next one at once; a Record pressed between them triggers it at once.
     public func attach(_ session: BurstSession?) {
-        let quit = state.withLock { s in
+        let (quit, trigger) = state.withLock { s in
             s.session = session
-            return s.quit
+            defer { if session != nil { s.pendingTrigger = false } }
+            return (s.quit, s.pendingTrigger)
         }
-        if quit, let session { session.stop(reason: "quit on the page") }
+        guard let session else { return }
+        if quit { session.stop(reason: "quit on the page") } else if trigger { session.trigger() }
     }
 
     /// Whether the page asked to quit.
@@ -112,8 +123,8 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
         case .trigger, .pause, .resume, .stop, .quit:
             return control(command)
         default:
-            guard adjustable else {
-                return refuse(CaptureSettingsError(setting: "settings", "this source's settings cannot change while it runs (a replay or a stream)"))
+            if let fixedBecause {
+                return refuse(CaptureSettingsError(setting: "settings", "cannot change while the burst runs: \(fixedBecause)"))
             }
             let current = state.withLock { ($0.requested, $0.newest, $0.autoExposureLock, $0.autoFocusLock) }
             let change: LiveSettingsChange
@@ -142,26 +153,48 @@ public final class LiveControls: BurstSettingsFeed, LiveCommandHandler, Sendable
     }
 
     private func control(_ command: LiveCommand) -> LiveReply {
+        // Stop and quit let the burst go at once: a Record pressed while it is still being written waits for the next.
         let session = state.withLock { s -> BurstSession? in
-            if command == .quit { s.quit = true }
-            return s.session
+            let session = s.session
+            switch command {
+            case .quit: (s.quit, s.session) = (true, nil)
+            case .stop: s.session = nil
+            case .trigger where session == nil: s.pendingTrigger = true
+            default: break
+            }
+            return session
         }
-        guard let session else {
-            return command == .quit ? .done("quitting") : .refused(setting: "burst", reason: "no burst is running")
-        }
-        switch command {
-        case .trigger: session.trigger(); return .done("triggered")
-        case .pause: session.pause(); return .done("paused")
-        case .resume: session.resume(); return .done("resumed")
-        case .stop: session.stop(reason: "stopped on the page"); return .done("stopping")
-        default: session.stop(reason: "quit on the page"); return .done("quitting")
+        switch (command, session) {
+        case (.trigger, nil): return .done("recording starts with the next burst")
+        case (.quit, nil): return .done("quitting")
+        case (_, nil): return .refused(setting: "burst", reason: "no burst is running")
+        case (.trigger, let session?): session.trigger(); return .done("triggered")
+        case (.pause, let session?): session.pause(); return .done("paused")
+        case (.resume, let session?): session.resume(); return .done("resumed")
+        case (.stop, let session?): session.stop(reason: "stopped on the page"); return .done("stopping")
+        case (_, let session?): session.stop(reason: "quit on the page"); return .done("quitting")
         }
     }
 
+    /// Saves on a queue of its own (the server's thread never waits for the disk); saves asked for while one is
+    /// pending are coalesced into the newest.
     private func save(_ settings: CaptureSettings) {
         guard let store else { return }
-        do { try store.save(settings) } catch {
-            state.withLock { $0.saveProblem = "\(error)" }
+        let first = state.withLock { s in
+            defer { s.unsaved = settings }
+            return s.unsaved == nil
+        }
+        guard first else { return }
+        Self.saveQueue.async { [self] in
+            guard let newest = state.withLock({ s in defer { s.unsaved = nil }; return s.unsaved }) else { return }
+            do { try store.save(newest) } catch {
+                state.withLock { $0.saveProblem = "\(error)" }
+            }
         }
     }
+
+    /// Waits for the saves asked for so far (at the end of a run, so the file is complete before the process exits).
+    public func flushSaves() { Self.saveQueue.sync {} }
+
+    private static let saveQueue = DispatchQueue(label: "rawburst.live.settings")
 }

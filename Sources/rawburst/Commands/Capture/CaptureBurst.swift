@@ -197,8 +197,9 @@ extension CaptureCommand {
             status.update(progress)
             viewfinder?.update(progress)
         })
-        live?.end(stoppedBySignalOrKey: controls.stoppedBySignalOrKey)
+        // After the handlers are gone, so that a signal that came at the very end is not missed.
         controls.finish()
+        live?.end(stopCause: report.stopCause, stoppedBySignalOrKey: controls.stoppedBySignalOrKey)
         status.finish()
         return report
     }

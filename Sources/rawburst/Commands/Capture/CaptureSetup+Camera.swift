@@ -52,7 +52,13 @@ extension CaptureCommand {
         }
         var options = AravisCameraSource.Options(id: id, frameRate: fps)
         options.region = try cameraOptions.region()
-        let (trigger, note) = try cameraOptions.trigger(bracketing: (try bracketPlan()?.stepsPerRun ?? 1) > 1)
+        let bracketing = (try bracketPlan()?.stepsPerRun ?? 1) > 1
+        var (trigger, note) = try cameraOptions.trigger(bracketing: bracketing)
+        if !bracketing && liveOptions.endpoint != nil && cameraOptions.trigger == nil {
+            // Settings changed on the page must reach the frames they are recorded in.
+            (trigger, note) = (.software, "--live with a camera: using --trigger software, so that a setting changed on the page "
+                               + "applies from the next frame")
+        }
         options.trigger = trigger
         options.binning = cameraOptions.binning
         if let handling = cameraOptions.balanceRatio { options.whiteBalance = handling }

@@ -4,17 +4,16 @@ import RawBurst
 
 extension CaptureCommand {
     /// `capture --live` (one burst under the viewfinder) and `rawburst live` (`takes`: recordings one after another,
-    /// each into OUT/take-NNN, each waiting for the page's Record). The viewfinder starts from the saved settings
+    /// each into OUT/take-NNN, each waiting for the page's Record; one only with a camera or a stream). The viewfinder starts from the saved settings
     /// unless `--ignore-saved-settings`; options given on the command line win over them.
     func runWithViewfinder(at endpoint: LiveEndpoint, takes: Bool) throws {
         let name = takes ? "live" : "capture"
         let store = LiveSettingsStore.standard()
         let (setup, resolved, settings) = try resolveStartingFromSaved(store: store, command: name)
         if let note = setup.cameraNote { Terminal.error("rawburst \(name): \(note)") }
-        let adjustable = setup.replayedFiles == nil && setup.stream == nil
         let viewfinder = try LiveViewfinder(
             endpoint: endpoint, token: liveOptions.effectiveToken(at: endpoint), setup: setup, settings: settings,
-            adjustable: adjustable, presets: try pagePresets(), store: store,
+            fixedBecause: settingsFixed(setup: setup, plan: resolved.configuration.plan != nil), presets: try pagePresets(), store: store,
             folder: takes ? takeFolder(1) : output, previewSize: liveOptions.previewSize, sideBySide: developOptions.compositeOptions.stack == "horizontal")
         defer { viewfinder.close() }
         Terminal.error("live viewfinder: \(viewfinder.address.url)"
@@ -28,6 +27,8 @@ extension CaptureCommand {
             return
         }
         var worst: ExitCode?
+        // A camera or a stream is finished with at the end of a burst (acquisition stopped, the pipe read): one recording.
+        let oneRecording = setup.source.pacedBySource
         for number in 1...999 {
             if viewfinder.controls.quitRequested { break }
             var command = self
@@ -40,17 +41,30 @@ extension CaptureCommand {
                 try command.prepareOutput(setup: setup, configuration: configuration)
                 let chartFiles = number == 1 ? try command.writeCharts(setup: setup) : []
                 let burst = command.planTime(ResolvedBurst(configuration: configuration, options: resolved.options), setup: setup)
-                try command.runBurst(setup: setup, burst: burst, settings: settings, chartFiles: chartFiles, live: take)
+                // The settings the page has set so far are those this recording starts with.
+                try command.runBurst(setup: setup, burst: burst, settings: viewfinder.controls.status.settings,
+                                     chartFiles: chartFiles, live: take)
             } catch let code as ExitCode {
                 if worst.map({ code.rawValue > $0.rawValue }) ?? true { worst = code }
             }
-            let ended = setup.source.sources.contains { $0.hasEnded }
-            if take.stoppedBySignalOrKey || viewfinder.controls.quitRequested || ended { break }
+            if !take.allowsAnother || oneRecording { break }
         }
         if let saveProblem = viewfinder.controls.saveProblem {
             Terminal.error("rawburst \(name): warning: the viewfinder's settings were not saved: \(saveProblem)")
         }
         if let worst { throw worst }
+    }
+
+    /// Why the page may not change the settings while a burst runs, nil when it may.
+    private func settingsFixed(setup: CaptureSetup, plan: Bool) -> String? {
+        if setup.replayedFiles != nil { return "replayed files keep the settings they were taken with" }
+        if setup.stream != nil { return "a raw stream's settings are its sender's" }
+        if plan { return "the bracketing plan sets the settings (--bracket)" }
+        if cameraOptions.camera != nil, let trigger = cameraOptions.trigger, trigger != .software {
+            return "with --trigger \(trigger) the camera exposes frames before a new setting could reach them; "
+                + "use --trigger software to change settings from the page"
+        }
+        return nil
     }
 
     /// `OUT/take-NNN`.

@@ -13,6 +13,7 @@ final class LiveStatusPump: Sendable {
         var take = 0
         var folder = ""
         var frames = 0
+        var framesPerTrigger = 1
         var ended = false
         var closed = false
         /// (seconds, made, bytes) samples of the last second, and the pool's fill, one per tick.
@@ -46,10 +47,12 @@ final class LiveStatusPump: Sendable {
         if let status = tick() { publish(status) }
     }
 
-    /// A new take (`rawburst live`'s recording number `take`, into `folder`, of `frames` frames per sensor).
-    func begin(take: Int, folder: String, frames: Int) {
+    /// A new take (`rawburst live`'s recording number `take`, into `folder`, of `frames` frames per sensor, with
+    /// `framesPerTrigger` sensors).
+    func begin(take: Int, folder: String, frames: Int, framesPerTrigger: Int) {
         shared.withLock {
             ($0.take, $0.folder, $0.frames, $0.ended, $0.latest, $0.samples) = (take, folder, frames, false, nil, [])
+            $0.framesPerTrigger = max(1, framesPerTrigger)
         }
     }
 
@@ -79,7 +82,8 @@ final class LiveStatusPump: Sendable {
             let first = s.samples.first, last = s.samples.last
             let span = (last?.seconds ?? 0) - (first?.seconds ?? 0)
             func rate(_ delta: Int) -> Double { span > 0.1 ? Double(delta) / span : 0 }
-            let fps = rate((last?.made ?? 0) - (first?.made ?? 0))
+            // Per sensor: the burst's rate, as --fps says it.
+            let fps = rate((last?.made ?? 0) - (first?.made ?? 0)) / Double(s.framesPerTrigger)
             let bytesPerSecond = rate((last?.bytes ?? 0) - (first?.bytes ?? 0))
             let filling = rate((last?.queued ?? 0) - (first?.queued ?? 0))
             let room = Double((p?.slots ?? 0) - (p?.queued ?? 0))

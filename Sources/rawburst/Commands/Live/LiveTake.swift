@@ -11,6 +11,8 @@ final class LiveTake {
     private(set) var report: CaptureViewfinderReport?
     /// Whether Ctrl-C, SIGTERM or the q key stopped it (so `rawburst live` ends rather than waiting for another).
     private(set) var stoppedBySignalOrKey = false
+    /// Why the burst ended (nil: every frame taken).
+    private(set) var stopCause: BurstSession.StopCause?
 
     init(viewfinder: LiveViewfinder, number: Int, folder: String) {
         self.viewfinder = viewfinder
@@ -20,12 +22,21 @@ final class LiveTake {
 
     /// The burst has started: the page steers it.
     func begin(_ session: BurstSession, frames: Int) {
-        viewfinder.attach(session, take: number, folder: folder, frames: frames)
+        viewfinder.attach(session, take: number, folder: folder, frames: frames, framesPerTrigger: session.source.framesPerTrigger)
     }
 
-    /// The burst has ended.
-    func end(stoppedBySignalOrKey: Bool) {
+    /// The burst has ended (for `stopCause`; a signal or a key stopped it when `stoppedBySignalOrKey`).
+    func end(stopCause: BurstSession.StopCause?, stoppedBySignalOrKey: Bool) {
+        self.stopCause = stopCause
         self.stoppedBySignalOrKey = stoppedBySignalOrKey
         report = viewfinder.detach()
+    }
+
+    /// Whether `rawburst live` may wait for another recording after this one: it ended because its frames were taken
+    /// or Stop was pressed on the page — not by a signal, a key, Quit or a failure.
+    var allowsAnother: Bool {
+        guard !stoppedBySignalOrKey, !viewfinder.controls.quitRequested else { return false }
+        guard let stopCause else { return true }
+        return stopCause.isRequested
     }
 }

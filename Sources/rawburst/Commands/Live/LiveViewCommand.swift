@@ -34,6 +34,8 @@ struct LiveViewCommand: ParsableCommand {
         if capture.framesOption == nil && capture.duration == nil, try capture.bracketPlan() == nil {
             capture.framesOption = BurstSession.maximumFrames
         }
-        try capture.runWithViewfinder(at: capture.liveOptions.endpoint ?? .standard, takes: true)
+        let endpoint = capture.liveOptions.endpoint ?? .standard
+        capture.liveOptions.endpoint = endpoint
+        try capture.runWithViewfinder(at: endpoint, takes: true)
     }
 }

@@ -12,10 +12,10 @@ final class LiveViewfinder: Sendable {
 
     /// Starts the server at `endpoint` (refusals are one line, exit status 2) for a burst from `setup`, whose source
     /// was configured with `settings`.
-    init(endpoint: LiveEndpoint, token: String?, setup: CaptureSetup, settings: CaptureSettings, adjustable: Bool,
+    init(endpoint: LiveEndpoint, token: String?, setup: CaptureSetup, settings: CaptureSettings, fixedBecause: String?,
          presets: [LivePreset], store: LiveSettingsStore?, folder: String, previewSize: Int, sideBySide: Bool) throws {
         let capabilities = setup.source.sources[0].capabilities
-        let controls = LiveControls(initial: settings, capabilities: capabilities, adjustable: adjustable, presets: presets,
+        let controls = LiveControls(initial: settings, capabilities: capabilities, fixedBecause: fixedBecause, presets: presets,
                                     store: store)
         let server = LiveServer(configuration: .init(host: endpoint.host, port: endpoint.port, token: token, folder: folder),
                                 handler: controls)
@@ -24,7 +24,8 @@ final class LiveViewfinder: Sendable {
             sensors: setup.source.sensorNames, isoMinimum: capabilities.isoRange.lowerBound,
             isoMaximum: capabilities.isoRange.upperBound, shutterMinimum: capabilities.shutterRange.lowerBound,
             shutterMaximum: capabilities.shutterRange.upperBound, minimumFocusMetres: lens.minimumFocusDistance,
-            apertureMinimum: lens.apertureRange.lowerBound, apertureMaximum: lens.apertureRange.upperBound, adjustable: adjustable)
+            apertureMinimum: lens.apertureRange.lowerBound, apertureMaximum: lens.apertureRange.upperBound,
+            adjustable: fixedBecause == nil)
         previewer = LivePreviewer(longEdge: previewSize, arrangement: sideBySide ? .sideBySide : .stacked, overlays: { server.overlays }, publish: { frame in
             if let first = frame.sensors.first { controls.observe(first.settings) }
             server.publish(frame)
@@ -47,17 +48,18 @@ final class LiveViewfinder: Sendable {
         self.controls = controls
     }
 
-    /// Hooks the viewfinder into a burst's configuration: previews of every trigger, and the page's settings.
+    /// Hooks the viewfinder into a burst's configuration: previews of every trigger, and the page's settings (unless
+    /// they are fixed: the controls then refuse every change with the reason).
     func configure(_ configuration: inout BurstSession.Configuration) {
         configuration.viewer = previewer
-        if configuration.plan == nil { configuration.settingsFeed = controls }
+        if controls.adjustable { configuration.settingsFeed = controls }
     }
 
-    /// The page's controls now steer `session` (take `take`, into `folder`).
-    func attach(_ session: BurstSession, take: Int, folder: String, frames: Int) {
+    /// The page's controls now steer `session` (take `take`, into `folder`, `frames` triggers of `framesPerTrigger`).
+    func attach(_ session: BurstSession, take: Int, folder: String, frames: Int, framesPerTrigger: Int) {
         _ = server.takeDeliveries()
         server.setFolder(folder)
-        pump.begin(take: take, folder: folder, frames: frames)
+        pump.begin(take: take, folder: folder, frames: frames, framesPerTrigger: framesPerTrigger)
         controls.attach(session)
     }
 
@@ -75,6 +77,7 @@ final class LiveViewfinder: Sendable {
 
     /// Stops the previews, the status and the server (the pages see the connection close).
     func close() {
+        controls.flushSaves()
         previewer.stop()
         pump.close()
         server.stop()
