@@ -7,7 +7,8 @@ import RawSources
 public struct LiveFrame: Sendable {
     /// The first sensor's sequence number of the trigger.
     public var sequenceNumber: UInt64
-    /// When the first frame's exposure started (`CLOCK_MONOTONIC`, ns): the delivery latency is measured from it.
+    /// When the first frame was captured (`CLOCK_MONOTONIC`, ns; the frame's `monotonicNanoseconds`: the exposure's
+    /// start for the simulator and replays, the frame's arrival for a camera or a stream): latency is measured from it.
     public var captureMonotonicNanoseconds: UInt64
     /// When the preview was ready (JPEG encoded), same clock.
     public var renderedMonotonicNanoseconds: UInt64

@@ -202,6 +202,8 @@ try:
     driver.find_element(By.ID, "stop").click()
     wait_for("window.rawburstLive.lastStatus.burst.take == 2", 60)
     shot("07-after-stop.png")
+    # Errors the page logged at any step (read again at the end: the first read was after the first frame).
+    result["browserLog"] += [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     driver.find_element(By.ID, "quit").click()
 finally:
     try:

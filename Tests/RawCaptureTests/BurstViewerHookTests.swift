@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A viewer that records each frame's sequence number, checksum and ISO, and every level it was called with.
-    final class RecordingViewer: BurstFrameViewer, @unchecked Sendable {
+    final class RecordingViewer: BurstFrameViewer, @unchecked Sendable {  // its fields only under `lock`
         private let lock = NSLock()
         private var seen: [(sequence: UInt64, checksum: UInt64, iso: Double)] = []
         private var calls = 0
@@ -38,7 +38,7 @@ import Testing
     }
 
     /// A feed that hands out settings once armed, and records what became of them.
-    final class ArmedFeed: BurstSettingsFeed, @unchecked Sendable {
+    final class ArmedFeed: BurstSettingsFeed, @unchecked Sendable {  // its fields only under `lock`
         private let lock = NSLock()
         private var pending: CaptureSettings?
         private var outcomes: [(CaptureSettings, CaptureSettingsError?)] = []
@@ -56,7 +56,7 @@ import Testing
     }
 
     /// Every progress call, from any thread.
-    final class ProgressLog: @unchecked Sendable {
+    final class ProgressLog: @unchecked Sendable {  // its fields only under `lock`
         private let lock = NSLock()
         private var log: [BurstSession.Progress] = []
         func append(_ progress: BurstSession.Progress) { lock.withLock { log.append(progress) } }

@@ -13,7 +13,7 @@ import Testing
 /// that never waits for the worker.
 @Suite struct LivePreviewerTests {
     /// Collects published previews; a test waits for them with a timeout, so a broken previewer fails instead of hanging.
-    final class Collector: @unchecked Sendable {
+    final class Collector: @unchecked Sendable {  // `frames` only under `condition`
         private let condition = NSCondition()
         private var frames: [LiveFrame] = []
         func add(_ frame: LiveFrame) { condition.withLock { frames.append(frame); condition.broadcast() } }

@@ -79,7 +79,7 @@ enum LiveFrames {
 }
 
 /// A running server on an ephemeral loopback port, and a producer thread publishing frames at a fixed rate.
-final class LiveHarness: @unchecked Sendable {
+final class LiveHarness: @unchecked Sendable {  // lets, atomics and the producer thread it starts and joins
     let server: LiveServer
     let handler = RecordingHandler()
     let address: LiveAddress

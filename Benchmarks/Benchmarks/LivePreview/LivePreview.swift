@@ -8,7 +8,7 @@ import RawBurst
 // 15 fps with the burst's writers on the other core. The frame is the simulated phone-wide sensor's 4032x3024 depth
 // scene, captured once.
 
-final class LivePreviewState: @unchecked Sendable {
+final class LivePreviewState: @unchecked Sendable {  // one benchmark at a time touches it, in order
     var frame: CapturedFrame?
     let mosaic = LiveBinnedMosaic()
     var previewer: LivePreviewer?
