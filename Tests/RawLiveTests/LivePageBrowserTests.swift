@@ -10,11 +10,10 @@ import TestSupport
 extension LiveServerSuites {
     /// The page in headless chromium against a server fed synthetic frames: it renders without script errors, draws
     /// changing frames, shows the readouts, draws peaking marks only when asked, and its buttons send commands.
-    /// Runs only when `RAWBURST_SELENIUM_PYTHON` names a Python with Selenium (e.g. a venv with `pip install selenium`)
-    /// and chromedriver is installed; `RAWBURST_LIVE_SHOTS` names a folder for the screenshots.
+    /// Needs Selenium in the tests' Python (`$PYTHON`, or `RAWBURST_SELENIUM_PYTHON`) and chromium + chromedriver, which
+    /// `make deps` installs; `RAWBURST_LIVE_SHOTS` names a folder for the screenshots.
     @Suite struct LivePageBrowserTests {
-        static let python = ProcessInfo.processInfo.environment["RAWBURST_SELENIUM_PYTHON"]
-        static var available: Bool { python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") }
+        static let python = ProcessInfo.processInfo.environment["RAWBURST_SELENIUM_PYTHON"] ?? Python.executableName
 
         /// A 320x214 picture with a bright bar moving with the sequence number (so every frame differs).
         static func movingJPEG(_ sequence: UInt64) -> [UInt8] {
@@ -35,7 +34,10 @@ extension LiveServerSuites {
             return try! JPEGEncoder(quality: 85).encode(image)
         }
 
-        @Test(.enabled(if: available)) func pageRendersFramesOverlaysAndSendsCommands() throws {
+        @Test func pageRendersFramesOverlaysAndSendsCommands() throws {
+            // Installed by `make deps`: missing, the test fails rather than passing unseen.
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "chromium-driver is missing: make deps")
+            try #require(Python.hasModule("selenium"), "selenium is missing: make deps")
             let tmp = try TemporaryDirectory()
             let shots = ProcessInfo.processInfo.environment["RAWBURST_LIVE_SHOTS"] ?? tmp.path
             let harness = try LiveHarness(folder: tmp.path, token: "page-token")
@@ -63,7 +65,7 @@ extension LiveServerSuites {
             defer { producing.store(false, ordering: .relaxed) }
             let script = tmp.url.appendingPathComponent("page_check.py")
             try Data(Self.check.utf8).write(to: script)
-            let result = try ExternalTool(Self.python!).run([script.path, harness.address.url, shots], timeout: 90)
+            let result = try ExternalTool(Self.python).run([script.path, harness.address.url, shots], timeout: 90)
             try result.requireSuccess()
             let report = try JSONValue(parsing: result.standardOutput)
             #expect(report["errors"]?.array?.isEmpty == true, "browser console errors: \(report["errors"] ?? .null)")
