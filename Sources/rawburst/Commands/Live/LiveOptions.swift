@@ -61,7 +61,7 @@ struct LiveOptions: ParsableArguments {
 
     @Option(name: .customLong("live-size"), parsing: .unconditional,
             help: ArgumentHelp("The previews' long edge in pixels, \(Self.previewSizes.lowerBound)...\(Self.previewSizes.upperBound) "
-                               + "(default 1024; smaller costs less CPU and network).", valueName: "pixels"))
+                               + "(smaller costs less CPU and network).", valueName: "pixels"))
     var previewSize = 1024
 
     /// The preview sizes `--live-size` takes.

@@ -8,6 +8,7 @@ struct LiveViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
         abstract: "Show a source live in the browser: frame, focus and expose, then record bursts from the page.",
+        usage: "rawburst live [--live <addr:port>] [--live-token <token>] [<capture options>]",
         discussion: """
         Serves a self-contained page (no external scripts; works offline) at --live ADDR:PORT, 127.0.0.1:8180 by \
         default, and prints its address. The page shows the newest frame (developed as the DNG previews are, at most \
