@@ -84,6 +84,9 @@ extension LiveServerSuites {
             let harness = try LiveHarness(folder: first.path)
             defer { harness.stop() }
             #expect(try LiveHTTP.request(port: harness.port, path: "/files/f.txt").text == "one")
+            try Data().write(to: first.url.appendingPathComponent("empty.txt"))
+            let empty = try LiveHTTP.request(port: harness.port, path: "/files/empty.txt")
+            #expect(empty.status == 200 && empty.body.isEmpty && empty.headers["content-length"] == "0")
             harness.server.setFolder(second.path)
             #expect(try LiveHTTP.request(port: harness.port, path: "/files/f.txt").text == "two")
         }
