@@ -36,6 +36,42 @@ extension LiveServerSuites {
             #expect(entries?.first?["bytes"] as? Int == 3000)
         }
 
+        /// A large file is streamed from the thread pool in chunks: byte-exact, with the process's memory bounded and
+        /// previews still reaching a page while it downloads (the whole file used to be read on the event loop).
+        @Test func largeFileIsStreamedWithBoundedMemoryWhilePreviewsFlow() throws {
+            let tmp = try TemporaryDirectory()
+            let bytes = 64 << 20
+            try LiveLargeFile.write(to: tmp.path + "/big.bin", bytes: bytes)
+            let harness = try LiveHarness(folder: tmp.path)
+            defer { harness.stop() }
+            harness.startProducing()
+            let viewer = try LiveWebSocketClient(port: harness.port)
+            let previews = LivePreviewClock(viewer)
+            previews.start()
+            defer { previews.stop() }
+            Thread.sleep(forTimeInterval: 0.3)
+            let memory = LiveMemorySampler()
+            memory.start()
+            let socket = try LiveSocket(port: harness.port, receiveTimeout: 10)
+            try socket.send(LiveHTTP.head(port: harness.port, path: "/files/big.bin"))
+            let head = try LiveHTTP.parse(socket.read(until: Array("\r\n\r\n".utf8)))
+            let began = Date()
+            var checker = LiveLargeFile.Checker()
+            let received = try socket.stream { checker.check($0) }
+            let ended = Date()
+            let peakGrowth = memory.stop()
+            #expect(head.status == 200)
+            #expect(head.headers["content-length"] == String(bytes))
+            #expect(received == bytes && checker.offset == bytes)
+            #expect(checker.mismatches == 0, "first wrong byte at \(checker.firstMismatch.map(String.init) ?? "-")")
+            #expect(peakGrowth < 32 << 20, "resident memory grew by \(peakGrowth >> 20) MB during the download")
+            let during = previews.arrivals(from: began, to: ended)
+            let seconds = ended.timeIntervalSince(began)
+            #expect(during.count >= Int(seconds * 5), "\(during.count) previews in the \(seconds) s download")
+            let gaps = zip(during.dropFirst(), during).map { $0.timeIntervalSince($1) }
+            #expect((gaps.max() ?? 0) < 1.0, "longest pause between previews \(gaps.max() ?? 0) s")
+        }
+
         @Test func namePatternAndNewFolder() throws {
             #expect(LiveFolder.isPlainName("frame_000001.dng"))
             #expect(LiveFolder.isPlainName("manifest.json"))
@@ -48,6 +84,9 @@ extension LiveServerSuites {
             let harness = try LiveHarness(folder: first.path)
             defer { harness.stop() }
             #expect(try LiveHTTP.request(port: harness.port, path: "/files/f.txt").text == "one")
+            try Data().write(to: first.url.appendingPathComponent("empty.txt"))
+            let empty = try LiveHTTP.request(port: harness.port, path: "/files/empty.txt")
+            #expect(empty.status == 200 && empty.body.isEmpty && empty.headers["content-length"] == "0")
             harness.server.setFolder(second.path)
             #expect(try LiveHTTP.request(port: harness.port, path: "/files/f.txt").text == "two")
         }

@@ -108,6 +108,21 @@ final class LiveSocket: @unchecked Sendable {  // used by one thread at a time
         }
     }
 
+    /// Hands everything until the server closes to `body`, chunk by chunk, without keeping it; returns the byte count.
+    func stream(_ body: (UnsafeRawBufferPointer) -> Void) throws -> Int {
+        var total = buffered.count
+        buffered.withUnsafeBytes { body($0) }
+        buffered = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 { throw Failure(description: errno == EAGAIN ? "timed out" : "recv: errno \(errno)") }
+            if n == 0 { return total }
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            total += n
+        }
+    }
+
     /// Seconds until the server closes the connection (reading and discarding), nil if it did not within `limit`.
     func secondsUntilClosed(limit: Double) -> Double? {
         let start = Date()
@@ -131,14 +146,25 @@ struct LiveHTTPResponse {
 
 /// One-request HTTP client (`Connection: close`).
 enum LiveHTTP {
+    /// `headers` may replace the `Host` (127.0.0.1:port) and, on a POST, the `Content-Type` (application/json); an
+    /// empty value leaves the header out.
     static func request(port: Int, method: String = "GET", path: String, headers: [String: String] = [:],
                         body: [UInt8] = []) throws -> LiveHTTPResponse {
         let socket = try LiveSocket(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (k, v) in headers { head += "\(k): \(v)\r\n" }
-        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        try socket.send(Array((head + "\r\n").utf8) + body)
+        try socket.send(Array((head(port: port, method: method, path: path, headers: headers, bodyBytes: body.count)).utf8) + body)
         return try parse(socket.readToEnd())
+    }
+
+    /// The request head, blank line included.
+    static func head(port: Int, method: String = "GET", path: String, headers: [String: String] = [:], bodyBytes: Int = 0,
+                     close: Bool = true) -> String {
+        var fields = ["Host": "127.0.0.1:\(port)"]
+        if method == "POST" { fields["Content-Type"] = "application/json" }
+        fields.merge(headers) { $1 }
+        var head = "\(method) \(path) HTTP/1.1\r\n" + (close ? "Connection: close\r\n" : "")
+        for (k, v) in fields.sorted(by: { $0.key < $1.key }) where !v.isEmpty { head += "\(k): \(v)\r\n" }
+        if bodyBytes > 0 || method == "POST" { head += "Content-Length: \(bodyBytes)\r\n" }
+        return head + "\r\n"
     }
 
     static func parse(_ bytes: [UInt8]) throws -> LiveHTTPResponse {

@@ -18,7 +18,7 @@ extension LiveServerSuites {
             let huge = try LiveSocket(port: harness.port)
             try huge.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: 100_000) + "\r\n\r\n")
             let announced = try LiveSocket(port: harness.port)
-            try announced.send("POST /command HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"cmd\":")
+            try announced.send("POST /command HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cmd\":")
             var times: [Double?] = []
             for socket in [garbage, half, silent, huge] { times.append(socket.secondsUntilClosed(limit: 6)) }
             for (name, time) in zip(["garbage", "half head", "silence", "100 kB header"], times) {
@@ -34,7 +34,7 @@ extension LiveServerSuites {
             let harness = try LiveHarness(folder: tmp.path)
             let silent = try LiveSocket(port: harness.port)
             let half = try LiveSocket(port: harness.port)
-            try half.send("GET /status HTTP/1.1\r\nHost: x")
+            try half.send("GET /status HTTP/1.1\r\nHost: 127.0.0.1")
             Thread.sleep(forTimeInterval: 0.2)
             let stopTime = harness.stop()
             #expect(stopTime < 0.5, "stop took \(stopTime) s: connections never answered are closed at once")
@@ -68,7 +68,8 @@ extension LiveServerSuites {
             let harness = try LiveHarness(folder: tmp.path)
             defer { harness.stop() }
             let socket = try LiveSocket(port: harness.port)
-            try socket.send("POST /command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000000\r\n\r\n")
+            try socket.send("POST /command HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 100000000\r\n\r\n")
             let response = try LiveHTTP.parse(socket.read(until: Array("\r\n\r\n".utf8)))
             #expect(response.status == 413)
         }

@@ -13,12 +13,12 @@ final class LiveWebSocketClient: @unchecked Sendable {  // used by one thread at
     /// The status code of the handshake's response (101 when upgraded).
     let handshakeStatus: Int
 
-    /// Connects and sends the upgrade request; `path` may carry `?token=`.
-    init(port: Int, path: String = "/ws", headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
+    /// Connects and sends the upgrade request; `path` may carry `?token=`, `host` replaces the `Host` (127.0.0.1:port).
+    init(port: Int, path: String = "/ws", host: String? = nil, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
         socket = try LiveSocket(port: port)
         if let receiveBuffer { socket.setReceiveBuffer(receiveBuffer) }
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         for (k, v) in headers { request += "\(k): \(v)\r\n" }
         try socket.send(request + "\r\n")

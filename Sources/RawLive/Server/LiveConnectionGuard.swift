@@ -53,10 +53,17 @@ final class LiveFirstResponseDeadline: ChannelDuplexHandler, RemovableChannelHan
 final class LiveConnections: Sendable {
     private let open = Mutex<[ObjectIdentifier: (channel: any Channel, answered: Bool)]>([:])
 
-    func add(_ channel: any Channel) {
+    /// Counts `channel` in unless `limit` connections are open already; false: it is not counted (and is to be closed).
+    func admit(_ channel: any Channel, limit: Int) -> Bool {
         let key = ObjectIdentifier(channel)
-        open.withLock { $0[key] = (channel, false) }
+        let admitted = open.withLock { o -> Bool in
+            guard o.count < limit else { return false }
+            o[key] = (channel, false)
+            return true
+        }
+        guard admitted else { return false }
         channel.closeFuture.whenComplete { [self] _ in open.withLock { _ = $0.removeValue(forKey: key) } }
+        return true
     }
 
     /// The server began its first answer on `channel`.
@@ -77,14 +84,22 @@ final class LiveConnections: Sendable {
     }
 }
 
-/// The WebSocket-upgrade HTTP/1 channel with the first-response deadline in front, registered with `connections`.
+/// A connection over the limit, closed as soon as it was accepted.
+struct LiveConnectionRefused: Error {}
+
+/// The WebSocket-upgrade HTTP/1 channel with the first-response deadline in front, registered with `connections`; a
+/// connection beyond `limit` open at once is closed at once (its failed setup is dropped by NIO's accept loop).
 struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let deadline: TimeAmount
     let connections: LiveConnections
+    let limit: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
-        connections.add(channel)
+        guard connections.admit(channel, limit: limit) else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(LiveConnectionRefused())
+        }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(LiveFirstResponseDeadline(deadline: deadline, connections: connections),
                                                            position: .first)
@@ -95,18 +110,19 @@ struct LiveGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``. The upgrade is
+    /// HTTP/1 with the WebSocket upgrade, each connection guarded by ``LiveFirstResponseDeadline``, at most
+    /// `maximumConnections` at once (pages, requests and half-open attempts alike). The upgrade is
     /// decided synchronously on the connection's event loop (the router-based form decides in a task of the global
     /// cooperative pool, which threads blocked elsewhere in the process could starve).
     static func liveGuarded(configuration: HTTP1WebSocketUpgradeChannel.Configuration, firstResponse: TimeAmount,
-                            connections: LiveConnections,
+                            connections: LiveConnections, maximumConnections: Int,
                             shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel) -> ShouldUpgradeResult<
                                 WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             let inner = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { request, channel, _ in
                 shouldUpgrade(request, channel)
             }
-            return LiveGuardedChannel(inner: inner, deadline: firstResponse, connections: connections)
+            return LiveGuardedChannel(inner: inner, deadline: firstResponse, connections: connections, limit: maximumConnections)
         }
     }
 }

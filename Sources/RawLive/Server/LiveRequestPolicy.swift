@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 
-/// What every request of the live server goes through: the token (when there is one), the 4 KiB body limit announced
-/// by `Content-Length` (413 before anything is read), and the security headers on every response, errors included.
+/// What every request of the live server goes through: the cross-site rules (``LiveCrossSiteCheck``, 403), the token
+/// (when there is one, 401), the 4 KiB body limit announced by `Content-Length` (413 before anything is read), a JSON
+/// `Content-Type` on every POST (415: a cross-site form or a fetch without preflight cannot send one), and the security
+/// headers on every response, errors included. A refused request's answer says `Connection: close`, and
+/// ``LiveCloseAfterResponse`` closes the connection once it is written.
 struct LiveRequestPolicy<Context: RequestContext>: RouterMiddleware {
     let token: String?
     let maximumBody: Int
@@ -28,10 +31,21 @@ struct LiveRequestPolicy<Context: RequestContext>: RouterMiddleware {
             response = try error.response(from: request, context: context)
         }
         for field in Self.securityHeaders { response.headers[field.name] = field.value }
+        if Self.closesConnection(after: response.status) { response.headers[.connection] = "close" }
         return response
     }
 
+    /// The answers after which the connection is closed: whoever sent the request has no business keeping it.
+    static func closesConnection(after status: HTTPResponse.Status) -> Bool {
+        [.unauthorized, .forbidden, .contentTooLarge, .unsupportedMediaType].contains(status)
+    }
+
     private func check(_ request: Request) throws {
+        switch LiveCrossSiteCheck.refusal(for: request.head) {
+        case .foreignHost: throw HTTPError(.forbidden, message: "Host must be an IP address or localhost")
+        case .foreignOrigin: throw HTTPError(.forbidden, message: "Origin must be this server")
+        case nil: break
+        }
         if let token {
             let given = LiveTokenCheck.presented(query: request.uri.query, authorization: request.headers[.authorization])
             guard let given, LiveTokenCheck.constantTimeEqual(given, token) else {
@@ -44,6 +58,18 @@ struct LiveRequestPolicy<Context: RequestContext>: RouterMiddleware {
                 throw HTTPError(.contentTooLarge, message: "body of \(bytes) bytes is over the \(maximumBody)-byte limit")
             }
         }
+        if request.method == .post, !Self.isJSON(request.headers[.contentType]) {
+            throw HTTPError(.unsupportedMediaType, message: "a command is sent as Content-Type: application/json")
+        }
+    }
+}
+
+extension LiveRequestPolicy {
+    /// Whether a `Content-Type` value is `application/json`, parameters (`; charset=utf-8`) allowed.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return type.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 }
 

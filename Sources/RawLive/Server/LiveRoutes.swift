@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import NIOPosix
 
 /// The server's routes: the page, the newest picture, the status, the folder's files, commands, and the WebSocket.
 enum LiveRoutes {
@@ -33,12 +34,11 @@ enum LiveRoutes {
             } catch .notFound {
                 throw HTTPError(.notFound, message: "no such file in the burst folder")
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw HTTPError(.notFound, message: "no such file in the burst folder")
-            }
-            var r = response(.ok, type: contentType(of: name), ByteBuffer(bytes: data))
-            r.headers[.contentDisposition] = "attachment; filename=\"\(name)\""
-            return r
+            // Read in chunks on NIO's thread pool, each written before the next is read: the event loop only
+            // forwards them, and memory stays at a few chunks whatever the file's size.
+            let body = try await FileIO(threadPool: .singleton).loadFile(path: path, context: context, chunkLength: fileChunkBytes)
+            return Response(status: .ok, headers: [.contentType: contentType(of: name),
+                                                   .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
         }
         router.post("/command") { request, _ -> Response in
             var request = request
@@ -53,13 +53,16 @@ enum LiveRoutes {
         return router
     }
 
-    /// Whether an upgrade request opens a page's WebSocket: `/ws` with the token (when there is one); anything else is
-    /// refused (hummingbird-websocket answers a refused upgrade with 400).
+    /// The chunks `/files/{name}` is read and sent in.
+    static let fileChunkBytes = 256 * 1024
+
+    /// Whether an upgrade request opens a page's WebSocket: `/ws`, passing ``LiveCrossSiteCheck``, with the token (when
+    /// there is one); anything else is refused (hummingbird-websocket answers a refused upgrade with 400 and closes).
     static func webSocketUpgrade(_ request: HTTPRequest, channel: any Channel,
                                  core: LiveServerCore) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let target = request.path ?? ""
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard path == "/ws" else { return .dontUpgrade }
+        guard path == "/ws", LiveCrossSiteCheck.refusal(for: request) == nil else { return .dontUpgrade }
         if let token = core.token {
             let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
             let given = LiveTokenCheck.presented(query: query, authorization: request.headerFields[.authorization])

@@ -29,20 +29,25 @@ public final class LiveServer: Sendable {
         public var folder: String
         /// WebSocket pages at once; one more is closed at once with code 1013.
         public var maximumClients: Int
+        /// TCP connections at once (pages, requests, half-open attempts); one more is closed as soon as it is accepted.
+        public var maximumConnections: Int
 
         /// A configuration.
         public init(host: String = "127.0.0.1", port: Int = 8180, token: String? = nil, folder: String,
-                    maximumClients: Int = 32) {
+                    maximumClients: Int = 32, maximumConnections: Int = 64) {
             self.host = host
             self.port = port
             self.token = token
             self.folder = folder
             self.maximumClients = maximumClients
+            self.maximumConnections = maximumConnections
         }
     }
 
     /// A first request not answered within this is closed (garbage, half or silent requests).
     static let firstResponseDeadline = TimeAmount.seconds(3)
+    /// An HTTP connection with no request in progress for this long is closed.
+    static let idleTimeout = TimeAmount.seconds(15)
 
     private struct Running: @unchecked Sendable {
         // ServiceGroup is an actor and the event loop group is thread-safe; the semaphore signals the server's end.
@@ -86,9 +91,11 @@ public final class LiveServer: Sendable {
         let core = core
         let app = Application(
             router: LiveRoutes.http(core: core),
-            server: .liveGuarded(configuration: .init(http1: .init(idleTimeout: .seconds(30)),
+            server: .liveGuarded(configuration: .init(http1: .init(additionalChannelHandlers: [LiveCloseAfterResponse()],
+                                                                   idleTimeout: Self.idleTimeout),
                                                       ws: .init(maxFrameSize: 1 << 20, closeTimeout: .seconds(1))),
                                  firstResponse: Self.firstResponseDeadline, connections: core.connections,
+                                 maximumConnections: configuration.maximumConnections,
                                  shouldUpgrade: { LiveRoutes.webSocketUpgrade($0, channel: $1, core: core) }),
             configuration: .init(address: .hostname(host, port: port), serverName: "rawburst"),
             onServerRunning: { channel in bound.report(.success(channel.localAddress?.port ?? port)) },
