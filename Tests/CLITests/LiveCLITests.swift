@@ -207,8 +207,7 @@ extension Array {
 
     @Test func replayedRawFilesAreShownAndTheirSettingsCannotChange() throws {
         let (folder, _, _) = try LiveCLITests.workspace("replay")
-        let raw = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/samples-raw/canon-powershot-g2.crw").path
+        let raw = try #require(TestPaths.sharedSample("canon-powershot-g2.crw")).path
         let r = try Self.watch(["capture", "--replay", raw, "--fps", "5", "--frames", "20", "--live", "127.0.0.1:0",
                                 "--live-size", "320", "-o", folder.appendingPathComponent("out").path], name: "replay-run")
         let watched = r["steps"]?[1]?.object ?? [:]

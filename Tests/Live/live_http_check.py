@@ -42,7 +42,20 @@ def read_err():
 threading.Thread(target=read_err, daemon=True).start()
 threading.Thread(target=lambda: box.setdefault("stdout", proc.stdout.read()), daemon=True).start()
 result = {"steps": []}
-if found.wait(120):
+
+
+def wait_for_address(seconds):
+    """The address printed, or False once the command has ended (a refusal) or `seconds` have passed."""
+    end = time.time() + seconds
+    while time.time() < end:
+        if found.wait(0.2):
+            return True
+        if proc.poll() is not None:
+            return found.wait(0.5)
+    return False
+
+
+if wait_for_address(120):
     url = box["url"]
     result["url"] = url
     base, _, query = url.partition("?")

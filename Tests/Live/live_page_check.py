@@ -61,7 +61,10 @@ def fail(message):
     sys.exit(0)
 
 
-if not found.wait(120):
+end = time.time() + 120
+while not found.wait(0.2) and time.time() < end and proc.poll() is None:
+    pass
+if not found.wait(0.5):
     fail("rawburst live printed no address")
 result["url"] = address["url"]
 
