@@ -142,6 +142,14 @@ import TestSupport
             #expect(dngs.count == written)
         }
         #expect(!FileManager.default.fileExists(atPath: "\(out)/take-003/manifest.json"))
+        // A second run into the same folder adds take-003 and leaves the first run's takes as they were.
+        let before = try Data(contentsOf: URL(fileURLWithPath: "\(out)/take-001/manifest.json"))
+        let again = try Self.drive([["post": ["cmd": "quit"]]],
+                                   ["live", "--profile", profile, "--live", "127.0.0.1:0", "--live-size", "160", "-o", out],
+                                   config: config)
+        #expect(again["exitCode"]?.int == 0, "\(again["stderr"]?.string ?? "")")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/take-003/manifest.json"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/take-001/manifest.json")) == before)
     }
 
     @Test func aBracketingPlanKeepsItsSettingsAndThePageIsToldWhy() throws {

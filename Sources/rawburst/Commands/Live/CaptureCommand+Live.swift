@@ -4,17 +4,20 @@ import RawBurst
 
 extension CaptureCommand {
     /// `capture --live` (one burst under the viewfinder) and `rawburst live` (`takes`: recordings one after another,
-    /// each into OUT/take-NNN, each waiting for the page's Record; one only with a camera or a stream). The viewfinder starts from the saved settings
-    /// unless `--ignore-saved-settings`; options given on the command line win over them.
+    /// each into OUT/take-NNN after the last one there, each waiting for the page's Record; one only with a camera or a
+    /// stream). The viewfinder starts from the saved settings unless `--ignore-saved-settings`; options given on the
+    /// command line win over them.
     func runWithViewfinder(at endpoint: LiveEndpoint, takes: Bool) throws {
         let name = takes ? "live" : "capture"
         let store = LiveSettingsStore.standard()
         let (setup, resolved, settings) = try resolveStartingFromSaved(store: store, command: name)
         if let note = setup.cameraNote { Terminal.error("rawburst \(name): \(note)") }
+        let first = takes ? firstFreeTake() : 1
         let viewfinder = try LiveViewfinder(
             endpoint: endpoint, token: liveOptions.effectiveToken(at: endpoint), setup: setup, settings: settings,
-            fixedBecause: settingsFixed(setup: setup, plan: resolved.configuration.plan != nil), presets: try pagePresets(), store: store,
-            folder: takes ? takeFolder(1) : output, previewSize: liveOptions.previewSize, sideBySide: developOptions.compositeOptions.stack == "horizontal")
+            fixedBecause: settingsFixed(setup: setup, plan: resolved.configuration.plan != nil), presets: try pagePresets(),
+            store: store, folder: takes ? takeFolder(first) : output, previewSize: liveOptions.previewSize,
+            sideBySide: developOptions.compositeOptions.stack == "horizontal")
         defer { viewfinder.close() }
         Terminal.error("live viewfinder: \(viewfinder.address.url)"
                        + (takes ? " — press Record on the page to record into \(output)/take-NNN/" : ""))
@@ -29,7 +32,7 @@ extension CaptureCommand {
         var worst: ExitCode?
         // A camera or a stream is finished with at the end of a burst (acquisition stopped, the pipe read): one recording.
         let oneRecording = setup.source.pacedBySource
-        for number in 1...999 {
+        for number in first...max(first, 999) {
             if viewfinder.controls.quitRequested { break }
             var command = self
             command.outputOption = takeFolder(number)
@@ -65,6 +68,11 @@ extension CaptureCommand {
                 + "use --trigger software to change settings from the page"
         }
         return nil
+    }
+
+    /// The first take number with no folder in OUT yet (so that a second `live -o OUT` adds to the first's takes).
+    func firstFreeTake() -> Int {
+        (1...999).first { !FileManager.default.fileExists(atPath: takeFolder($0)) } ?? 1000
     }
 
     /// `OUT/take-NNN`.
