@@ -13,50 +13,25 @@ ACTIONS_JSON is a list of steps, done in order once the command has printed its 
                                                           command, if given): binary and text messages counted
 Prints one JSON object: the address, each step's result, the command's exit status, stdout and stderr.
 """
-import base64
 import json
 import os
 import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_process import LiveProcess, open_websocket  # noqa: E402
+
 actions = json.loads(sys.argv[1])
-proc = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-lines, found, box = [], threading.Event(), {}
-
-
-def read_err():
-    for line in proc.stderr:
-        lines.append(line)
-        m = re.search(r"live viewfinder: (http://\S+)", line)
-        if m and not found.is_set():
-            box["url"] = m.group(1)
-            found.set()
-
-
-threading.Thread(target=read_err, daemon=True).start()
-threading.Thread(target=lambda: box.setdefault("stdout", proc.stdout.read()), daemon=True).start()
+live = LiveProcess(sys.argv[2:])
 result = {"steps": []}
-
-
-def wait_for_address(seconds):
-    """The address printed, or False once the command has ended (a refusal) or `seconds` have passed."""
-    end = time.time() + seconds
-    while time.time() < end:
-        if found.wait(0.2):
-            return True
-        if proc.poll() is not None:
-            return found.wait(0.5)
-    return False
-
-
-if wait_for_address(120):
-    url = box["url"]
+url = live.wait_for_address(120)
+if url:
     result["url"] = url
     base, _, query = url.partition("?")
     base = base.rstrip("/")
@@ -111,33 +86,14 @@ if wait_for_address(120):
             out = {"firstLine": answer.split(b"\r\n", 1)[0].decode(errors="replace")}
             s.close()
         elif "stall" in step:
-            s = socket.create_connection((host, int(port)), timeout=10)
+            s, upgrade = open_websocket(host, port, with_token("/ws", True))
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            key = base64.b64encode(os.urandom(16)).decode()
-            path = with_token("/ws", True)
-            s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = s.recv(1)
-                if not chunk:
-                    break
-                head += chunk
-            out = {"upgrade": head.split(b"\r\n", 1)[0].decode(errors="replace")}
+            out = {"upgrade": upgrade}
             stalled.append(s)   # kept open, never read again
         elif "watch" in step:
-            s = socket.create_connection((host, int(port)), timeout=10)
-            key = base64.b64encode(os.urandom(16)).decode()
-            s.sendall((f"GET {with_token('/ws', True)} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            s, upgrade = open_websocket(host, port, with_token("/ws", True))
             buffer = b""
-            while b"\r\n\r\n" not in buffer:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                buffer += chunk
-            head, _, buffer = buffer.partition(b"\r\n\r\n")
-            counts = {"upgrade": head.split(b"\r\n", 1)[0].decode(errors="replace"), "binary": 0, "text": 0, "close": False}
+            counts = {"upgrade": upgrade, "binary": 0, "text": 0, "close": False}
             if "send" in step:   # one text message, masked as a client's must be
                 payload, mask = json.dumps(step["send"]).encode(), os.urandom(4)
                 s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
@@ -196,11 +152,11 @@ if wait_for_address(120):
             out = {"ok": ok}
         result["steps"].append(out)
 try:
-    result["exitCode"] = proc.wait(120)
+    result["exitCode"] = live.proc.wait(120)
 except subprocess.TimeoutExpired:
-    proc.kill()
+    live.proc.kill()
     result["exitCode"] = None
 time.sleep(0.2)
-result["stderr"] = "".join(lines)[-3000:]
-result["stdout"] = box.get("stdout", "")[-200000:]
+result["stderr"] = live.stderr()
+result["stdout"] = live.stdout[-200000:]
 print(json.dumps(result))

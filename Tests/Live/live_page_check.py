@@ -9,10 +9,8 @@ WORKDIR/shots/. Prints one JSON object of what it measured; the Swift test (Live
 """
 import json
 import os
-import re
 import subprocess
 import sys
-import threading
 import time
 
 from selenium import webdriver
@@ -21,6 +19,10 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_process import LiveProcess  # noqa: E402
+
 rawburst, work, profile = sys.argv[1:4]
 shots = os.path.join(work, "shots")
 os.makedirs(shots, exist_ok=True)
@@ -28,31 +30,15 @@ out = os.path.join(work, "out")
 env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_HOME=os.path.join(work, "cache"))
 result = {"shots": []}
 
-proc = subprocess.Popen([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "10",
-                         "--live", "127.0.0.1:0", "--live-size", os.environ.get("LIVE_SIZE", "320"), "-o", out, "--json"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-stderr_lines = []
-address = {}
-found = threading.Event()
-
-
-def read_stderr():
-    for line in proc.stderr:
-        stderr_lines.append(line)
-        m = re.search(r"live viewfinder: (http://\S+)", line)
-        if m and not found.is_set():
-            address["url"] = m.group(1)
-            found.set()
-
-
-threading.Thread(target=read_stderr, daemon=True).start()
-stdout_box = {}
-threading.Thread(target=lambda: stdout_box.setdefault("out", proc.stdout.read()), daemon=True).start()
+live = LiveProcess([rawburst, "live", "--profile", profile, "--scene", "siemens-star", "--fps", "10",
+                    "--live", "127.0.0.1:0", "--live-size", os.environ.get("LIVE_SIZE", "320"), "-o", out, "--json"],
+                   env=env)
+proc = live.proc
 
 
 def fail(message):
     result["error"] = message
-    result["stderr"] = "".join(stderr_lines)[-4000:]
+    result["stderr"] = live.stderr(4000)
     print(json.dumps(result))
     try:
         proc.kill()
@@ -61,10 +47,8 @@ def fail(message):
     sys.exit(0)
 
 
-end = time.time() + 120
-while not found.wait(0.2) and time.time() < end and proc.poll() is None:
-    pass
-if not found.wait(0.5):
+address = {"url": live.wait_for_address(120)}
+if not address["url"]:
     fail("rawburst live printed no address")
 result["url"] = address["url"]
 
@@ -241,5 +225,5 @@ if os.path.exists(manifest_path):
     vf = manifest.get("viewfinder") or {}
     result["manifestPreviewLatencies"] = len(vf.get("frames", []))
     result["manifestLatencyP95"] = vf.get("latencyP95Milliseconds")
-result["stderr"] = "".join(stderr_lines)[-2000:]
+result["stderr"] = live.stderr(2000)
 print(json.dumps(result))
