@@ -26,7 +26,8 @@ final class LiveViewfinder: Sendable {
             shutterMaximum: capabilities.shutterRange.upperBound, minimumFocusMetres: lens.minimumFocusDistance,
             apertureMinimum: lens.apertureRange.lowerBound, apertureMaximum: lens.apertureRange.upperBound,
             adjustable: fixedBecause == nil)
-        previewer = LivePreviewer(longEdge: previewSize, arrangement: sideBySide ? .sideBySide : .stacked, overlays: { server.overlays }, publish: { frame in
+        previewer = LivePreviewer(longEdge: previewSize, arrangement: sideBySide ? .sideBySide : .stacked,
+                                  overlays: { server.overlays }, publish: { frame in
             if let first = frame.sensors.first { controls.observe(first.settings) }
             server.publish(frame)
         })
