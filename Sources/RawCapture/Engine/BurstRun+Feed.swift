@@ -24,9 +24,14 @@ extension BurstRun {
     /// At the trigger: frames held beyond the pre-record's window are not wanted (with `waitForTrigger` and no
     /// pre-record, the last untriggered trigger's frames still wait in the pool); they are dropped as outside it.
     func dropBeyondPreRecord() {
-        let kept = configuration.preRecordFrames * session.source.framesPerTrigger
+        dropHeldFrames(keeping: configuration.preRecordFrames * session.source.framesPerTrigger, flush: false)
+    }
+
+    /// Drops the oldest frames held in the pool as `outside-pre-record` until at most `kept` wait there (`flush`: as
+    /// `drop` takes it, whether the journal is flushed for each).
+    func dropHeldFrames(keeping kept: Int, flush: Bool) {
         while pool.statistics.queued > kept, let (slot, old) = pool.reclaimOldestFull() {
-            drop(old.frame, .outsidePreRecord, flush: false)
+            drop(old.frame, .outsidePreRecord, flush: flush)
             pool.abandon(slot)
         }
     }

@@ -165,10 +165,7 @@ final class BurstRun: Sendable {
 
     /// A pre-record whose trigger never came: the kept frames are not wanted.
     private func dropPreRecord() {
-        while let (slot, old) = pool.reclaimOldestFull() {
-            drop(old.frame, .outsidePreRecord)
-            pool.abandon(slot)
-        }
+        dropHeldFrames(keeping: 0, flush: true)
         pool.setHeld(false)
     }
 
