@@ -1,3 +1,5 @@
+import RawCapture
+
 /// The last 256 durations of something, for its median and 95th percentile (recording allocates nothing).
 struct TimingRing {
     private var values = [UInt64](repeating: 0, count: 256)
@@ -11,9 +13,7 @@ struct TimingRing {
 
     /// Median and 95th percentile of the recorded durations, in ms (0 when none).
     func percentiles() -> (Double, Double) {
-        let recent = values.prefix(min(count, values.count)).sorted()
-        guard !recent.isEmpty else { return (0, 0) }
-        func at(_ q: Double) -> Double { Double(recent[min(recent.count - 1, Int(q * Double(recent.count)))]) / 1e6 }
-        return (at(0.5), at(0.95))
+        let recent = values.prefix(min(count, values.count)).map { Double($0) / 1e6 }
+        return (BurstStatistics.percentile(recent, 0.5), BurstStatistics.percentile(recent, 0.95))
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a started `LiveServer` listens.
 public struct LiveAddress: Sendable, Hashable {
     /// The host it bound (as configured: `127.0.0.1`, `0.0.0.0`, `::1` ...).
@@ -20,6 +26,22 @@ public struct LiveAddress: Sendable, Hashable {
         let base = "http://\(shownHost):\(port)/"
         guard let token else { return base }
         return base + "?token=" + (token.addingPercentEncodingForQuery())
+    }
+}
+
+extension LiveAddress {
+    /// Whether `name` is a host a viewfinder may be addressed by: `localhost`, or an IPv4 or IPv6 address literal
+    /// (never a DNS name, which DNS rebinding would need).
+    public static func isLiteralHostName(_ name: String) -> Bool {
+        name.lowercased() == "localhost" || isAddressLiteral(Substring(name), family: AF_INET)
+            || isAddressLiteral(Substring(name), family: AF_INET6)
+    }
+
+    /// Whether `text` is an address literal of `family` (inet_pton: dotted decimal quads, or IPv6 text; no zone).
+    static func isAddressLiteral(_ text: Substring, family: Int32) -> Bool {
+        guard !text.isEmpty, !text.contains("%") else { return false }
+        var storage = in6_addr()
+        return String(text).withCString { inet_pton(family, $0, &storage) } == 1
     }
 }
 

@@ -44,21 +44,14 @@ enum LiveCrossSiteCheck {
             guard rest.isEmpty || rest.hasPrefix(":") else { return false }
             name = host[host.index(after: host.startIndex)..<close]
             port = rest.isEmpty ? nil : rest.dropFirst()
-            guard isAddress(name, family: AF_INET6) else { return false }
+            guard LiveAddress.isAddressLiteral(name, family: AF_INET6) else { return false }
         } else {
             let parts = host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             name = parts[0]
             port = parts.count == 2 ? parts[1] : nil
-            guard name.lowercased() == "localhost" || isAddress(name, family: AF_INET) else { return false }
+            guard name.lowercased() == "localhost" || LiveAddress.isAddressLiteral(name, family: AF_INET) else { return false }
         }
         guard let port else { return true }
         return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber } && Int(port)! <= 65535
-    }
-
-    /// Whether `text` is an address literal of `family` (inet_pton: dotted decimal quads, or IPv6 text).
-    private static func isAddress(_ text: Substring, family: Int32) -> Bool {
-        guard !text.isEmpty, !text.contains("%") else { return false }
-        var storage = in6_addr()
-        return String(text).withCString { inet_pton(family, $0, &storage) } == 1
     }
 }

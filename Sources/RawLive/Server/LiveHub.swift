@@ -1,4 +1,5 @@
 import NIOCore
+import RawCapture
 import RawCore
 import Synchronization
 
@@ -208,9 +209,9 @@ final class LiveHub: Sendable {
     var statistics: LiveServerStatistics {
         let now = MonotonicClock.nanoseconds()
         return state.withLock { s in
-            let sorted = s.latencies.sorted()
+            let latencies = s.latencies
             func percentile(_ p: Double) -> Double? {
-                sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
+                latencies.isEmpty ? nil : BurstStatistics.percentile(latencies, p)
             }
             let window: UInt64 = 2_000_000_000
             let recent = s.deliveryTimes.filter { now < window || $0 >= now - window }.count

@@ -11,7 +11,7 @@ struct LiveEndpoint: Hashable, CustomStringConvertible {
     static let standard = LiveEndpoint(host: "127.0.0.1", port: 8180)
 
     /// Whether only this machine can reach it (127.0.0.0/8, ::1, localhost).
-    var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+    var isLoopback: Bool { host.lowercased() == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
@@ -32,16 +32,10 @@ struct LiveEndpoint: Hashable, CustomStringConvertible {
         guard let port = Int(portText), (0...65535).contains(port) else {
             throw BadValue("--live: '\(portText)' is not a port (0...65535) in '\(text)'")
         }
-        guard host == "localhost" || Self.isNumericAddress(host) else {
+        guard LiveAddress.isLiteralHostName(host) else {
             throw BadValue("--live: '\(host)' is not an IP address (give 127.0.0.1, 0.0.0.0, an address of this machine, [::1] or localhost)")
         }
         return LiveEndpoint(host: host, port: port)
-    }
-
-    private static func isNumericAddress(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 }
 

@@ -111,12 +111,10 @@ struct CaptureViewfinderReport: Encodable {
         self.server = server
         frames = deliveries.map { Frame(sequenceNumber: $0.sequenceNumber, milliseconds: ($0.milliseconds * 100).rounded() / 100) }
         delivered = frames.count
-        let sorted = frames.map(\.milliseconds).sorted()
-        func percentile(_ p: Double) -> Double? {
-            sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-        }
+        let milliseconds = frames.map(\.milliseconds)
+        func percentile(_ p: Double) -> Double? { milliseconds.isEmpty ? nil : BurstStatistics.percentile(milliseconds, p) }
         latencyP50Milliseconds = percentile(0.5)
         latencyP95Milliseconds = percentile(0.95)
-        latencyMaxMilliseconds = sorted.last
+        latencyMaxMilliseconds = milliseconds.max()
     }
 }
