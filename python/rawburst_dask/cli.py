@@ -1,0 +1,132 @@
+"""``python -m rawburst_dask convert|develop|analyze IN OUT [options] [-- rawburst options]``.
+
+Exit status: 0 every input ok (done now or kept from an earlier run), 1 some inputs failed (each one recorded in the
+report), 2 nothing could start (bad arguments, an unreadable manifest, no cluster, no rawburst, refused options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import List, NoReturn, Optional, Sequence, Tuple
+
+from .planning import COMMANDS, PlanError, local_path, output_extension, plan_jobs
+from .report import summary_text
+from .runner import RunError, RunOptions, run
+
+USAGE_EXIT = 2
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (``error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        sys.exit(USAGE_EXIT)
+
+
+def positive_int(text: str) -> int:
+    """An integer of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An integer of at least 0."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
+def positive_seconds(text: str) -> str:
+    """A number of seconds above 0, kept as written for rawburst."""
+    if not float(text) > 0:
+        raise ValueError(text)
+    return text
+
+
+def make_parser() -> OneLineParser:
+    """The command line's options."""
+    parser = OneLineParser(prog="python -m rawburst_dask",
+                           description="Run rawburst convert|develop|analyze over a Dask cluster: a folder tree "
+                                       "(mirrored under OUT) or a .jsonl manifest, in chunks, one report line per input.",
+                           epilog="Options after -- go to every rawburst run (e.g. -- --compression packed).")
+    parser.add_argument("command", choices=COMMANDS, help="what rawburst does to each file")
+    parser.add_argument("source", metavar="IN", help="a folder of raws (walked recursively), or a manifest (.jsonl)")
+    parser.add_argument("out", metavar="OUT", help="the output folder (mirrors IN); also holds .rawburst-dask/")
+    parser.add_argument("--scheduler", metavar="ADDR", help="a running Dask scheduler (tcp://host:port); "
+                                                            "default: a LocalCluster on 127.0.0.1")
+    parser.add_argument("--workers", type=positive_int, default=2, metavar="N",
+                        help="worker processes of the LocalCluster (one thread each; default 2)")
+    parser.add_argument("--results", metavar="FILE", help="the report (default OUT/rawburst-report.jsonl)")
+    parser.add_argument("--chunk-size", type=positive_int, default=200, metavar="N",
+                        help="files per Dask task (default 200)")
+    parser.add_argument("--retries", type=non_negative_int, default=2, metavar="N",
+                        help="Dask retries of a chunk whose rawburst failed to run (default 2)")
+    parser.add_argument("--timeout-per-file", type=positive_seconds, metavar="SECONDS",
+                        help="rawburst kills a file's child after this long (kind timeout)")
+    parser.add_argument("--memory-limit-per-file", metavar="SIZE",
+                        help="rawburst kills a file's child above this resident size, e.g. 2G (kind memory-limit)")
+    parser.add_argument("-j", "--jobs", type=positive_int, metavar="N", help="files in parallel inside each worker")
+    parser.add_argument("--format", metavar="FORMAT", help="develop: jpg (default), heic, tiff or png")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress line and no human summary")
+    return parser
+
+
+def split_passthrough(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """The arguments before ``--`` and the rawburst options after it."""
+    items = list(argv)
+    if "--" in items:
+        cut = items.index("--")
+        return items[:cut], items[cut + 1:]
+    return items, []
+
+
+def rawburst_arguments(args: argparse.Namespace, passthrough: Sequence[str]) -> List[str]:
+    """The options every chunk's rawburst gets: the limits, -j and what came after ``--``."""
+    arguments: List[str] = []
+    if args.timeout_per_file is not None:
+        arguments += ["--timeout-per-file", args.timeout_per_file]
+    if args.memory_limit_per_file is not None:
+        arguments += ["--memory-limit-per-file", args.memory_limit_per_file]
+    if args.jobs is not None:
+        arguments += ["-j", str(args.jobs)]
+    return arguments + list(passthrough)
+
+
+def execute(args: argparse.Namespace, passthrough: Sequence[str]) -> int:
+    """Plans, runs and reports; returns the exit status."""
+    if args.format is not None and args.command != "develop":
+        raise PlanError("--format applies to develop only")
+    source, out = local_path(args.source), local_path(args.out)
+    extension = output_extension(args.command, args.format)
+    jobs = plan_jobs(args.command, source, out, args.format)
+    report = local_path(args.results) if args.results else os.path.join(out, "rawburst-report.jsonl")
+    options = RunOptions(args.scheduler, args.workers, args.chunk_size, args.retries, report,
+                         progress=sys.stderr.isatty() and not args.quiet)
+    summary = run(args.command, jobs, out, rawburst_arguments(args, passthrough), extension, options)
+    if args.json:
+        print(json.dumps(summary))
+    elif not args.quiet:
+        print(summary_text(summary))
+    return 0 if summary["failed"] == 0 else 1
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line's entry point; returns the exit status."""
+    own, passthrough = split_passthrough(sys.argv[1:] if argv is None else argv)
+    args = make_parser().parse_args(own)
+    try:
+        return execute(args, passthrough)
+    except (PlanError, RunError) as error:
+        sys.stderr.write(f"error: {error}\n")
+        return USAGE_EXIT
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted; run again to resume (finished files are kept)\n")
+        return 130

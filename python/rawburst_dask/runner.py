@@ -1,0 +1,146 @@
+"""The run: a Dask client (a LocalCluster on 127.0.0.1, or the scheduler the user names), the chunks submitted with
+retries, progress while they finish, and the report."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from distributed import Client, LocalCluster, as_completed
+
+from .planning import Chunk, Job, PlanError, make_chunks
+from .report import read_attempts, report_lines, summarize, write_report
+from .task import BinaryNotFound, ChunkResult, TaskSettings, find_rawburst, probe_options, run_chunk
+
+
+class RunError(Exception):
+    """A run that cannot start (no cluster, no rawburst on a worker, options rawburst refuses): one line."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: the cluster, the chunking, retries and where the report goes."""
+
+    scheduler: Optional[str]
+    workers: int
+    chunk_size: int
+    retries: int
+    report_path: str
+    progress: bool
+
+
+@contextlib.contextmanager
+def open_client(scheduler: Optional[str], workers: int) -> Iterator[Client]:
+    """A client of the scheduler at ``scheduler``, or of a new LocalCluster of ``workers`` processes with one thread
+    each on 127.0.0.1 (closed on the way out)."""
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError) as error:
+            raise RunError(f"--scheduler {scheduler}: cannot connect ({error})") from None
+        with client:
+            yield client
+        return
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           scheduler_port=0, dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def check_workers(client: Client, settings: TaskSettings, extension: str) -> None:
+    """Every worker finds rawburst, and one of them accepts the run's options."""
+    found: Dict[str, Tuple[bool, str]] = client.run(locate_binary)
+    if not found:
+        raise RunError("the cluster has no workers")
+    for worker, (ok, text) in sorted(found.items()):
+        if not ok:
+            raise RunError(f"worker {worker}: {text}")
+    status, line = client.submit(probe_options, settings, extension, pure=False).result()
+    if status == 2:
+        raise RunError(f"rawburst {settings.command} refused the options: {line.removeprefix('error: ')}")
+
+
+def locate_binary() -> Tuple[bool, str]:
+    """On a worker: (True, the path of rawburst) or (False, why not)."""
+    try:
+        return True, find_rawburst()
+    except BinaryNotFound as error:
+        return False, str(error)
+
+
+class Progress:
+    """Chunks done out of the total, redrawn on one line of a terminal (nothing when not a terminal)."""
+
+    def __init__(self, total: int, files: int, enabled: bool) -> None:
+        self.total, self.files, self.enabled = total, files, enabled
+        self.done, self.files_done, self.failed = 0, 0, 0
+
+    def update(self, files: int, failed: bool) -> None:
+        """Counts one finished chunk of ``files`` files and redraws."""
+        self.done += 1
+        self.files_done += files
+        self.failed += int(failed)
+        if self.enabled:
+            text = f"\rchunks {self.done}/{self.total}, files {self.files_done}/{self.files}"
+            sys.stderr.write(text + (f", {self.failed} chunks failed" if self.failed else "") + "\x1b[K")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        """Ends the progress line."""
+        if self.enabled and self.done:
+            sys.stderr.write("\n")
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one line (its type when it has no message)."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+def gather(client: Client, chunks: Sequence[Chunk], settings: TaskSettings, options: RunOptions,
+           ) -> Tuple[Dict[int, ChunkResult], Dict[int, str]]:
+    """Submits every chunk (``retries`` each) and collects results and failures as they finish."""
+    futures = {client.submit(run_chunk, chunk, settings, key=f"rawburst-{settings.run_token}-{chunk.name}",
+                             retries=options.retries, pure=False): chunk for chunk in chunks}
+    progress = Progress(len(chunks), sum(len(chunk.jobs) for chunk in chunks), options.progress)
+    results: Dict[int, ChunkResult] = {}
+    failures: Dict[int, str] = {}
+    try:
+        for future in as_completed(futures):
+            chunk = futures[future]
+            if future.status == "finished":
+                results[chunk.index] = future.result()
+            else:
+                failures[chunk.index] = one_line(future.exception())
+            progress.update(len(chunk.jobs), chunk.index in failures)
+    finally:
+        progress.finish()
+    return results, failures
+
+
+def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], extension: str,
+        options: RunOptions) -> Dict[str, Any]:
+    """Runs ``jobs`` on the cluster, writes the report and returns the summary."""
+    chunks = make_chunks(jobs, options.chunk_size, command)
+    state_dir = os.path.join(out, ".rawburst-dask")
+    try:
+        os.makedirs(state_dir, exist_ok=True)
+    except OSError as error:
+        raise PlanError(f"{state_dir}: cannot create the state folder ({error.strerror})") from None
+    token = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+    settings = TaskSettings(command, state_dir, token, tuple(arguments))
+    with open_client(options.scheduler, options.workers) as client:
+        check_workers(client, settings, extension)
+        started = time.monotonic()  # the chunks' wall time: the cluster's start-up is not the files' cost
+        results, failures = gather(client, chunks, settings, options)
+    seconds = time.monotonic() - started
+    attempts = read_attempts(settings)
+    lines = report_lines(chunks, results, failures, attempts, token)
+    write_report(options.report_path, lines)
+    return summarize(lines, chunks, attempts, seconds, options.report_path)

@@ -1,0 +1,220 @@
+"""The Dask task: one chunk run by ``rawburst <command> --manifest ... --results ... --resume`` on the worker's machine.
+
+Everything a chunk writes lives in the state folder (``OUT/.rawburst-dask/``, storage every worker sees): its
+manifest, its results (the worker mode's JSON lines, kept across attempts and runs so ``--resume`` can keep what an
+earlier attempt finished) and one marker per attempt, created with O_EXCL, that says which worker tried it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .planning import Chunk, Job
+
+PR_SET_PDEATHSIG = 1
+
+
+class BinaryNotFound(Exception):
+    """Neither ``$RAWBURST`` nor ``rawburst`` on PATH names an executable."""
+
+
+class ChunkFailed(Exception):
+    """A chunk's rawburst could not run its jobs (refused to start, or was killed): Dask retries the task."""
+
+
+@dataclass(frozen=True)
+class TaskSettings:
+    """What every chunk of one run shares: the command, the state folder, the run's token and rawburst's options."""
+
+    command: str
+    state_dir: str
+    run_token: str
+    arguments: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What a finished chunk returns: the worker mode's last line for each of its jobs (in chunk order)."""
+
+    chunk: int
+    attempt: int
+    worker: str
+    exit_code: int
+    lines: List[Dict[str, Any]]
+    summary: Optional[Dict[str, Any]]
+
+
+def find_rawburst() -> str:
+    """The rawburst executable on this machine: ``$RAWBURST``, else ``rawburst`` on PATH."""
+    named = os.environ.get("RAWBURST")
+    if named:
+        if os.path.isfile(named) and os.access(named, os.X_OK):
+            return os.path.abspath(named)
+        raise BinaryNotFound(f"RAWBURST={named} is not an executable file")
+    found = shutil.which("rawburst")
+    if found is None:
+        raise BinaryNotFound("rawburst is not on PATH (install it, or set RAWBURST to its path)")
+    return found
+
+
+def worker_name() -> str:
+    """The Dask worker's address when running in one, else host:pid."""
+    try:
+        from distributed import get_worker
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def attempts_dir(settings: TaskSettings) -> str:
+    """Where this run's attempt markers are."""
+    return os.path.join(settings.state_dir, "attempts", settings.run_token)
+
+
+def claim_attempt(settings: TaskSettings, chunk: Chunk, worker: str) -> int:
+    """Creates the next free marker ``<chunk>.attempt-N`` (O_EXCL, so two attempts never share a number) holding who
+    tries it and when; returns N."""
+    folder = attempts_dir(settings)
+    os.makedirs(folder, exist_ok=True)
+    attempt = 1
+    while True:
+        path = os.path.join(folder, f"{chunk.name}.attempt-{attempt}")
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            attempt += 1
+            continue
+        record = {"chunk": chunk.name, "attempt": attempt, "worker": worker, "host": socket.gethostname(),
+                  "pid": os.getpid(), "started": time.time()}
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(json.dumps(record) + "\n")
+        return attempt
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` through a temporary file in the same folder, fsync'd and renamed."""
+    folder = os.path.dirname(path)
+    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def chunk_paths(settings: TaskSettings, chunk: Chunk) -> Tuple[str, str]:
+    """The chunk's manifest and results files."""
+    base = os.path.join(settings.state_dir, chunk.name)
+    return base + ".jsonl", base + ".results.jsonl"
+
+
+def die_with_parent() -> Callable[[], None]:
+    """A ``preexec_fn`` that makes the child get SIGKILL when the thread that started it (the Dask worker's task
+    thread) dies, and exits at once if that already happened."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def arm() -> None:
+        if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+            os._exit(126)
+        if os.getppid() != parent:
+            os._exit(126)
+    return arm
+
+
+def rawburst_command(binary: str, settings: TaskSettings, manifest: str, results: str, run_id: str) -> List[str]:
+    """The worker mode's command line for one chunk."""
+    return [binary, settings.command, "--manifest", manifest, "--results", results, "--resume", "--json",
+            "--run-id", run_id, *settings.arguments]
+
+
+def last_lines(results: str, jobs: List[Job]) -> List[Optional[Dict[str, Any]]]:
+    """For each job, the last results line with its input and output (None when there is none)."""
+    wanted = {(job.input, job.output): index for index, job in enumerate(jobs)}
+    found: List[Optional[Dict[str, Any]]] = [None] * len(jobs)
+    if not os.path.exists(results):
+        return found
+    with open(results, encoding="utf-8") as stream:
+        for text in stream:
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError:
+                continue  # a line cut by a killed worker: its job has another line, or none and is redone
+            index = wanted.get((line.get("input"), line.get("output"))) if isinstance(line, dict) else None
+            if index is not None:
+                found[index] = line
+    return found
+
+
+def parse_summary(stdout: str) -> Optional[Dict[str, Any]]:
+    """The worker mode's ``--json`` summary object, or None when stdout holds none."""
+    for text in reversed(stdout.strip().splitlines()):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def one_line(stderr: str) -> str:
+    """The last non-empty line of ``stderr`` (rawburst's one-line error), or a placeholder."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return lines[-1] if lines else "(nothing on stderr)"
+
+
+def run_chunk(chunk: Chunk, settings: TaskSettings) -> ChunkResult:
+    """Runs one chunk on this machine and returns its jobs' lines; raises ``ChunkFailed`` (so Dask retries) when
+    rawburst could not start or died."""
+    binary = find_rawburst()
+    worker = worker_name()
+    attempt = claim_attempt(settings, chunk, worker)
+    manifest, results = chunk_paths(settings, chunk)
+    write_atomically(manifest, "".join(json.dumps(job.manifest_line()) + "\n" for job in chunk.jobs))
+    for folder in sorted({os.path.dirname(job.output) for job in chunk.jobs}):
+        os.makedirs(folder, exist_ok=True)
+    run_id = f"{settings.run_token}/{chunk.name}/attempt-{attempt}@{worker}"
+    process = subprocess.run(rawburst_command(binary, settings, manifest, results, run_id),
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=die_with_parent())
+    if process.returncode < 0:
+        raise ChunkFailed(f"{chunk.name}: rawburst was killed by signal {-process.returncode} on {worker}")
+    if process.returncode not in (0, 1):
+        raise ChunkFailed(f"{chunk.name}: rawburst exited {process.returncode} on {worker}: {one_line(process.stderr)}")
+    lines = last_lines(results, chunk.jobs)
+    missing = [job.input for job, line in zip(chunk.jobs, lines) if line is None]
+    if missing:
+        raise ChunkFailed(f"{chunk.name}: no result for {missing[0]} (and {len(missing) - 1} more) on {worker}")
+    return ChunkResult(chunk.index, attempt, worker, process.returncode, [line for line in lines if line is not None],
+                       parse_summary(process.stdout))
+
+
+def probe_options(settings: TaskSettings, extension: str) -> Tuple[int, str]:
+    """Runs the worker mode once on a job whose input does not exist, in a temporary folder, to learn whether
+    rawburst accepts the run's options (exit 2 = refused) before any chunk starts. Returns the exit status and the
+    last line of stderr."""
+    binary = find_rawburst()
+    with tempfile.TemporaryDirectory(prefix="rawburst-dask-probe-") as folder:
+        manifest = os.path.join(folder, "probe.jsonl")
+        missing = os.path.join(folder, "missing.dng")
+        with open(manifest, "w", encoding="utf-8") as stream:
+            stream.write(json.dumps({"input": missing, "output": os.path.join(folder, f"probe.{extension}")}) + "\n")
+        command = rawburst_command(binary, settings, manifest, os.path.join(folder, "results.jsonl"), "probe")
+        process = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                 preexec_fn=die_with_parent(), timeout=120)
+    return process.returncode, one_line(process.stderr)
