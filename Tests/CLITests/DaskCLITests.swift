@@ -85,3 +85,77 @@ import TestSupport
         #expect(facts["untouchedFirstHalf"]?.int == 148, "kept outputs keep their inode and modification time")
     }
 }
+
+/// `python -m rawburst_dask` on its own LocalCluster (no --scheduler): refusals and files that fail.
+@Suite(.serialized) struct DaskCommandLineTests {
+    /// Runs `python -m rawburst_dask ARGUMENTS` from the checkout with the built rawburst.
+    static func rawburstDask(_ arguments: [String], rawburst: String = CLI.executable.path) throws -> ProcessResult {
+        try ExternalTool(Python.executableName).run(["-m", "rawburst_dask"] + arguments, timeout: 300, environment: [
+            "PYTHONPATH": TestPaths.packageRoot.appendingPathComponent("python").path, "RAWBURST": rawburst,
+            "PYTHONDONTWRITEBYTECODE": "1", "XDG_CACHE_HOME": CLI.cacheHome])
+    }
+
+    /// Exit status 2 and exactly one line on stderr that contains `naming`.
+    static func expectRefused(_ result: ProcessResult, naming: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = result.stderr.split(separator: "\n")
+        #expect(result.exitStatus == 2, "status \(result.exitStatus): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(lines.count == 1 && lines[0].hasPrefix("error: ") && result.stderr.contains(naming),
+                "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test func badArgumentsAreOneLineAndStatus2() throws {
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-refusals")
+        let out = tmp.file("out").path
+        Self.expectRefused(try Self.rawburstDask(["convert", tmp.file("missing").path, out]), naming: "missing: no such folder")
+        Self.expectRefused(try Self.rawburstDask(["convert", "s3://bucket/raws", out]), naming: "s3://")
+        Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--chunk-size", "0"]), naming: "--chunk-size")
+        Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--format", "png"]), naming: "--format")
+        let manifest = tmp.file("jobs.jsonl")
+        try Data("{\"input\": \"a.CR2\", \"output\": \"a.dng\"}\n\n{\"input\": 3, \"output\": \"b.dng\"}\n".utf8).write(to: manifest)
+        Self.expectRefused(try Self.rawburstDask(["convert", manifest.path, out]), naming: "jobs.jsonl line 3")
+        let raws = try tmp.subdirectory("raws")
+        try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc")),
+                                         to: raws.appendingPathComponent("a.kdc"))
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out], rawburst: tmp.file("nowhere").path),
+                           naming: "RAWBURST=")
+        // An option rawburst refuses stops the run before any chunk, with rawburst's own line.
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--", "--no-such-option"]),
+                           naming: "--no-such-option")
+        #expect(!FileManager.default.fileExists(atPath: out + "/a.dng"))
+    }
+
+    @Test func filesThatFailAreRecordedOnceEachWithTheirKind() throws {
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-failures")
+        let raws = try tmp.subdirectory("raws/nested")
+        let inputs = ["kodak-dc120-jpeg.kdc": "good-1.kdc", "kodak-dc120.kdc": "good-2.kdc", "gopro-hero7.gpr": "vc5.gpr",
+                      "stubs/header-only.raf": "header.raf", "stubs/truncated-nikon-d70.nef": "cut.nef"]
+        for (sample, name) in inputs {
+            try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample(sample)), to: raws.appendingPathComponent(name))
+        }
+        let out = tmp.file("out")
+        let result = try Self.rawburstDask(["convert", tmp.file("raws").path, out.path, "--chunk-size", "2", "--json"])
+        #expect(result.exitStatus == 1, "stderr: \(result.stderr)")
+        let summary = try JSONValue(parsing: Data(result.stdout.utf8)).object ?? [:]
+        #expect(summary["files"]?.int == 5 && summary["ok"]?.int == 2 && summary["failed"]?.int == 3, "\(summary)")
+        #expect(summary["chunks"]?.int == 3)
+        #expect(summary["chunksRetried"]?.array?.isEmpty ?? false, "a failed file is a result, not a retry")
+        let kinds = summary["failuresByKind"]?.object ?? [:]
+        #expect(kinds.values.compactMap(\.int).reduce(0, +) == 3)
+        let report = try String(contentsOf: out.appendingPathComponent("rawburst-report.jsonl"), encoding: .utf8)
+        let lines = try report.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)).object ?? [:] }
+        #expect(Set(lines.compactMap { $0["input"]?.string }) == Set(inputs.values.map { raws.appendingPathComponent($0).path }))
+        #expect(lines.count == 5)
+        let contractKinds: Set<String> = ["file-not-found", "not-readable", "not-a-raw", "unsupported", "truncated",
+                                          "corrupt", "invalid-value", "crashed"]
+        for line in lines where line["status"]?.string == "failed" {
+            let kind = line["error"]?.object?["kind"]?.string ?? ""
+            #expect(contractKinds.contains(kind), "\(line)")
+            #expect(line["chunk"]?.string?.hasPrefix("convert-chunk-") ?? false)
+        }
+        for line in lines where line["status"]?.string == "ok" {
+            #expect(FileManager.default.fileExists(atPath: line["output"]?.string ?? "/nonexistent"))
+        }
+        let failedOutputs = lines.filter { $0["status"]?.string == "failed" }.compactMap { $0["output"]?.string }
+        #expect(failedOutputs.count == 3 && failedOutputs.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+}

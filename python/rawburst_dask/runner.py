@@ -66,6 +66,13 @@ def check_workers(client: Client, settings: TaskSettings, extension: str) -> Non
         raise RunError(f"rawburst {settings.command} refused the options: {line.removeprefix('error: ')}")
 
 
+def locate_here() -> None:
+    """Raises ``RunError`` when this machine has no rawburst."""
+    ok, text = locate_binary()
+    if not ok:
+        raise RunError(text)
+
+
 def locate_binary() -> Tuple[bool, str]:
     """On a worker: (True, the path of rawburst) or (False, why not)."""
     try:
@@ -135,6 +142,8 @@ def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], exten
         raise PlanError(f"{state_dir}: cannot create the state folder ({error.strerror})") from None
     token = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
     settings = TaskSettings(command, state_dir, token, tuple(arguments))
+    if options.scheduler is None:
+        locate_here()  # the LocalCluster's workers run on this machine: say so before starting them
     with open_client(options.scheduler, options.workers) as client:
         check_workers(client, settings, extension)
         started = time.monotonic()  # the chunks' wall time: the cluster's start-up is not the files' cost
