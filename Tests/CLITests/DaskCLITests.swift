@@ -83,6 +83,13 @@ import TestSupport
         #expect(summary["ok"]?.int == 152)
         #expect(facts["redoneAsExpected"] == .bool(true))
         #expect(facts["untouchedFirstHalf"]?.int == 148, "kept outputs keep their inode and modification time")
+        // One file added in front of the 300 shifts one file of each chunk into the next (7 chunks now): the six
+        // moved files' results come along, and only the new file is converted.
+        #expect(facts["addedExitCode"]?.int == 0, "\(facts["addedStderr"]?.string ?? "")")
+        let added = facts["addedSummary"]?.object ?? [:]
+        #expect(added["files"]?.int == 301 && added["ok"]?.int == 1 && added["kept"]?.int == 300, "\(added)")
+        #expect(added["carriedOver"]?.int == 6)
+        #expect(facts["addedLineKept"] == .bool(false))
     }
 }
 

@@ -7,6 +7,7 @@ assertions are in Tests/CLITests/DaskCLITests.swift; this prints one JSON object
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -235,10 +236,19 @@ def scenario_resume(rawburst, work, jobs, cache, address):
     untouched = sum(1 for o, stamp in before.items() if o != damaged and os.path.exists(o)
                     and (os.stat(o).st_ino, os.stat(o).st_mtime_ns) == stamp)
     expected_redone = sorted([damaged, deleted] + [o for _, o in mirrored[FILES // 2:]])
-    return {"firstExitCode": status1, "firstStderr": stderr1[-1000:], "exitCode": status, "stderr": stderr[-2000:],
-            "summary": json.loads(stdout or "{}"), "redoneAsExpected": redone == expected_redone,
-            "redone": len(redone), "untouchedFirstHalf": untouched,
-            **check_outputs(lines, jobs, out, cache)}
+    facts = {"firstExitCode": status1, "firstStderr": stderr1[-1000:], "exitCode": status, "stderr": stderr[-2000:],
+             "summary": json.loads(stdout or "{}"), "redoneAsExpected": redone == expected_redone,
+             "redone": len(redone), "untouchedFirstHalf": untouched, **check_outputs(lines, jobs, out, cache)}
+    # A file added in front of the others moves one file of every chunk into the next: the earlier results come
+    # along (carried over), so only the new file is converted.
+    first = os.path.join(work, "in", "batch-0", "aaa-added.dng")
+    shutil.copyfile(jobs[plan[0]], first)
+    stdout3, stderr3, status3 = run_cli(["convert", os.path.join(work, "in"), out, "--scheduler", address,
+                                         "--chunk-size", str(CHUNK), "--json"], rawburst)
+    added = [line for line in read_lines(os.path.join(out, "rawburst-report.jsonl")) if line["input"] == first]
+    facts.update(addedExitCode=status3, addedStderr=stderr3[-1000:], addedSummary=json.loads(stdout3 or "{}"),
+                 addedLineKept=added[0]["kept"] if added else None)
+    return facts
 
 
 def main():

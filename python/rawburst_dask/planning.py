@@ -59,6 +59,10 @@ class Chunk:
     name: str
     jobs: List[Job]
 
+    def manifest_text(self) -> str:
+        """The chunk's manifest for the worker mode: one JSON line per job."""
+        return "".join(json.dumps(job.manifest_line()) + "\n" for job in self.jobs)
+
 
 def local_path(location: str) -> str:
     """A local path for ``location`` (a path or a ``file://`` URL), absolute; other fsspec URLs are refused."""

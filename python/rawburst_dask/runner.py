@@ -14,7 +14,8 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from distributed import Client, LocalCluster, as_completed
 
-from .planning import Chunk, Job, PlanError, make_chunks
+from .carryover import carry_over
+from .planning import STATE_FOLDER, Chunk, Job, PlanError, make_chunks
 from .report import read_attempts, report_lines, summarize, write_report
 from .task import BinaryNotFound, ChunkResult, TaskSettings, find_rawburst, probe_options, run_chunk
 
@@ -131,11 +132,20 @@ def gather(client: Client, chunks: Sequence[Chunk], settings: TaskSettings, opti
     return results, failures
 
 
+def carry_earlier_results(settings: TaskSettings, chunks: Sequence[Chunk]) -> int:
+    """``carry_over``, with a results file locked too long as a ``RunError``."""
+    try:
+        return carry_over(settings, chunks)
+    except BlockingIOError:
+        raise RunError(f"{settings.state_dir}: a results file stays locked by another rawburst worker "
+                       "(is another run still going?)") from None
+
+
 def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], extension: str,
         options: RunOptions) -> Dict[str, Any]:
     """Runs ``jobs`` on the cluster, writes the report and returns the summary."""
     chunks = make_chunks(jobs, options.chunk_size, command)
-    state_dir = os.path.join(out, ".rawburst-dask")
+    state_dir = os.path.join(out, STATE_FOLDER)
     try:
         os.makedirs(state_dir, exist_ok=True)
     except OSError as error:
@@ -146,10 +156,11 @@ def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], exten
         locate_here()  # the LocalCluster's workers run on this machine: say so before starting them
     with open_client(options.scheduler, options.workers) as client:
         check_workers(client, settings, extension)
+        carried = carry_earlier_results(settings, chunks)
         started = time.monotonic()  # the chunks' wall time: the cluster's start-up is not the files' cost
         results, failures = gather(client, chunks, settings, options)
     seconds = time.monotonic() - started
     attempts = read_attempts(settings)
     lines = report_lines(chunks, results, failures, attempts, token)
     write_report(options.report_path, lines)
-    return summarize(lines, chunks, attempts, seconds, options.report_path)
+    return {**summarize(lines, chunks, attempts, seconds, options.report_path), "carriedOver": carried}

@@ -186,7 +186,7 @@ def run_chunk(chunk: Chunk, settings: TaskSettings) -> ChunkResult:
     worker = worker_name()
     attempt = claim_attempt(settings, chunk, worker)
     manifest, results = chunk_paths(settings, chunk)
-    write_atomically(manifest, "".join(json.dumps(job.manifest_line()) + "\n" for job in chunk.jobs))
+    write_atomically(manifest, chunk.manifest_text())
     for folder in sorted({os.path.dirname(job.output) for job in chunk.jobs}):
         os.makedirs(folder, exist_ok=True)
     run_id = f"{settings.run_token}/{chunk.name}/attempt-{attempt}@{worker}"
