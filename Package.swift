@@ -36,6 +36,8 @@ let package = Package(
                        providers: [.apt(["libaravis-dev", "libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/C/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // The only hand-written C, one target per owner: typed, non-variadic libtiff calls (RawTIFF), and
         // libjpeg/libpng with their errors caught (RawImageIO).
         .target(name: "CTIFFShims", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShims"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
         .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
-                                                "RawAnalysis"]),
+                                                "RawAnalysis", "CCrypto"]),
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         // The live viewfinder: its server (Hummingbird + WebSocket, the only module that imports them), page, previews

@@ -17,7 +17,7 @@
 set -euo pipefail
 
 BUILD_LIBS=(libraw-dev libtiff-dev libexif-dev liblcms2-dev libheif-dev libjpeg62-turbo-dev libpng-dev pkg-config
-            libaravis-dev libusb-1.0-0-dev)
+            libaravis-dev libusb-1.0-0-dev libssl-dev)
 CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktable time libtiff-tools
           aravis-tools chromium chromium-driver)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.

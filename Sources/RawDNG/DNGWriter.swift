@@ -75,6 +75,8 @@ public struct DNGWriter: Sendable {
         /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth, or the
         /// lossless-JPEG precision.
         public var bitsPerSample: Int = 16
+        /// The NewRawImageDigest written (16 bytes), or nil when the options leave it out.
+        public var rawImageDigest: [UInt8]?
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -146,7 +148,7 @@ public struct DNGWriter: Sendable {
             throw DNGWriteError(path: path, error.message)
         }
         let publication: AtomicFile.Publication
-        let stored: StoredRaw
+        let stored: (raw: StoredRaw, digest: [UInt8]?)
         do {
             try file.beforeWriting()
             let known = knownRawImageDigest.map { (digest: $0, sampleBytes: knownDigestSampleBytes) }
@@ -171,15 +173,16 @@ public struct DNGWriter: Sendable {
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
         var report = Report(path: path, bytes: size, warnings: warnings)
         report.publication = publication
-        report.compression = stored.compression
-        report.bitsPerSample = stored.bitsPerSample
+        report.compression = stored.raw.compression
+        report.bitsPerSample = stored.raw.bitsPerSample
+        report.rawImageDigest = stored.digest
         return report
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
     private func writeContents(_ image: RawImage, codes: DNGStoredCodes?, calibration: ColorCalibration, options: Options,
                                knownDigest: (digest: [UInt8], sampleBytes: Int)?,
-                               to temporaryPath: String, reportingAs path: String) throws -> StoredRaw {
+                               to temporaryPath: String, reportingAs path: String) throws -> (raw: StoredRaw, digest: [UInt8]?) {
         let frame = image.frame
         // The samples stored: the frame's, or the codes its LinearizationTable maps to them.
         let data: RawFrame
@@ -199,7 +202,8 @@ public struct DNGWriter: Sendable {
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
         // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
         let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
-        let digestTags = Self.digestTags(data, storedBits: precision, options: options, known: knownDigest)
+        let digest = Self.digest(data, storedBits: precision, options: options, known: knownDigest)
+        let digestTags = digest.map { [TagAssignment.bytes(TIFFTag.newRawImageDigest, $0)] } ?? []
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
             var ifd0: [TagAssignment] = []
@@ -214,7 +218,7 @@ public struct DNGWriter: Sendable {
             }
             try tiff.close()
             try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
-            return stored
+            return (stored, digest)
         }
         // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
         let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
@@ -250,20 +254,17 @@ public struct DNGWriter: Sendable {
         }
         try tiff.close()
         try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
-        return stored
+        return (stored, digest)
     }
 
-    /// NewRawImageDigest of the samples `data` stored `storedBits` wide (none when the options leave it out): `known`
+    /// NewRawImageDigest of the samples `data` stored `storedBits` wide (nil when the options leave it out): `known`
     /// when it hashed the samples as wide, else computed.
-    private static func digestTags(_ data: RawFrame, storedBits: Int, options: Options,
-                                   known: (digest: [UInt8], sampleBytes: Int)?) -> [TagAssignment] {
-        guard options.rawImageDigest else { return [] }
+    private static func digest(_ data: RawFrame, storedBits: Int, options: Options,
+                               known: (digest: [UInt8], sampleBytes: Int)?) -> [UInt8]? {
+        guard options.rawImageDigest else { return nil }
         let sampleBytes = NewRawImageDigest.sampleBytes(storedBits: storedBits)
-        if let known, known.digest.count == 16, known.sampleBytes == sampleBytes {
-            return [.bytes(TIFFTag.newRawImageDigest, known.digest)]
-        }
-        return [.bytes(TIFFTag.newRawImageDigest,
-                       NewRawImageDigest.digest(of: data, threads: options.encodingThreads, sampleBytes: sampleBytes))]
+        if let known, known.digest.count == 16, known.sampleBytes == sampleBytes { return known.digest }
+        return NewRawImageDigest.digest(of: data, threads: options.encodingThreads, sampleBytes: sampleBytes)
     }
 
     private func customDirectories(_ exifTags: [TagAssignment], _ exifOffset: UInt64,

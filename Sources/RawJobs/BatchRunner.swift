@@ -8,14 +8,25 @@ enum BatchRunner {
     /// never concurrently with itself.
     static func run<Job: Sendable, Result: Sendable>(_ jobs: [Job], parallelism: Int, work: @escaping @Sendable (Job) -> Result,
                                                      progress: @escaping @Sendable (Result, Int, Int) -> Void) -> [Result] {
+        run(jobs, parallelism: parallelism, threadState: { () }, work: { (_: inout Void, job) in work(job) }, progress: progress)
+    }
+
+    /// Runs like ``run(_:parallelism:work:progress:)``, each thread with a state of its own made by `threadState`
+    /// (a worker's sandbox process) that `work` may change; the state is dropped when its thread ends.
+    static func run<Job: Sendable, Result: Sendable, State>(
+        _ jobs: [Job], parallelism: Int, threadState: @escaping @Sendable () -> State,
+        work: @escaping @Sendable (inout State, Job) -> Result,
+        progress: @escaping @Sendable (Result, Int, Int) -> Void
+    ) -> [Result] {
         let state = BatchState<Result>(count: jobs.count)
         let workers = max(1, min(parallelism, jobs.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
+                var own = threadState()
                 while let index = state.nextIndex() {
-                    let result = work(jobs[index])
+                    let result = work(&own, jobs[index])
                     state.store(result, at: index) { done in progress(result, done, jobs.count) }
                 }
                 group.leave()

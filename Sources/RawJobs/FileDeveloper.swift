@@ -45,6 +45,8 @@ public struct FileDeveloper: Sendable {
         public let warnings: [String]
         /// The one-line error, or nil on success.
         public let error: String?
+        /// The kind of failure (nil on success).
+        public var failureKind: JobFailureKind?
 
         /// True when the file was written.
         public var succeeded: Bool { error == nil }
@@ -87,8 +89,10 @@ public struct FileDeveloper: Sendable {
                           whiteBalance: Self.describe(developed.plan), demosaic: developed.demosaic, seconds: elapsed(),
                           warnings: developed.warnings, error: nil)
         } catch {
-            return Result(inputs: [job.input], output: job.output, bytes: nil, width: nil, height: nil, whiteBalance: nil,
-                          demosaic: nil, seconds: elapsed(), warnings: [], error: "\(error)")
+            var result = Result(inputs: [job.input], output: job.output, bytes: nil, width: nil, height: nil, whiteBalance: nil,
+                                demosaic: nil, seconds: elapsed(), warnings: [], error: "\(error)")
+            result.failureKind = (error as? RawReadError).map { JobFailureKind($0.kind) } ?? .writeFailed
+            return result
         }
     }
 

@@ -20,6 +20,10 @@ public struct RawConverter: Sendable {
         public let error: String?
         /// What was done with the file (meaningful on success).
         public var action: Action = .converted
+        /// The kind of failure (nil on success).
+        public var failureKind: JobFailureKind?
+        /// The NewRawImageDigest written (nil for a failure, a copy, or no digest).
+        public var rawImageDigest: [UInt8]?
 
         public var succeeded: Bool { error == nil }
     }
@@ -76,11 +80,17 @@ public struct RawConverter: Sendable {
                 try check?.wait()
                 throw error
             }
-            return Result(job: job, bytes: report.bytes, seconds: elapsed(), warnings: report.warnings, error: nil)
+            var result = Result(job: job, bytes: report.bytes, seconds: elapsed(), warnings: report.warnings, error: nil)
+            result.rawImageDigest = report.rawImageDigest
+            return result
         } catch let error as RawReadError {
-            return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: error.description)
+            var result = Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: error.description)
+            result.failureKind = JobFailureKind(error.kind)
+            return result
         } catch {
-            return Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: "\(error)")
+            var result = Result(job: job, bytes: nil, seconds: elapsed(), warnings: [], error: "\(error)")
+            result.failureKind = .writeFailed
+            return result
         }
     }
 

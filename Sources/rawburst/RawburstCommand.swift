@@ -29,12 +29,18 @@ struct RawburstCommand: ParsableCommand {
     }
 
     private static func fail(_ error: Error, command: String?) -> Never {
-        if let (bad, found) = BadValue.unwrap(error) { refuse(bad.message, command: found ?? command) }
-        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        guard let message = refusal(of: error) else { exit(withError: error) }
+        refuse(message, command: BadValue.unwrap(error)?.command ?? BadValue.commandName(in: error) ?? command)
+    }
+
+    /// The one line that names what is wrong with a command line — a `BadValue`, or argument-parser's refusal —
+    /// or nil for an error that is not a refusal (help, version, an exit status).
+    static func refusal(of error: Error) -> String? {
+        if let (bad, _) = BadValue.unwrap(error) { return bad.message }
+        guard exitCode(for: error) == .validationFailure else { return nil }
         // argument-parser's message may add lines of help and usage: the first line names the problem.
         let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-        refuse(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
-               command: BadValue.commandName(in: error) ?? command)
+        return message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
     }
 
     private static func refuse(_ message: String, command: String?) -> Never {

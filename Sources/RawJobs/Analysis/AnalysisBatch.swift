@@ -94,8 +94,10 @@ public struct AnalysisBatch: Sendable {
             result.ok = true
         } catch let error as RawReadError {
             result.error = error.description
+            result.errorKind = JobFailureKind(error.kind)
         } catch {
             result.error = "\(path): \(error)"
+            result.errorKind = .writeFailed
         }
         return (result, tile)
     }

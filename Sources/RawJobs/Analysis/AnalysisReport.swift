@@ -33,6 +33,8 @@ public struct AnalysisFileResult: Sendable, Encodable {
     public var ok: Bool
     /// Why not, one line.
     public var error: String?
+    /// The kind of failure (nil when analysed).
+    public var errorKind: JobFailureKind?
     /// The active area's size.
     public var width: Int?, height: Int?
     /// ISO and shutter time (seconds) from the file's metadata.

@@ -4,8 +4,8 @@ import RawBurst
 
 /// The raw files a batch command reads: the same argument and flag in `convert`, `develop` and `analyze`.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Raw files or directories.")
-    var inputs: [String]
+    @Argument(help: "Raw files or directories (none with --manifest).")
+    var inputs: [String] = []
 
     @Flag(name: .shortAndLong, help: "Search input directories recursively.")
     var recursive = false
@@ -17,20 +17,27 @@ struct InputOptions: ParsableArguments {
 
 /// Where a batch command writes: the same flags in `convert` and `develop`.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output file (one input) or existing directory.")
-    var output: String
+    @Option(name: .shortAndLong, help: "Output file (one input) or existing directory (not with --manifest: each job names its output).")
+    var output: String?
 
     @Flag(help: "Replace existing output files.")
     var overwrite = false
 
     /// An empty -o names no file.
     func validate() throws {
-        if output.isEmpty { throw BadValue("-o: the output path is empty") }
+        if let output, output.isEmpty { throw BadValue("-o: the output path is empty") }
+    }
+
+    /// The output path; without one, a refusal naming -o.
+    func required() throws -> String {
+        guard let output else { throw BadValue("-o is needed: the output file or directory (or --manifest, whose jobs name theirs)") }
+        return output
     }
 
     /// The conversion plan of `input` into this output (files named with `outputExtension`), its directories
     /// created; a refusal is one line, exit status 2.
     func plan(_ input: InputOptions, outputExtension: String = "dng") throws -> ConversionPlan {
+        let output = try required()
         do {
             let plan = try ConversionPlan(inputs: input.inputs, output: output, recursive: input.recursive, overwrite: overwrite,
                                           outputExtension: outputExtension, allFiles: input.allFiles)

@@ -26,6 +26,9 @@ struct AnalyzeCommand: ParsableCommand {
         --best N lists the N sharpest frames. --png DIR writes pictures: <name>-histogram.png (raw), \
         <name>-rgb-histogram.png (developed), <name>-peaking.png, <name>-zebra.png, and contact-sheet.png (every \
         frame labelled with EV, ISO, shutter and sharpness; the --best frames framed).
+        As a worker (--manifest with --results, --shard, --resume, --timeout-per-file or --memory-limit-per-file): \
+        each job analyses one file in a sandbox process and writes its analysis as JSON to the job's output, one \
+        JSON line of results per job (docs/worker.md); pictures and --best are not made there.
         Exit status: 0 all analysed, 1 some files failed, 2 nothing could start.
         """
     )
@@ -79,6 +82,9 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup
     var reporting: ReportOptions
 
+    @OptionGroup
+    var worker: WorkerOptions
+
     /// The options checked before any file is read: one line naming the option, exit status 2.
     func validate() throws {
         if let best, best < 1 { throw BadValue("--best must be at least 1, not \(best)") }
@@ -97,6 +103,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if worker.isActive || worker.workerChild { return try WorkerMode.run(self) }
         let files = try inputFiles()
         let bar = ProgressBar(total: files.count, enabled: reporting.showsProgress)
         let report = AnalysisBatch(options: batchOptions()).run(files) { result, done, failed in
@@ -144,7 +151,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     /// What to measure (histograms, sharpness and metering unless some were chosen) and write.
-    private func batchOptions() -> AnalysisBatch.Options {
+    func batchOptions() -> AnalysisBatch.Options {
         let anyChosen = histogram || peaking || zebra || sharpness
         var options = AnalysisBatch.Options()
         options.analysis.histogram = !anyChosen || histogram

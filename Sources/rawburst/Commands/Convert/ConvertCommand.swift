@@ -18,6 +18,10 @@ struct ConvertCommand: ParsableCommand {
         input becomes <dir>/<name>.dng. Directories given as input are searched for raw files (-r: also their
         sub-directories, which are mirrored in the output).
 
+        As a worker (--manifest, --results, --shard, --resume, --timeout-per-file or --memory-limit-per-file): \
+        each file is a job run in a sandbox process (-j of them), with limits, one JSON line of results per job \
+        and --resume to keep what an earlier run finished (docs/worker.md).
+
         Exit status: 0 all converted, 1 some files failed, 2 nothing could start (bad arguments or paths).
         """
     )
@@ -47,6 +51,9 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup
     var reporting: ReportOptions
 
+    @OptionGroup
+    var worker: WorkerOptions
+
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw BadValue("--jobs must be between 1 and 256, not \(jobs)") }
         guard (0...DNGWriter.Options.maximumPreviewLongEdge).contains(preview) else {
@@ -54,16 +61,22 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let plan = try outputOptions.plan(input)
+    /// The DNG writer's options, encoding tiles with `threads` threads.
+    func writerOptions(threads: Int) -> DNGWriter.Options {
         var options = DNGWriter.Options()
         options.overwrite = outputOptions.overwrite
         options.previewLongEdge = preview == 0 ? nil : preview
         options.compression = compression
+        options.encodingThreads = max(1, min(64, threads))
+        return options
+    }
+
+    func run() throws {
+        if worker.isActive || worker.workerChild { return try WorkerMode.run(self) }
+        let plan = try outputOptions.plan(input)
         // Files already run in parallel: share the cores between them.
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        options.encodingThreads = max(1, min(64, cores / max(1, min(jobs, plan.jobs.count))))
-        let converter = RawConverter(writerOptions: options)
+        let converter = RawConverter(writerOptions: writerOptions(threads: cores / max(1, min(jobs, plan.jobs.count))))
         let bar = ProgressBar(total: plan.jobs.count, enabled: reporting.showsProgress)
         let failures = FailureCounter()
         let started = Date()
@@ -93,7 +106,7 @@ struct ConvertCommand: ParsableCommand {
                 print("converted none of \(results.count) file\(results.count == 1 ? "" : "s"): \(results.count) failed")
             } else {
                 let copied = converted.filter { $0.action == .copiedAsIs }.count
-                print("converted \(converted.count) of \(results.count) files to \(outputOptions.output) "
+                print("converted \(converted.count) of \(results.count) files to \(outputOptions.output ?? "") "
                       + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
                       + (copied > 0 ? ", \(copied) LinearRaw DNG\(copied == 1 ? "" : "s") copied as is" : "")
                       + (results.count > converted.count ? ", \(results.count - converted.count) failed" : ""))

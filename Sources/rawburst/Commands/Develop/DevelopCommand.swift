@@ -31,6 +31,11 @@ struct DevelopCommand: ParsableCommand {
         <first frame>-composite.<format>.
 
         Nothing is overwritten without --overwrite, and nothing half-written is left under a final name.
+
+        As a worker (--manifest, --results, --shard, --resume, --timeout-per-file or --memory-limit-per-file): \
+        each file is a job run in a sandbox process (-j of them), with limits, one JSON line of results per job \
+        (the output's SHA-256 as its digest) and --resume to keep what an earlier run finished (docs/worker.md). \
+        A job's format is its output's extension unless --format says.
         Exit status: 0 all developed, 1 some files failed, 2 nothing could start (bad arguments or paths).
         """
     )
@@ -124,6 +129,9 @@ struct DevelopCommand: ParsableCommand {
     @OptionGroup
     var reporting: ReportOptions
 
+    @OptionGroup
+    var worker: WorkerOptions
+
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw BadValue("--jobs must be between 1 and 256, not \(jobs)") }
     }
@@ -136,7 +144,8 @@ struct DevelopCommand: ParsableCommand {
         var compositor: DualSensorCompositor?
     }
 
-    func choices() throws(InvalidValueError) -> Choices {
+    /// The choices for writing `output` (its extension is the format unless --format says; default -o's).
+    func choices(output: String? = nil) throws(InvalidValueError) -> Choices {
         var settings = DevelopSettings()
         settings.whiteBalance = wb
         settings.demosaic = demosaic
@@ -150,7 +159,7 @@ struct DevelopCommand: ParsableCommand {
         settings.longEdge = size
         settings.applyOrientation = !noRotate
         settings.linearOutput = linear
-        let chosen = format ?? OutputFormat(pathExtension: outputOptions.output) ?? .jpeg
+        let chosen = format ?? OutputFormat(pathExtension: output ?? outputOptions.output ?? "") ?? .jpeg
         var options = EncodeOptions(quality: quality, overwrite: outputOptions.overwrite)
         if let bits {
             switch chosen {
@@ -172,6 +181,7 @@ struct DevelopCommand: ParsableCommand {
     }
 
     func run() throws {
+        if worker.isActive || worker.workerChild { return try WorkerMode.run(self) }
         let chosen: Choices
         do { chosen = try choices() } catch { throw BadValue("\(error)") }
         let work = try plan(chosen)
@@ -193,8 +203,9 @@ struct DevelopCommand: ParsableCommand {
         guard let compositor = chosen.compositor else {
             return .files(try outputOptions.plan(input, outputExtension: ext).jobs)
         }
+        let output = try outputOptions.required()
         do {
-            return .pairs(try CompositePlan.pairs(inputs: input.inputs, output: outputOptions.output, recursive: input.recursive,
+            return .pairs(try CompositePlan.pairs(inputs: input.inputs, output: output, recursive: input.recursive,
                                                   overwrite: outputOptions.overwrite, extension: ext, primary: primary,
                                                   allFiles: input.allFiles), compositor)
         } catch {
@@ -245,7 +256,7 @@ struct DevelopCommand: ParsableCommand {
                       + "\(formatBytes(bytes)), white balance \(only.whiteBalance ?? "?"), \(String(format: "%.2f", seconds)) s)")
             } else {
                 print("developed \(written.count) of \(results.count) \(chosen.compositor == nil ? "files" : "pairs") to "
-                      + "\(outputOptions.output) (\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
+                      + "\(outputOptions.output ?? "") (\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
                       + (results.count > written.count ? ", \(results.count - written.count) failed" : ""))
             }
         }

@@ -1,0 +1,154 @@
+import Foundation
+import RawCore
+import Synchronization
+
+/// One sandbox: a child process of the worker that runs one job at a time, so that a job that hangs, grows without
+/// bound or crashes a decoder costs its own process, never the worker. The parent writes a request line to the
+/// child's standard input and waits for one answer line on its standard output, watching the clock and the child's
+/// resident memory; past a limit it kills the child (SIGKILL). The child's standard error is the worker's.
+/// Owner: one worker job thread (not shared).
+final class SandboxProcess {
+    /// How the wait for an answer ended.
+    enum Answer {
+        /// The answer line.
+        case line([UInt8])
+        /// The time limit passed; the child was killed.
+        case timedOut
+        /// The child's resident memory passed the limit (the size seen); the child was killed.
+        case overMemory(Int)
+        /// The child ended without answering: killed by this signal, or exited with this status.
+        case died(signal: Int32?, status: Int32?)
+    }
+
+    let pid: pid_t
+    private let toChild: Int32
+    private let fromChild: Int32
+    private var pending: [UInt8] = []
+    private var reaped = false
+
+    /// Starts `executable` with `arguments` (argv[0] included), its standard input and output piped to this process.
+    init(executable: String, arguments: [String]) throws(SandboxError) {
+        // One spawn at a time: a pipe is close-on-exec only from fcntl on, and a child started by another thread in
+        // between would hold its ends open (and a dead sandbox's output would never end).
+        let (child, toChild, fromChild) = try Self.spawning.withLock { _ throws(SandboxError) in
+            try Self.spawn(executable: executable, arguments: arguments)
+        }
+        pid = child
+        self.toChild = toChild
+        self.fromChild = fromChild
+    }
+
+    private static let spawning = Mutex(())
+
+    /// Starts the child with two new pipes; its pid, the pipe to its standard input and the one from its output.
+    private static func spawn(executable: String, arguments: [String]) throws(SandboxError) -> (pid_t, Int32, Int32) {
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
+        guard pipe(&input) == 0 else { throw SandboxError("cannot create a pipe: \(FileError.errnoText())") }
+        guard pipe(&output) == 0 else {
+            close(input[0]); close(input[1])
+            throw SandboxError("cannot create a pipe: \(FileError.errnoText())")
+        }
+        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        var child: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        close(input[0])
+        close(output[1])
+        guard status == 0 else {
+            close(input[1]); close(output[0])
+            throw SandboxError("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return (child, input[1], output[0])
+    }
+
+    deinit {
+        close(toChild)
+        close(fromChild)
+        if !reaped { kill(pid, SIGKILL); _ = reap() }
+    }
+
+    /// Sends one request line; false when the child is gone.
+    func send(_ line: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < line.count {
+            let n = line.withUnsafeBytes { write(toChild, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
+    }
+
+    /// Waits for the answer line, killing the child past `limits` (checked every 10 ms).
+    func answer(within limits: JobLimits) -> Answer {
+        let start = MonotonicClock.nanoseconds()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<end])
+                pending.removeSubrange(...end)
+                return .line(line)
+            }
+            if let seconds = limits.seconds, Double(MonotonicClock.nanoseconds() - start) / 1e9 > seconds {
+                stop()
+                return .timedOut
+            }
+            if let limit = limits.memoryBytes, let resident = ProcessMemory.resident(of: pid), resident > limit {
+                stop()
+                return .overMemory(resident)
+            }
+            var poller = pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 10)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n > 0 { pending += chunk.prefix(n); continue }
+            let (signal, status) = reap()
+            return .died(signal: signal, status: status)
+        }
+    }
+
+    /// The end of a child that a request could not be sent to: it died (how), or it is killed after a second.
+    func answerAfterFailedSend() -> Answer {
+        for _ in 0..<100 {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                let signal = status & 0x7f
+                return signal == 0 ? .died(signal: nil, status: (status >> 8) & 0xff) : .died(signal: signal, status: nil)
+            }
+            usleep(10_000)
+        }
+        stop()
+        return .died(signal: nil, status: nil)
+    }
+
+    /// Kills the child and waits for it.
+    func stop() {
+        guard !reaped else { return }
+        kill(pid, SIGKILL)
+        _ = reap()
+    }
+
+    /// Waits for the child to end: the signal that killed it, or its exit status.
+    private func reap() -> (Int32?, Int32?) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        reaped = true
+        let signal = status & 0x7f
+        return signal == 0 ? (nil, (status >> 8) & 0xff) : (signal, nil)
+    }
+}
+
+/// The domain of `SandboxError`.
+public enum SandboxErrorDomain {}
+
+/// A sandbox process that cannot be started, in one line.
+public typealias SandboxError = MessageError<SandboxErrorDomain>

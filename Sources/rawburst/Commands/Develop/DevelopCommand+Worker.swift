@@ -1,0 +1,37 @@
+import Foundation
+import RawBurst
+
+/// `develop` as a worker: each job develops one raw into the picture its output names; its digest is the picture's
+/// SHA-256.
+extension DevelopCommand: WorkerModeCommand {
+    var workerSlots: Int { jobs }
+    var folderPlanOutput: (directory: String, extension: String)? {
+        guard let output = outputOptions.output else { return nil }
+        return (output, (try? choices(output: output))?.format.fileExtension ?? "jpg")
+    }
+    var replacesOutputs: Bool { outputOptions.overwrite }
+
+    func checkWorkerMode() throws {
+        if compositeOptions.composite != nil { throw BadValue("--composite pairs files; the worker mode develops one file per job") }
+        if worker.manifest == nil { _ = try outputOptions.required() }
+    }
+
+    func checkJob(output: String) throws {
+        do { _ = try choices(output: output) } catch { throw BadValue(error.description) }
+    }
+
+    func runJob(_ request: SandboxRequest, threads: Int) -> JobOutcome {
+        let chosen: Choices
+        do { chosen = try choices(output: request.output) } catch {
+            return .failure(.invalidValue, "\(request.output): \(error.description)", seconds: 0)
+        }
+        var options = chosen.options
+        options.overwrite = request.overwrite
+        let developer = FileDeveloper(settings: chosen.settings, format: chosen.format, options: options, threadsPerFile: threads)
+        let result = developer.develop(ConversionJob(input: request.input, output: request.output))
+        guard result.succeeded else {
+            return .failure(result.failureKind ?? .writeFailed, result.error ?? "\(request.input): not developed", seconds: result.seconds)
+        }
+        return .success(action: "developed", output: request.output, seconds: result.seconds, warnings: result.warnings)
+    }
+}

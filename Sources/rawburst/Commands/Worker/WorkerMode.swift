@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import RawBurst
+
+/// The worker mode of `convert`, `develop` and `analyze`: jobs from a manifest (or the command's files and
+/// folders), a shard of them, run in sandbox processes with limits, one results line each (docs/worker.md).
+enum WorkerMode {
+    /// Runs `command` as a worker (or, with --worker-child, as one of a worker's sandboxes); exit status 0 when every
+    /// job is done or kept, 1 when some failed, 2 when nothing could start.
+    static func run<Command: WorkerModeCommand>(_ command: Command) throws {
+        if command.worker.workerChild { SandboxLoop.serve(command) }
+        try command.checkWorkerMode()
+        signal(SIGPIPE, SIG_IGN)   // a sandbox that died is seen as such, not as the end of the worker
+        var jobs = try plan(command)
+        if let shard = command.worker.shard { jobs = jobs.filter { shard.contains($0.number) } }
+        let log: ResultsLog?
+        var previous: [JobRecord] = []
+        if let path = command.worker.results {
+            do throws(ResultsLogError) {
+                log = try ResultsLog(path: path)
+                if command.worker.resume { previous = try ResultsLog.records(at: path).records }
+            } catch {
+                throw BadValue(error.message)
+            }
+        } else {
+            log = nil
+        }
+        var configuration = JobSupervisor.Configuration(sandbox: sandboxArguments(Command.self),
+                                                        runID: command.worker.runID ?? defaultRunID())
+        configuration.slots = command.workerSlots
+        configuration.limits = command.worker.limits
+        configuration.overwrite = command.replacesOutputs
+        configuration.resume = command.worker.resume
+        let started = Date()
+        let events = supervise(jobs, configuration: configuration, log: log, previous: previous, reporting: command.reporting)
+        let summary = WorkerSummary(events: events, seconds: Date().timeIntervalSince(started), shard: command.worker.shard,
+                                    results: command.worker.results)
+        if command.reporting.json {
+            Terminal.printJSON(summary)
+        } else if !command.reporting.quiet {
+            print(summary.line)
+        }
+        if summary.failed > 0 || summary.unrecorded > 0 { throw ExitCode(1) }
+    }
+
+    /// The jobs: the manifest's, or one per file of the inputs (folders searched, -r mirrored) into the output folder.
+    private static func plan<Command: WorkerModeCommand>(_ command: Command) throws -> [WorkerJob] {
+        if let manifest = command.worker.manifest {
+            guard command.input.inputs.isEmpty else {
+                throw BadValue("--manifest names the jobs: give no input files with it (\(command.input.inputs[0]))")
+            }
+            do {
+                return try WorkerManifest.read(path: manifest) { job in _ = try Command.parse(job: job.arguments, output: job.output) }
+            } catch {
+                throw BadValue(error.message)
+            }
+        }
+        guard let target = command.folderPlanOutput else {
+            throw BadValue("as a worker, \(Command._commandName) takes its jobs from --manifest")
+        }
+        do {
+            let plan = try ConversionPlan(inputs: command.input.inputs, output: target.directory, recursive: command.input.recursive,
+                                          overwrite: true, outputExtension: target.extension, allFiles: command.input.allFiles)
+            let jobs = plan.jobs.enumerated().map { WorkerJob(number: $0.offset, input: $0.element.input, output: $0.element.output) }
+            if let first = jobs.first { _ = try Command.parse(job: [], output: first.output) }
+            return jobs
+        } catch let error as ConversionPlanError {
+            throw BadValue(error.message)
+        }
+    }
+
+    /// Runs the jobs with a progress bar; each failure is one line on standard error as it happens.
+    private static func supervise(_ jobs: [WorkerJob], configuration: JobSupervisor.Configuration, log: ResultsLog?,
+                                  previous: [JobRecord], reporting: ReportOptions) -> [JobSupervisor.Event] {
+        let bar = ProgressBar(total: jobs.count, enabled: reporting.showsProgress)
+        let failures = FailureCounter()
+        defer { bar.finish() }
+        return JobSupervisor(configuration: configuration).run(jobs, log: log, previous: previous) { event, done, _ in
+            let label: String
+            switch event {
+            case .kept(let job):
+                label = job.input
+            case .recorded(let record), .unrecorded(let record, _):
+                label = record.input
+                if let error = record.outcome.error {
+                    failures.increment()
+                    bar.finish()
+                    Terminal.error("error: \(error.message) [\(error.kind.rawValue)]")
+                }
+                if case .unrecorded(_, let why) = event { bar.finish(); Terminal.error("error: \(why)") }
+            }
+            bar.update(done: done, label: URL(fileURLWithPath: label).lastPathComponent, failed: failures.value)
+        }
+    }
+
+    /// The sandbox command line: this program, this command, the arguments as given, and --worker-child.
+    private static func sandboxArguments<Command: WorkerModeCommand>(_: Command.Type) -> [String] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return [executable, Command.configuration.commandName ?? Command._commandName] + Command.givenArguments + ["--worker-child"]
+    }
+
+    /// host:pid.
+    private static func defaultRunID() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return "\(host):\(getpid())"
+    }
+}

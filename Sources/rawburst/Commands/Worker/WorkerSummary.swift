@@ -1,0 +1,64 @@
+import Foundation
+import RawBurst
+
+/// What a worker run did, as `--json` prints it and a person reads it in one line.
+struct WorkerSummary: Encodable {
+    /// Jobs in this run (its shard).
+    let jobs: Int
+    /// Jobs run and written now.
+    let done: Int
+    /// Jobs kept from earlier runs (--resume).
+    let kept: Int
+    /// Jobs that failed (recorded with their kind).
+    let failed: Int
+    /// Failures by kind.
+    let failuresByKind: [String: Int]
+    /// Jobs run whose results line could not be appended.
+    let unrecorded: Int
+    /// Bytes written now.
+    let bytes: Int
+    /// Wall-clock seconds of the run.
+    let seconds: Double
+    /// Jobs done or failed per second (kept ones left out: they cost a check, not a run).
+    let filesPerSecond: Double
+    /// K/N, or nil.
+    let shard: String?
+    /// The results file, or nil.
+    let results: String?
+
+    init(events: [JobSupervisor.Event], seconds: Double, shard: WorkerShard?, results: String?) {
+        var done = 0, kept = 0, failed = 0, unrecorded = 0, bytes = 0
+        var kinds: [String: Int] = [:]
+        for event in events {
+            let record: JobRecord
+            switch event {
+            case .kept: kept += 1; continue
+            case .recorded(let r): record = r
+            case .unrecorded(let r, _): record = r; unrecorded += 1
+            }
+            if let error = record.outcome.error {
+                failed += 1
+                kinds[error.kind.rawValue, default: 0] += 1
+            } else {
+                done += 1
+                bytes += record.outcome.bytes ?? 0
+            }
+        }
+        jobs = events.count
+        (self.done, self.kept, self.failed, self.unrecorded, self.bytes) = (done, kept, failed, unrecorded, bytes)
+        failuresByKind = kinds
+        self.seconds = (seconds * 1000).rounded() / 1000
+        filesPerSecond = seconds > 0 ? ((Double(done + failed) / seconds) * 100).rounded() / 100 : 0
+        self.shard = shard?.description
+        self.results = results
+    }
+
+    /// "worker: 300 jobs: 298 done, 0 kept, 2 failed (timeout 1, memory-limit 1), 1.2 GB in 41.0 s (7.3 files/s)".
+    var line: String {
+        let kinds = failuresByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "worker: \(jobs) job\(jobs == 1 ? "" : "s")\(shard.map { " (shard \($0))" } ?? ""): \(done) done, \(kept) kept, "
+            + "\(failed) failed\(kinds.isEmpty ? "" : " (\(kinds))"), \(formatBytes(bytes)) in \(String(format: "%.1f", seconds)) s "
+            + "(\(String(format: "%.1f", filesPerSecond)) files/s)"
+            + (unrecorded > 0 ? "; \(unrecorded) not recorded in \(results ?? "the results")" : "")
+    }
+}
