@@ -185,8 +185,9 @@ def scenario_kill(rawburst, work, jobs, cache, address, client):
                     if os.path.basename((c.cmdline() or [""])[0]) == os.path.basename(rawburst)]
         os.kill(pid, signal.SIGKILL)
         time.sleep(3)
-        done_before = [line["input"] for line in read_lines(os.path.join(out, ".rawburst-dask",
-                                                                          f"{chunk}.results.jsonl"))]
+        # What the killed attempt finished: its lines (a retry may already be appending its own).
+        done_before = [line["input"] for line in read_lines(os.path.join(out, ".rawburst-dask", f"{chunk}.results.jsonl"))
+                       if "/attempt-1@" in str(line.get("run"))]
         facts.update(killedWorkerPid=pid, rawburstChildren=len(children),
                      childrenAliveAfterKill=[c for c in children if psutil.pid_exists(c)
                                              and psutil.Process(c).status() != psutil.STATUS_ZOMBIE],
