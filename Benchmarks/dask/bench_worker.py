@@ -3,9 +3,14 @@ and the shared Kodak DC120 raws) with
 
   (a) the worker mode in one process:   rawburst convert --manifest M --results R -j 1 | -j 2
   (b) one rawburst process per file:     rawburst convert IN -o OUT.dng, one after the other | two at a time
-  (c) Dask:                              python -m rawburst_dask convert IN OUT --workers 1 | 2 --chunk-size 50
+  (c) Dask:                              python -m rawburst_dask convert IN OUT --workers 1 | 2 --chunk-size 50 -j 1
+                                         (-j 1: one sandbox per Dask worker, so 1 worker = 1 core)
 
-    python3 Benchmarks/dask/bench_worker.py RAWBURST [--samples DIR] [--work DIR] [--files 300]
+    python3 Benchmarks/dask/bench_worker.py RAWBURST [--samples DIR] [--work DIR] [--files 300] [--large 12]
+
+With --large N it also times (a) and (b) on N copies of one full-size 12 MP frame of the simulated phone-wide sensor
+(an uncompressed DNG of about 24 MB, converted to lossless JPEG): the per-file time of a realistic file, for
+docs/scale.md. Outputs are deleted after each variant (the disk here is small).
 
 Prints a Markdown table (files/s and the ratio to the one-process-per-file sequential run) and the commands. Every
 variant writes into a fresh output folder; the machine is noisy, so compare within one run.
@@ -75,10 +80,41 @@ def dask_run(rawburst, source, out, workers):
     env = dict(os.environ, RAWBURST=rawburst,
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "rawburst_dask", "convert", source, out, "--workers", str(workers),
-               "--chunk-size", "50", "--json"]
+               "--chunk-size", "50", "-j", "1", "--json"]
     started = time.monotonic()
     result = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     return time.monotonic() - started, json.loads(result.stdout)["seconds"]
+
+
+def large_tree(rawburst, work, count):
+    """`count` copies of one 12 MP capture under WORK/large/in; returns {copy: source}."""
+    folder = fresh(os.path.join(work, "large"))
+    subprocess.run([rawburst, "capture", "--frames", "1", "--scene", "colorchart", "--iso", "200", "--shutter",
+                    "1/60", "--focus", "1m", "-o", os.path.join(folder, "source")], check=True, capture_output=True)
+    source = next(os.path.join(folder, "source", f) for f in sorted(os.listdir(os.path.join(folder, "source")))
+                  if f.endswith(".dng"))
+    os.makedirs(os.path.join(folder, "in"))
+    tree = {}
+    for i in range(count):
+        path = os.path.join(folder, "in", f"frame-{i:03d}.dng")
+        shutil.copyfile(source, path)
+        tree[path] = source
+    return tree
+
+
+def time_large(rawburst, work, count):
+    """(label, seconds, input bytes) of the worker mode -j 1/-j 2 and one process per file on the large files."""
+    tree = large_tree(rawburst, work, count)
+    source = os.path.join(work, "large", "in")
+    size = sum(os.path.getsize(path) for path in tree)
+    rows = []
+    for jobs in (1, 2):
+        out = fresh(os.path.join(work, "large", "out"))
+        rows.append((f"12 MP: worker mode, -j {jobs}", worker_mode(rawburst, mirrored(tree, source, out), out, jobs), size))
+    out = fresh(os.path.join(work, "large", "out"))
+    rows.append(("12 MP: one process per file, sequential", per_file(rawburst, mirrored(tree, source, out), 1), size))
+    shutil.rmtree(os.path.join(work, "large"))
+    return rows
 
 
 def main():
@@ -87,6 +123,7 @@ def main():
     parser.add_argument("--samples", default=os.path.join(ROOT, "..", "shared", "samples-raw"))
     parser.add_argument("--work", default=None)
     parser.add_argument("--files", type=int, default=300)
+    parser.add_argument("--large", type=int, default=0, help="also time N copies of a 12 MP frame")
     args = parser.parse_args()
     rawburst = os.path.abspath(args.rawburst)
     work = args.work or tempfile.mkdtemp(prefix="rawburst-bench-dask-")
@@ -96,21 +133,34 @@ def main():
     for jobs in (1, 2):
         out = fresh(os.path.join(work, f"worker-j{jobs}"))
         rows.append((f"worker mode, one process, -j {jobs}", worker_mode(rawburst, mirrored(tree, source, out), out, jobs)))
+        shutil.rmtree(out)
     for parallel in (1, 2):
         out = fresh(os.path.join(work, f"per-file-{parallel}"))
         label = "one process per file, " + ("sequential" if parallel == 1 else "2 at a time")
         rows.append((label, per_file(rawburst, mirrored(tree, source, out), parallel)))
+        shutil.rmtree(out)
     for workers in (1, 2):
         out = fresh(os.path.join(work, f"dask-{workers}"))
         wall, chunks = dask_run(rawburst, source, out, workers)
         rows.append((f"rawburst_dask, {workers} worker{'s' if workers > 1 else ''} (whole command)", wall))
         rows.append((f"rawburst_dask, {workers} worker{'s' if workers > 1 else ''} (chunks only)", chunks))
+        shutil.rmtree(out)
     baseline = dict(rows)["one process per file, sequential"]
     print(f"{args.files} files, {len(set(tree.values()))} distinct sources, work folder {work}\n")
     print("| variant | seconds | files/s | vs one process per file, sequential |")
     print("|---|---|---|---|")
     for label, seconds in rows:
         print(f"| {label} | {seconds:.2f} | {args.files / seconds:.1f} | {baseline / seconds:.2f}x |")
+    if args.large:
+        rows = time_large(rawburst, work, args.large)
+        print(f"\n{args.large} copies of a 12 MP frame ({rows[0][2] / args.large / 1e6:.1f} MB each)\n")
+        print("| variant | seconds | files/s | s per file | input MB/s |")
+        print("|---|---|---|---|---|")
+        for label, seconds, size in rows:
+            print(f"| {label} | {seconds:.2f} | {args.large / seconds:.2f} | {seconds / args.large:.3f} "
+                  f"| {size / seconds / 1e6:.0f} |")
+    if not args.work:
+        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -117,12 +117,14 @@ import TestSupport
         Self.expectRefused(try Self.rawburstDask(["convert", "s3://bucket/raws", out]), naming: "s3://")
         Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--chunk-size", "0"]), naming: "--chunk-size")
         Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--format", "png"]), naming: "--format")
+        Self.expectRefused(try Self.rawburstDask(["develop", tmp.path, out, "--format", "gif"]), naming: "'gif'")
         let manifest = tmp.file("jobs.jsonl")
         try Data("{\"input\": \"a.CR2\", \"output\": \"a.dng\"}\n\n{\"input\": 3, \"output\": \"b.dng\"}\n".utf8).write(to: manifest)
         Self.expectRefused(try Self.rawburstDask(["convert", manifest.path, out]), naming: "jobs.jsonl line 3")
         let raws = try tmp.subdirectory("raws")
         try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc")),
                                          to: raws.appendingPathComponent("a.kdc"))
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--scheduler", "no-port"]), naming: "no-port")
         Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out], rawburst: tmp.file("nowhere").path),
                            naming: "RAWBURST=")
         // An option rawburst refuses stops the run before any chunk, with rawburst's own line.

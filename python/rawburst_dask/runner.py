@@ -44,7 +44,9 @@ def open_client(scheduler: Optional[str], workers: int) -> Iterator[Client]:
         try:
             client = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as error:
-            raise RunError(f"--scheduler {scheduler}: cannot connect ({error})") from None
+            raise RunError(f"--scheduler {scheduler}: cannot connect ({one_line(error)})") from None
+        except ValueError as error:  # distributed's word for an address it cannot parse
+            raise RunError(f"--scheduler {scheduler}: not a scheduler address ({one_line(error)})") from None
         with client:
             yield client
         return
@@ -162,5 +164,9 @@ def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], exten
     seconds = time.monotonic() - started
     attempts = read_attempts(settings)
     lines = report_lines(chunks, results, failures, attempts, token)
-    write_report(options.report_path, lines)
+    try:
+        write_report(options.report_path, lines)
+    except OSError as error:
+        raise RunError(f"{options.report_path}: cannot write the report ({error.strerror}); the chunks' results "
+                       f"are in {state_dir}") from None
     return {**summarize(lines, chunks, attempts, seconds, options.report_path), "carriedOver": carried}
