@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import fcntl
 import glob
-import json
 import os
 import time
 from typing import Dict, List, Sequence, Tuple
 
 from .planning import Chunk
-from .task import TaskSettings, chunk_paths
+from .task import TaskSettings, chunk_paths, results_lines
 
 Key = Tuple[str, str]
 Line = Tuple[str, str]  # (finished, the line's text)
@@ -45,17 +44,10 @@ def changed_chunks(settings: TaskSettings, chunks: Sequence[Chunk]) -> List[Chun
 def ok_lines(path: str) -> Dict[Key, Line]:
     """The last "ok" line of each (input, output) in one results file, with its ``finished`` time."""
     found: Dict[Key, Line] = {}
-    if not os.path.exists(path):
-        return found
-    with open(path, encoding="utf-8") as stream:
-        for text in stream:
-            try:
-                line = json.loads(text)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(line, dict) and line.get("status") == "ok":
-                key = (str(line.get("input")), str(line.get("output")))
-                found[key] = (str(line.get("finished") or ""), text.rstrip("\n") + "\n")
+    for text, line in results_lines(path):
+        if line.get("status") == "ok":
+            key = (str(line.get("input")), str(line.get("output")))
+            found[key] = (str(line.get("finished") or ""), text.rstrip("\n") + "\n")
     return found
 
 

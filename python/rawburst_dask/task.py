@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from .planning import Chunk, Job
 
@@ -143,21 +143,29 @@ def rawburst_command(binary: str, settings: TaskSettings, manifest: str, results
             "--run-id", run_id, *settings.arguments]
 
 
-def last_lines(results: str, jobs: List[Job]) -> List[Optional[Dict[str, Any]]]:
-    """For each job, the last results line with its input and output (None when there is none)."""
-    wanted = {(job.input, job.output): index for index, job in enumerate(jobs)}
-    found: List[Optional[Dict[str, Any]]] = [None] * len(jobs)
+def results_lines(results: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
+    """The lines of a results file (none when it does not exist), each as its text and its object; a line cut by a
+    killed worker is skipped (its job has another line, or none and is run again)."""
     if not os.path.exists(results):
-        return found
+        return
     with open(results, encoding="utf-8") as stream:
         for text in stream:
             try:
                 line = json.loads(text)
             except json.JSONDecodeError:
-                continue  # a line cut by a killed worker: its job has another line, or none and is redone
-            index = wanted.get((line.get("input"), line.get("output"))) if isinstance(line, dict) else None
-            if index is not None:
-                found[index] = line
+                continue
+            if isinstance(line, dict):
+                yield text, line
+
+
+def last_lines(results: str, jobs: List[Job]) -> List[Optional[Dict[str, Any]]]:
+    """For each job, the last results line with its input and output (None when there is none)."""
+    wanted = {(job.input, job.output): index for index, job in enumerate(jobs)}
+    found: List[Optional[Dict[str, Any]]] = [None] * len(jobs)
+    for _, line in results_lines(results):
+        index = wanted.get((line.get("input"), line.get("output")))
+        if index is not None:
+            found[index] = line
     return found
 
 
