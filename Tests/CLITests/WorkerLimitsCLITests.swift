@@ -70,13 +70,8 @@ struct WorkerLimitsCLITests {
         let manifest = tmp.file("jobs.jsonl")
         try WorkerSupport.manifest([["input": big, "output": "b.jpg"], ["input": tiny, "output": "t.jpg"]], at: manifest)
         let worker = try WorkerSupport.start(["develop", "--manifest", manifest.path, "--results", "r.jsonl"], in: tmp.url)
-        var sandbox: Int32?
-        #expect(WorkerSupport.wait(seconds: 30) {
-            sandbox = WorkerSupport.children(of: worker.processIdentifier).first
-            return sandbox != nil
-        })
-        usleep(300_000)
-        kill(try #require(sandbox), SIGKILL)
+        let sandbox = WorkerSupport.busySandbox(of: worker)
+        kill(try #require(sandbox, "the worker started a sandbox"), SIGKILL)
         worker.waitUntilExit()
         #expect(worker.terminationStatus == 1)
         let lines = try WorkerSupport.results(tmp.file("r.jsonl"))
@@ -93,16 +88,11 @@ struct WorkerLimitsCLITests {
         let manifest = tmp.file("jobs.jsonl")
         try WorkerSupport.manifest([["input": big, "output": "out/b.tiff"]], at: manifest)
         let worker = try WorkerSupport.start(["develop", "--manifest", manifest.path, "--results", "r.jsonl"], in: tmp.url)
-        var sandbox: Int32?
-        #expect(WorkerSupport.wait(seconds: 30) {
-            sandbox = WorkerSupport.children(of: worker.processIdentifier).first
-            return sandbox != nil
-        })
-        usleep(300_000)
+        let sandbox = WorkerSupport.busySandbox(of: worker)
         kill(worker.processIdentifier, SIGKILL)
         worker.waitUntilExit()
-        let child = try #require(sandbox)
-        #expect(WorkerSupport.wait(seconds: 2) { WorkerSupport.isGone(child) }, "the sandbox ends with its worker")
+        let child = try #require(sandbox, "the worker started a sandbox")
+        #expect(BurstCLITests.wait(2) { WorkerSupport.isGone(child) }, "the sandbox ends with its worker")
         #expect(!FileManager.default.fileExists(atPath: tmp.file("out/b.tiff").path))
         #expect(try WorkerSupport.results(tmp.file("r.jsonl")).isEmpty, "no line for a job that did not end")
     }

@@ -47,6 +47,17 @@ enum WorkerSupport {
         }
     }
 
+    /// The sandbox `worker` started (waiting up to 30 s for it), 300 ms into its first job; nil if none appeared.
+    static func busySandbox(of worker: Process) -> Int32? {
+        var sandbox: Int32?
+        _ = BurstCLITests.wait(30) {
+            sandbox = children(of: worker.processIdentifier).first
+            return sandbox != nil
+        }
+        usleep(300_000)
+        return sandbox
+    }
+
     /// Whether process `pid` is gone (or a zombie nobody reaped yet).
     static func isGone(_ pid: Int32) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
@@ -64,16 +75,6 @@ enum WorkerSupport {
         process.standardError = try FileHandle(forWritingTo: touch(directory.appendingPathComponent("stderr.txt")))
         try process.run()
         return process
-    }
-
-    /// Waits until `condition` holds (checked every 20 ms) or `seconds` pass; whether it held.
-    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
     }
 
     /// Files in `directory` whose names look like AtomicFile's temporaries.
