@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDevelopTests", dependencies: ["RawDevelop", "RawCore", "RawFiles", "RawSimulator", "RawJobs",
                                                             "RawDNG", "TestSupport"]),
+        .testTarget(name: "RawJobsTests", dependencies: ["RawJobs", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAnalysisTests", dependencies: ["RawAnalysis", "RawDevelop", "RawCore", "RawFiles", "RawSimulator",
                                                              "RawDNG", "TestSupport"]),
         .testTarget(name: "RawImageIOTests", dependencies: ["RawImageIO", "RawDevelop", "RawDNG", "RawCore", "TestSupport"]),

@@ -53,6 +53,8 @@ let package = Package(
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(name: "TIFFOutput", dependencies: benchmarkDependencies, path: "Benchmarks/TIFFOutput",
                           plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(name: "Worker", dependencies: benchmarkDependencies, path: "Benchmarks/Worker",
+                          plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -110,8 +110,9 @@ public struct JobSupervisor: Sendable {
             return .failure(.memoryLimit, "\(job.input): used \(resident / 1_048_576) MiB, over the limit of "
                             + "\(((limits.memoryBytes ?? 0) + 524_288) / 1_048_576) MiB; stopped", seconds: seconds, peakMemory: resident)
         case .died(let signal?, _):
-            return .failure(.crashed, "\(job.input): the worker process died of signal \(signal) (\(String(cString: strsignal(signal))))",
-                            seconds: seconds)
+            let hint = signal == SIGKILL ? "; the kernel's out-of-memory killer sends this" : ""
+            return .failure(.crashed, "\(job.input): the worker process died of signal \(signal) "
+                            + "(\(String(cString: strsignal(signal)))\(hint))", seconds: seconds)
         case .died(nil, let status):
             return .failure(.crashed, "\(job.input): the worker process exited (status \(status ?? -1)) without an answer", seconds: seconds)
         case .line:

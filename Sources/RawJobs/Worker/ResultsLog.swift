@@ -12,10 +12,10 @@ public final class ResultsLog: Sendable {
     private let descriptor: Mutex<Int32>
 
     /// Opens (creating) `path` for appending and locks it, waiting up to `lockWait` seconds for another worker to
-    /// let it go.
+    /// let it go. A last line without its line feed (torn by a crash) is ended, so the next record is a line of its own.
     public init(path: String, lockWait: Double = 10) throws(ResultsLogError) {
         self.path = path
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ResultsLogError("\(path): cannot open the results file (\(FileError.errnoText()))") }
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, lockWait) * 1e9)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -26,6 +26,12 @@ public final class ResultsLog: Sendable {
                                            : "\(path): cannot lock the results file (\(FileError.errnoText()))")
             }
             usleep(50_000)
+        }
+        // A line torn by a crash stays on its own line: the next record starts on a new one.
+        var last: UInt8 = 0
+        let size = lseek(fd, 0, SEEK_END)
+        if size > 0, pread(fd, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            _ = write(fd, "\n", 1)
         }
         descriptor = Mutex(fd)
     }

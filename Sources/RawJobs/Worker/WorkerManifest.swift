@@ -53,7 +53,7 @@ public enum WorkerManifest {
 
     /// One line's job (the message names what is wrong, without the line).
     static func parse(line: Data, number: Int, lineNumber: Int) throws(WorkerManifestError) -> WorkerJob {
-        guard case .object(let fields)? = try? JSONDecoder().decode(ManifestValue.self, from: line) else {
+        guard case .object(let fields)? = try? JSONDecoder().decode(AnyJSON.self, from: line) else {
             throw WorkerManifestError("not a JSON object")
         }
         let known: Set<String> = ["input", "output", "options", "timeout", "memoryLimit"]
@@ -85,7 +85,7 @@ public enum WorkerManifest {
     }
 
     /// `options` as command-line arguments, keys sorted.
-    static func arguments(_ options: [String: ManifestValue]) throws(WorkerManifestError) -> [String] {
+    static func arguments(_ options: [String: AnyJSON]) throws(WorkerManifestError) -> [String] {
         var arguments: [String] = []
         for key in options.keys.sorted() {
             let name = key.hasPrefix("--") ? String(key.dropFirst(2)) : key
@@ -95,7 +95,7 @@ public enum WorkerManifest {
             guard !runOptions.contains(name) else {
                 throw WorkerManifestError("--\(name) belongs to the whole run and cannot be set for one job")
             }
-            let values: [ManifestValue]
+            let values: [AnyJSON]
             if case .array(let many)? = options[key] { values = many } else { values = [options[key]!] }
             for value in values {
                 switch value {
@@ -108,26 +108,6 @@ public enum WorkerManifest {
             }
         }
         return arguments
-    }
-}
-
-/// A JSON value of a manifest line, typed as JSON types it (true is not 1).
-enum ManifestValue: Decodable {
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([ManifestValue])
-    case object([String: ManifestValue])
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([ManifestValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: ManifestValue].self)) }
     }
 }
 

@@ -56,9 +56,9 @@ enum LiveCommandDecoder {
         guard bytes.count <= maximumBytes else {
             return .failure(LiveCommandError(cmd: nil, reason: "command is \(bytes.count) bytes, more than \(maximumBytes)"))
         }
-        let object: [String: LiveJSONValue]
+        let object: [String: AnyJSON]
         do {
-            object = try JSONDecoder().decode([String: LiveJSONValue].self, from: Data(bytes))
+            object = try JSONDecoder().decode([String: AnyJSON].self, from: Data(bytes))
         } catch {
             return .failure(LiveCommandError(cmd: nil, reason: "not a JSON object: \(describe(error))"))
         }
@@ -72,7 +72,7 @@ enum LiveCommandDecoder {
         }
     }
 
-    private static func incoming(_ cmd: String, _ o: [String: LiveJSONValue]) throws(Reason) -> LiveIncoming {
+    private static func incoming(_ cmd: String, _ o: [String: AnyJSON]) throws(Reason) -> LiveIncoming {
         switch cmd {
         case "set": return .commands(try settings(o))
         case "auto": return .commands([.auto])
@@ -101,7 +101,7 @@ enum LiveCommandDecoder {
         }
     }
 
-    private static func settings(_ o: [String: LiveJSONValue]) throws(Reason) -> [LiveCommand] {
+    private static func settings(_ o: [String: AnyJSON]) throws(Reason) -> [LiveCommand] {
         var out: [LiveCommand] = []
         let known: Set<String> = ["cmd", "iso", "shutter", "aperture", "focus", "wb", "ev", "metering"]
         if let unknown = o.keys.sorted().first(where: { !known.contains($0) }) { throw Reason("unknown setting '\(unknown)'") }
@@ -129,7 +129,7 @@ enum LiveCommandDecoder {
         return out
     }
 
-    private static func automaticOrNumber(_ v: LiveJSONValue, _ key: String) throws(Reason) -> Double? {
+    private static func automaticOrNumber(_ v: AnyJSON, _ key: String) throws(Reason) -> Double? {
         switch v {
         case .null: return nil
         case .string(let s) where s.lowercased() == "auto": return nil
@@ -138,7 +138,7 @@ enum LiveCommandDecoder {
         }
     }
 
-    private static func shutter(_ v: LiveJSONValue) throws(Reason) -> Double? {
+    private static func shutter(_ v: AnyJSON) throws(Reason) -> Double? {
         switch v {
         case .null: return nil
         case .string(let s) where s.lowercased() == "auto": return nil
@@ -150,7 +150,7 @@ enum LiveCommandDecoder {
         throw Reason("shutter: \(v) is not an exposure time (e.g. 1/100, 0.5, 2s) or auto")
     }
 
-    private static func focus(_ v: LiveJSONValue) throws(Reason) -> FocusDistance? {
+    private static func focus(_ v: AnyJSON) throws(Reason) -> FocusDistance? {
         switch v {
         case .null: return nil
         case .string(let s) where ["auto", "af"].contains(s.lowercased()): return nil
@@ -163,7 +163,7 @@ enum LiveCommandDecoder {
         throw Reason("focus: \(v) is not a distance (e.g. 1.5m, 0.8, inf) or auto")
     }
 
-    private static func overlays(_ o: [String: LiveJSONValue]) throws(Reason) -> LiveIncoming.OverlaysChange {
+    private static func overlays(_ o: [String: AnyJSON]) throws(Reason) -> LiveIncoming.OverlaysChange {
         var change = LiveIncoming.OverlaysChange()
         if o["peaking"] != nil { change.peaking = try bool(o, "peaking") }
         if o["zebra"] != nil { change.zebra = try bool(o, "zebra") }
@@ -182,12 +182,12 @@ enum LiveCommandDecoder {
         return change
     }
 
-    private static func bool(_ o: [String: LiveJSONValue], _ key: String) throws(Reason) -> Bool {
+    private static func bool(_ o: [String: AnyJSON], _ key: String) throws(Reason) -> Bool {
         guard case .bool(let b)? = o[key] else { throw Reason("\"\(key)\" must be true or false") }
         return b
     }
 
-    private static func number(_ o: [String: LiveJSONValue], _ key: String) throws(Reason) -> Double {
+    private static func number(_ o: [String: AnyJSON], _ key: String) throws(Reason) -> Double {
         guard case .number(let n)? = o[key], n.isFinite else { throw Reason("\"\(key)\" must be a number") }
         return n
     }
@@ -207,33 +207,3 @@ enum LiveCommandDecoder {
     }
 }
 
-/// Any JSON value (to tell a number from a string from null in commands).
-enum LiveJSONValue: Decodable, Equatable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([LiveJSONValue])
-    case object([String: LiveJSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([LiveJSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: LiveJSONValue].self)) }
-    }
-
-    var description: String {
-        switch self {
-        case .null: "null"
-        case .bool(let b): "\(b)"
-        case .number(let n): SettingText.number(n)
-        case .string(let s): "'\(s)'"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}

@@ -49,8 +49,15 @@ enum WorkerMode {
             guard command.input.inputs.isEmpty else {
                 throw BadValue("--manifest names the jobs: give no input files with it (\(command.input.inputs[0]))")
             }
+            // Jobs with the same options and output extension parse alike: each such pair is checked once.
+            var checked = Set<[String]>()
             do {
-                return try WorkerManifest.read(path: manifest) { job in _ = try Command.parse(job: job.arguments, output: job.output) }
+                return try WorkerManifest.read(path: manifest) { job in
+                    let key = job.arguments + [(job.output as NSString).pathExtension.lowercased()]
+                    guard !checked.contains(key) else { return }
+                    _ = try Command.parse(job: job.arguments, output: job.output)
+                    checked.insert(key)
+                }
             } catch {
                 throw BadValue(error.message)
             }

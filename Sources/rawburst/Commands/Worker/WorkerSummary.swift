@@ -53,6 +53,26 @@ struct WorkerSummary: Encodable {
         self.results = results
     }
 
+    private enum Keys: String, CodingKey {
+        case jobs, done, kept, failed, failuresByKind, unrecorded, bytes, seconds, filesPerSecond, shard, results
+    }
+
+    /// Every key, `null` for the shard and results file when there are none.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(jobs, forKey: .jobs)
+        try c.encode(done, forKey: .done)
+        try c.encode(kept, forKey: .kept)
+        try c.encode(failed, forKey: .failed)
+        try c.encode(failuresByKind, forKey: .failuresByKind)
+        try c.encode(unrecorded, forKey: .unrecorded)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(seconds, forKey: .seconds)
+        try c.encode(filesPerSecond, forKey: .filesPerSecond)
+        try c.encode(shard, forKey: .shard)
+        try c.encode(results, forKey: .results)
+    }
+
     /// "worker: 300 jobs: 298 done, 0 kept, 2 failed (timeout 1, memory-limit 1), 1.2 GB in 41.0 s (7.3 files/s)".
     var line: String {
         let kinds = failuresByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
