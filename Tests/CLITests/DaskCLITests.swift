@@ -168,3 +168,36 @@ import TestSupport
         #expect(failedOutputs.count == 3 && failedOutputs.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 }
+
+extension DaskCommandLineTests {
+    @Test func developAndAnalyzeMirrorTheTreeWithTheirExtensions() throws {
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-develop")
+        let sample = try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc"))
+        let names = ["a/one.kdc", "a/b/two.KDC", "three.kdc"]
+        for name in names {
+            let path = tmp.url.appendingPathComponent("raws/" + name)
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: sample, to: path)
+        }
+        let developed = tmp.file("developed")
+        let develop = try Self.rawburstDask(["develop", tmp.file("raws").path, developed.path, "--format", "png",
+                                             "--chunk-size", "2", "--quiet", "--", "--size", "200"])
+        #expect(develop.exitStatus == 0, "\(develop.stderr)")
+        for name in ["a/one.png", "a/b/two.png", "three.png"] {
+            let data = try Data(contentsOf: developed.appendingPathComponent(name))
+            #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(name) is a PNG")
+        }
+        let analyzed = tmp.file("analyzed")
+        let analyze = try Self.rawburstDask(["analyze", tmp.file("raws").path, analyzed.path, "--json"])
+        #expect(analyze.exitStatus == 0, "\(analyze.stderr)")
+        #expect(try JSONValue(parsing: Data(analyze.stdout.utf8)).object?["ok"]?.int == 3)
+        for name in ["a/one.json", "a/b/two.json", "three.json"] {
+            let value = try JSONValue(parsing: Data(contentsOf: analyzed.appendingPathComponent(name)))
+            #expect(value.object != nil, "\(name) holds a JSON object")
+        }
+        let report = try String(contentsOf: analyzed.appendingPathComponent("rawburst-report.jsonl"), encoding: .utf8)
+        let lines = try report.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)).object ?? [:] }
+        #expect(lines.map { $0["action"]?.string } == ["analyzed", "analyzed", "analyzed"])
+        #expect(lines.allSatisfy { $0["digestKind"]?.string == "SHA-256" })
+    }
+}

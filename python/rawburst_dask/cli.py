@@ -127,6 +127,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (PlanError, RunError) as error:
         sys.stderr.write(f"error: {error}\n")
         return USAGE_EXIT
+    except OSError as error:  # the scheduler lost mid-run, or the state folder's storage failing
+        sys.stderr.write(f"error: {' '.join(str(error).split()) or type(error).__name__}; run again to resume "
+                         "(finished files are kept)\n")
+        return USAGE_EXIT
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted; run again to resume (finished files are kept)\n")
         return 130
