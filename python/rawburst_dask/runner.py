@@ -57,10 +57,13 @@ def open_client(scheduler: Optional[str], workers: int) -> Iterator[Client]:
 
 
 def check_workers(client: Client, settings: TaskSettings, extension: str) -> None:
-    """Every worker finds rawburst, and one of them accepts the run's options."""
+    """At least one worker is there (waiting up to 2 minutes for a cluster still scaling up), every worker finds
+    rawburst, and one of them accepts the run's options."""
+    try:
+        client.wait_for_workers(1, timeout=120)
+    except TimeoutError:
+        raise RunError("no Dask worker joined the scheduler within 2 minutes") from None
     found: Dict[str, Tuple[bool, str]] = client.run(locate_binary)
-    if not found:
-        raise RunError("the cluster has no workers")
     for worker, (ok, text) in sorted(found.items()):
         if not ok:
             raise RunError(f"worker {worker}: {text}")
