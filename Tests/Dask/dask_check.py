@@ -121,15 +121,37 @@ def check_outputs(lines, jobs, out, cache):
     return facts
 
 
+def is_alive(pid):
+    """True for a process that exists and is not a zombie."""
+    import psutil
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def leftovers(pids, work):
     """Processes still alive: the cluster's, or any rawburst whose command line names the work folder."""
     import psutil
-    alive = [pid for pid in pids if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    alive = [pid for pid in pids if is_alive(pid)]
     for process in psutil.process_iter(["pid", "cmdline"]):
         cmdline = process.info.get("cmdline") or []
         if cmdline and os.path.basename(cmdline[0]) == "rawburst" and any(work in part for part in cmdline):
             alive.append(process.info["pid"])
     return alive
+
+
+def rawburst_processes(parent, name):
+    """The pids of `parent`'s descendants whose program is `name`."""
+    import psutil
+    found = []
+    for child in psutil.Process(parent).children(recursive=True):
+        try:
+            if os.path.basename((child.cmdline() or [""])[0]) == name:
+                found.append(child.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return found
 
 
 def cluster_pids(client):
@@ -142,7 +164,8 @@ def cluster_pids(client):
 
 
 def wait_for_chunk_in_progress(state, seconds=240):
-    """A chunk whose results file has at least 5 lines of this run but not all of them, and its latest marker."""
+    """A chunk whose results file has at least 5 lines but no more than half of its jobs' (so the kill lands well
+    before it ends), and its first attempt's marker."""
     end = time.time() + seconds
     while time.time() < end:
         for name in sorted(os.listdir(state)) if os.path.isdir(state) else []:
@@ -150,7 +173,7 @@ def wait_for_chunk_in_progress(state, seconds=240):
                 continue
             chunk = name[:-len(".results.jsonl")]
             count = len(read_lines(os.path.join(state, name)))
-            if 5 <= count <= CHUNK - 10:
+            if 5 <= count <= CHUNK // 2:
                 markers = [m for folder in os.listdir(os.path.join(state, "attempts"))
                            for m in [os.path.join(state, "attempts", folder, f"{chunk}.attempt-1")] if os.path.exists(m)]
                 if markers:
@@ -172,7 +195,6 @@ def scenario_convert(rawburst, work, jobs, cache, address):
 
 def scenario_kill(rawburst, work, jobs, cache, address, client):
     """One worker process SIGKILLed while its chunk runs."""
-    import psutil
     out = os.path.join(work, "out")
     workers, _ = cluster_pids(client)
     process = run_cli(["convert", os.path.join(work, "in"), out, "--scheduler", address, "--chunk-size", str(CHUNK),
@@ -181,16 +203,14 @@ def scenario_kill(rawburst, work, jobs, cache, address, client):
     facts = {"killedChunk": chunk}
     if chunk is not None:
         pid = workers[marker["worker"]]
-        children = [c.pid for c in psutil.Process(pid).children(recursive=True)
-                    if os.path.basename((c.cmdline() or [""])[0]) == os.path.basename(rawburst)]
+        children = rawburst_processes(pid, os.path.basename(rawburst))
         os.kill(pid, signal.SIGKILL)
         time.sleep(3)
         # What the killed attempt finished: its lines (a retry may already be appending its own).
         done_before = [line["input"] for line in read_lines(os.path.join(out, ".rawburst-dask", f"{chunk}.results.jsonl"))
                        if "/attempt-1@" in str(line.get("run"))]
         facts.update(killedWorkerPid=pid, rawburstChildren=len(children),
-                     childrenAliveAfterKill=[c for c in children if psutil.pid_exists(c)
-                                             and psutil.Process(c).status() != psutil.STATUS_ZOMBIE],
+                     childrenAliveAfterKill=[c for c in children if is_alive(c)],
                      finishedByKilledAttempt=len(done_before))
     stdout, stderr = process.communicate(timeout=600)
     lines = read_lines(os.path.join(out, "rawburst-report.jsonl"))
@@ -278,7 +298,9 @@ def main():
             client.close()
         if cluster is not None:
             cluster.close()
-    time.sleep(1)
+    end = time.time() + 15  # a closing cluster's processes may take a moment on a loaded machine
+    while leftovers(pids, work) and time.time() < end:
+        time.sleep(0.2)
     facts["leftoverProcesses"] = leftovers(pids, work)
     print(json.dumps(facts))
 
