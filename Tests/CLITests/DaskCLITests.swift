@@ -125,6 +125,9 @@ import TestSupport
         try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc")),
                                          to: raws.appendingPathComponent("a.kdc"))
         Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--scheduler", "no-port"]), naming: "no-port")
+        try FileManager.default.copyItem(at: raws.appendingPathComponent("a.kdc"), to: raws.appendingPathComponent("a.KDC"))
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out]), naming: "would both be written to")
+        try FileManager.default.removeItem(at: raws.appendingPathComponent("a.KDC"))
         Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out], rawburst: tmp.file("nowhere").path),
                            naming: "RAWBURST=")
         // An option rawburst refuses stops the run before any chunk, with rawburst's own line.
@@ -199,5 +202,24 @@ extension DaskCommandLineTests {
         let lines = try report.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)).object ?? [:] }
         #expect(lines.map { $0["action"]?.string } == ["analyzed", "analyzed", "analyzed"])
         #expect(lines.allSatisfy { $0["digestKind"]?.string == "SHA-256" })
+    }
+}
+
+extension DaskCommandLineTests {
+    @Test func anOutputFolderInsideTheInputIsNotWalkedAndASecondRunKeepsEverything() throws {
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-inside")
+        let sample = try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc"))
+        let raws = try tmp.subdirectory("raws/day-1")
+        for name in ["one.kdc", "two.kdc"] { try FileManager.default.copyItem(at: sample, to: raws.appendingPathComponent(name)) }
+        let root = tmp.file("raws").path
+        let out = root + "/dng"
+        let first = try Self.rawburstDask(["convert", root, out, "--json"])
+        #expect(first.exitStatus == 0, "\(first.stderr)")
+        let second = try Self.rawburstDask(["convert", root, out, "--json"])
+        #expect(second.exitStatus == 0, "\(second.stderr)")
+        let summary = try JSONValue(parsing: Data(second.stdout.utf8)).object ?? [:]
+        // The DNGs written under raws/dng are not inputs of the second run; both raws are verified and kept.
+        #expect(summary["files"]?.int == 2 && summary["kept"]?.int == 2 && summary["ok"]?.int == 0, "\(summary)")
+        #expect(FileManager.default.fileExists(atPath: out + "/day-1/one.dng"))
     }
 }
