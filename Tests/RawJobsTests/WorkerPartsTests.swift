@@ -76,6 +76,8 @@ struct WorkerPartsTests {
         #expect(records.map(\.run) == ["r1", "r2"] && unreadable == 1)
         #expect(records[0].outcome.error == JobError(kind: .timeout, message: "slow") && records[0].job == 3)
         #expect(JobSupervisor.lastRecords(records).values.map(\.run) == ["r2"], "the last line of a job wins")
+        let refusal = JobRecord(job: job, outcome: .failure(.exists, "there", seconds: 0), run: "r9")
+        #expect(JobSupervisor.lastRecords(records + [refusal]).values.map(\.run) == ["r2"], "an exists refusal says nothing")
         try ResultsLog(path: path).append(JobRecord(job: job, outcome: .failure(.crashed, "gone", seconds: 0), run: "r3"))
         let after = try ResultsLog.records(at: path)
         #expect(after.records.map(\.run) == ["r1", "r2", "r3"] && after.unreadable == 1, "a torn line does not swallow the next")

@@ -120,10 +120,11 @@ public struct JobSupervisor: Sendable {
         }
     }
 
-    /// The last record of each (input, output) in `records`.
+    /// The last record of each (input, output) in `records`, leaving out `exists` refusals: a run that did not touch an
+    /// output says nothing about it.
     static func lastRecords(_ records: [JobRecord]) -> [String: JobRecord] {
         var last: [String: JobRecord] = [:]
-        for record in records { last[key(record.input, record.output)] = record }
+        for record in records where record.outcome.error?.kind != .exists { last[key(record.input, record.output)] = record }
         return last
     }
 
