@@ -114,7 +114,8 @@ import TestSupport
         let tmp = try TemporaryDirectory(prefix: "rawburst-dask-refusals")
         let out = tmp.file("out").path
         Self.expectRefused(try Self.rawburstDask(["convert", tmp.file("missing").path, out]), naming: "missing: no such folder")
-        Self.expectRefused(try Self.rawburstDask(["convert", "s3://bucket/raws", out]), naming: "s3://")
+        Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, "s3://bucket/out"]), naming: "OUT must be a local path")
+        Self.expectRefused(try Self.rawburstDask(["convert", "nosuchprotocol://x/raws", out]), naming: "nosuchprotocol")
         Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--chunk-size", "0"]), naming: "--chunk-size")
         Self.expectRefused(try Self.rawburstDask(["convert", tmp.path, out, "--format", "png"]), naming: "--format")
         Self.expectRefused(try Self.rawburstDask(["develop", tmp.path, out, "--format", "gif"]), naming: "'gif'")
@@ -221,5 +222,43 @@ extension DaskCommandLineTests {
         // The DNGs written under raws/dng are not inputs of the second run; both raws are verified and kept.
         #expect(summary["files"]?.int == 2 && summary["kept"]?.int == 2 && summary["ok"]?.int == 0, "\(summary)")
         #expect(FileManager.default.fileExists(atPath: out + "/day-1/one.dng"))
+    }
+}
+
+extension DaskCommandLineTests {
+    @Test func anInputOnOtherStorageIsStagedOnTheWorkers() throws {
+        // fsspec's zip file system stands for remote storage: every worker lists and downloads through fsspec.
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-staged")
+        let raws = try tmp.subdirectory("raws/day-1")
+        let sample = try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc"))
+        for name in ["staged-one.kdc", "staged-two.KDC", ".staged-hidden.kdc"] {
+            try FileManager.default.copyItem(at: sample, to: raws.appendingPathComponent(name))
+        }
+        try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample("kodak-dc120.kdc")),
+                                         to: tmp.url.appendingPathComponent("raws/staged-three.kdc"))
+        try Data("not a raw".utf8).write(to: raws.appendingPathComponent("notes.txt"))
+        let zip = tmp.file("raws.zip")
+        let zipped = try ExternalTool(Python.executableName).run(["-m", "zipfile", "-c", zip.path, tmp.file("raws").path])
+        #expect(zipped.succeeded, "\(zipped.stderr)")
+        let url = "zip://raws::file://" + zip.path
+        let out = tmp.file("out")
+        let first = try Self.rawburstDask(["convert", url, out.path, "--chunk-size", "2", "--json"])
+        #expect(first.exitStatus == 0, "\(first.stderr)")
+        #expect(try JSONValue(parsing: Data(first.stdout.utf8)).object?["ok"]?.int == 3, "\(first.stdout)")
+        let report = try String(contentsOf: out.appendingPathComponent("rawburst-report.jsonl"), encoding: .utf8)
+        let lines = try report.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)).object ?? [:] }
+        #expect(lines.compactMap { $0["input"]?.string } == ["zip://raws/day-1/staged-one.kdc", "zip://raws/day-1/staged-two.KDC",
+                                                           "zip://raws/staged-three.kdc"])
+        // The DNG holds the source's raw samples (rawpy), mirrored from the archive's tree.
+        let converted = try LibRawView(path: out.appendingPathComponent("day-1/staged-two.dng").path, scratch: tmp.url)
+        let original = try LibRawView(path: sample.path, scratch: tmp.url)
+        #expect(!original.pixels.isEmpty && converted.pixels == original.pixels, "raw samples differ")
+        // The staged copies are gone; a second run keeps all three (the same staged paths, so the same jobs).
+        let stage = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("rawburst-dask-stage").path
+        let left = (FileManager.default.enumerator(atPath: stage)?.allObjects as? [String] ?? []).filter { $0.contains("staged-") }
+        #expect(left.isEmpty, "staged files left: \(left)")
+        let second = try Self.rawburstDask(["convert", url, out.path, "--chunk-size", "2", "--json"])
+        #expect(second.exitStatus == 0, "\(second.stderr)")
+        #expect(try JSONValue(parsing: Data(second.stdout.utf8)).object?["kept"]?.int == 3, "\(second.stdout)")
     }
 }

@@ -38,7 +38,7 @@ def start_cluster(rawburst):
     from distributed import Client, LocalCluster
     os.environ.update(environment(rawburst))  # the worker processes inherit it
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=logging.ERROR)
+                           dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
     return cluster, Client(cluster)
 
 

@@ -10,11 +10,13 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from typing import List, NoReturn, Optional, Sequence, Tuple
 
-from .planning import COMMANDS, PlanError, local_path, output_extension, plan_jobs
+from .planning import COMMANDS, PlanError, check_outputs, local_path, output_extension, plan_jobs
 from .report import summary_text
 from .runner import RunError, RunOptions, run
+from .staging import is_local, open_remote, plan_remote_folder
 
 USAGE_EXIT = 2
 
@@ -57,7 +59,8 @@ def make_parser() -> OneLineParser:
                                        "(mirrored under OUT) or a .jsonl manifest, in chunks, one report line per input.",
                            epilog="Options after -- go to every rawburst run (e.g. -- --compression packed).")
     parser.add_argument("command", choices=COMMANDS, help="what rawburst does to each file")
-    parser.add_argument("source", metavar="IN", help="a folder of raws (walked recursively), or a manifest (.jsonl)")
+    parser.add_argument("source", metavar="IN", help="a folder of raws (walked recursively; a path, or any fsspec URL "
+                                                               "the workers reach: staged), or a manifest (.jsonl)")
     parser.add_argument("out", metavar="OUT", help="the output folder (mirrors IN); also holds .rawburst-dask/")
     parser.add_argument("--scheduler", metavar="ADDR", help="a running Dask scheduler (tcp://host:port); "
                                                             "default: a LocalCluster on 127.0.0.1")
@@ -104,13 +107,19 @@ def execute(args: argparse.Namespace, passthrough: Sequence[str]) -> int:
     """Plans, runs and reports; returns the exit status."""
     if args.format is not None and args.command != "develop":
         raise PlanError("--format applies to develop only")
-    source, out = local_path(args.source), local_path(args.out)
+    out = local_path(args.out, "OUT")
     extension = output_extension(args.command, args.format)
-    jobs = plan_jobs(args.command, source, out, args.format)
-    report = local_path(args.results) if args.results else os.path.join(out, "rawburst-report.jsonl")
+    filesystem = None
+    if is_local(args.source):
+        jobs = plan_jobs(args.command, local_path(args.source, "IN"), out, args.format)
+    else:
+        filesystem, root = open_remote(args.source)
+        jobs = plan_remote_folder(args.source, filesystem, root, out, extension)
+        check_outputs(jobs)
+    report = local_path(args.results, "--results") if args.results else os.path.join(out, "rawburst-report.jsonl")
     options = RunOptions(args.scheduler, args.workers, args.chunk_size, args.retries, report,
                          progress=sys.stderr.isatty() and not args.quiet)
-    summary = run(args.command, jobs, out, rawburst_arguments(args, passthrough), extension, options)
+    summary = run(args.command, jobs, out, rawburst_arguments(args, passthrough), extension, options, filesystem)
     if args.json:
         print(json.dumps(summary))
     elif not args.quiet:
@@ -120,6 +129,8 @@ def execute(args: argparse.Namespace, passthrough: Sequence[str]) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line's entry point; returns the exit status."""
+    # distributed's advice (a port taken, slow scratch folders) is not the user's business: errors come as one line.
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"distributed(\.|$)")
     own, passthrough = split_passthrough(sys.argv[1:] if argv is None else argv)
     args = make_parser().parse_args(own)
     try:

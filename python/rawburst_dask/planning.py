@@ -37,12 +37,14 @@ class PlanError(Exception):
 
 @dataclass(frozen=True)
 class Job:
-    """One input and the output it becomes; ``number`` is its place in the whole plan (0-based)."""
+    """One input and the output it becomes; ``number`` is its place in the whole plan (0-based); ``source`` is the
+    input's path on other storage when ``input`` is its staged copy (see ``staging``)."""
 
     number: int
     input: str
     output: str
     extras: Dict[str, Any] = field(default_factory=dict)
+    source: Optional[str] = None
 
     def manifest_line(self) -> Dict[str, Any]:
         """The job as one line of the worker mode's manifest."""
@@ -64,12 +66,13 @@ class Chunk:
         return "".join(json.dumps(job.manifest_line()) + "\n" for job in self.jobs)
 
 
-def local_path(location: str) -> str:
-    """A local path for ``location`` (a path or a ``file://`` URL), absolute; other fsspec URLs are refused."""
+def local_path(location: str, what: str) -> str:
+    """A local path for ``location`` (a path or a ``file://`` URL), absolute; other fsspec URLs are refused (``what``
+    names the argument)."""
     protocol, _ = split_protocol(location)
     if protocol not in (None, "file", "local"):
-        raise PlanError(f"{location}: {protocol}:// URLs are not supported yet; mount the storage on every worker "
-                        f"(NFS, s3fs-fuse, gcsfuse ...) and give its local path")
+        raise PlanError(f"{location}: {what} must be a local path or a file:// URL (a folder every worker sees, "
+                        f"e.g. a mount); only IN may be on other storage")
     path = LocalFileSystem._strip_protocol(location) if protocol else location
     return os.path.abspath(os.path.expanduser(path))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Sequence
 
 from .planning import Chunk
+from .staging import display_input
 from .task import ChunkResult, TaskSettings, attempts_dir, write_atomically
 
 # The error kind of a job whose chunk never produced results (every attempt failed): not one of the worker mode's
@@ -58,9 +59,10 @@ def is_kept(line: Mapping[str, Any], run_token: str) -> bool:
 
 
 def report_lines(chunks: Sequence[Chunk], results: Mapping[int, ChunkResult], failures: Mapping[int, str],
-                 attempts: Mapping[str, List[Attempt]], run_token: str) -> List[Dict[str, Any]]:
-    """One line per job of the plan, in plan order: the worker mode's line with ``job`` set to the plan's number and
-    ``chunk``, ``attempts`` (this run's, for its chunk) and ``kept`` added."""
+                 attempts: Mapping[str, List[Attempt]], settings: TaskSettings) -> List[Dict[str, Any]]:
+    """One line per job of the plan, in plan order: the worker mode's line with ``job`` set to the plan's number,
+    ``input`` to the source's URL for a staged input, and ``chunk``, ``attempts`` (this run's, for its chunk) and
+    ``kept`` added."""
     lines: List[Dict[str, Any]] = []
     for chunk in chunks:
         result = results.get(chunk.index)
@@ -70,7 +72,8 @@ def report_lines(chunks: Sequence[Chunk], results: Mapping[int, ChunkResult], fa
                 line = dict(result.lines[position])
             else:
                 line = failed_line(job.input, job.output, job.number, failures.get(chunk.index, "no result"))
-            line.update(job=job.number, chunk=chunk.name, attempts=tries, kept=is_kept(line, run_token))
+            line.update(job=job.number, input=display_input(settings.filesystem, job), chunk=chunk.name,
+                        attempts=tries, kept=is_kept(line, settings.run_token))
             lines.append(line)
     return lines
 

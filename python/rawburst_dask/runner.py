@@ -51,7 +51,7 @@ def open_client(scheduler: Optional[str], workers: int) -> Iterator[Client]:
             yield client
         return
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           scheduler_port=0, dashboard_address=None, silence_logs=logging.ERROR)
+                           scheduler_port=0, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
     with cluster, Client(cluster) as client:
         yield client
 
@@ -147,7 +147,7 @@ def carry_earlier_results(settings: TaskSettings, chunks: Sequence[Chunk]) -> in
 
 
 def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], extension: str,
-        options: RunOptions) -> Dict[str, Any]:
+        options: RunOptions, filesystem: Any = None) -> Dict[str, Any]:
     """Runs ``jobs`` on the cluster, writes the report and returns the summary."""
     chunks = make_chunks(jobs, options.chunk_size, command)
     state_dir = os.path.join(out, STATE_FOLDER)
@@ -156,7 +156,7 @@ def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], exten
     except OSError as error:
         raise PlanError(f"{state_dir}: cannot create the state folder ({error.strerror})") from None
     token = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
-    settings = TaskSettings(command, state_dir, token, tuple(arguments))
+    settings = TaskSettings(command, state_dir, token, tuple(arguments), filesystem)
     if options.scheduler is None:
         locate_here()  # the LocalCluster's workers run on this machine: say so before starting them
     with open_client(options.scheduler, options.workers) as client:
@@ -166,7 +166,7 @@ def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], exten
         results, failures = gather(client, chunks, settings, options)
     seconds = time.monotonic() - started
     attempts = read_attempts(settings)
-    lines = report_lines(chunks, results, failures, attempts, token)
+    lines = report_lines(chunks, results, failures, attempts, settings)
     try:
         write_report(options.report_path, lines)
     except OSError as error:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from .planning import Chunk, Job
+from .staging import stage_inputs, unstage_inputs
 
 PR_SET_PDEATHSIG = 1
 
@@ -40,6 +41,7 @@ class TaskSettings:
     state_dir: str
     run_token: str
     arguments: Tuple[str, ...] = ()
+    filesystem: Any = None  # the fsspec file system of a remote IN (its jobs' sources), else None
 
 
 @dataclass(frozen=True)
@@ -198,8 +200,12 @@ def run_chunk(chunk: Chunk, settings: TaskSettings) -> ChunkResult:
     for folder in sorted({os.path.dirname(job.output) for job in chunk.jobs}):
         os.makedirs(folder, exist_ok=True)
     run_id = f"{settings.run_token}/{chunk.name}/attempt-{attempt}@{worker}"
-    process = subprocess.run(rawburst_command(binary, settings, manifest, results, run_id),
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=die_with_parent())
+    try:
+        stage_inputs(settings.filesystem, chunk.jobs)
+        process = subprocess.run(rawburst_command(binary, settings, manifest, results, run_id),
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=die_with_parent())
+    finally:
+        unstage_inputs(chunk.jobs)
     if process.returncode < 0:
         raise ChunkFailed(f"{chunk.name}: rawburst was killed by signal {-process.returncode} on {worker}")
     if process.returncode not in (0, 1):
