@@ -95,6 +95,12 @@ struct WorkerLimitsCLITests {
         #expect(BurstCLITests.wait(2) { WorkerSupport.isGone(child) }, "the sandbox ends with its worker")
         #expect(!FileManager.default.fileExists(atPath: tmp.file("out/b.tiff").path))
         #expect(try WorkerSupport.results(tmp.file("r.jsonl")).isEmpty, "no line for a job that did not end")
+        // The engine's retry (--resume) finishes the job and leaves no temporary file of the killed one.
+        try Data(#"{"input": "\#(big)", "output": "out/b.tiff", "options": {"size": 256}}"#.utf8 + [10]).write(to: manifest)
+        let retry = try CLI.run(["develop", "--manifest", manifest.path, "--results", "r.jsonl", "--resume"], in: tmp.url)
+        #expect(retry.exitStatus == 0, "\(retry)")
+        #expect(FileManager.default.fileExists(atPath: tmp.file("out/b.tiff").path))
+        #expect(WorkerSupport.temporaries(in: tmp.file("out")).isEmpty, "the killed run's temporary file is gone")
     }
 
     @Test("analyze as a worker writes each file's analysis as JSON; --png and --best are refused there")

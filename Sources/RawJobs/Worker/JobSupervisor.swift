@@ -69,6 +69,9 @@ public struct JobSupervisor: Sendable {
         if exists && !configuration.overwrite && !configuration.resume {
             return .failure(.exists, "\(job.output): already exists (use --overwrite to replace it, or --resume)", seconds: 0)
         }
+        // Under --resume the outputs are the worker's own: a temporary file beside this one was left by a run that was
+        // killed while writing it (its sandbox ended with its worker), and goes now.
+        if configuration.resume { Self.removeTemporaries(of: job.output) }
         do {
             try FileManager.default.createDirectory(atPath: AtomicFile.directory(of: job.output), withIntermediateDirectories: true)
         } catch {
