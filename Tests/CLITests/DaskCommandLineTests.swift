@@ -44,6 +44,15 @@ import TestSupport
         // An option rawburst refuses stops the run before any chunk, with rawburst's own line.
         Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--", "--no-such-option"]),
                            naming: "--no-such-option")
+        // Run-wide rawburst options after -- are the package's own business (rawburst would take them otherwise).
+        for (option, naming) in [("--resume", "--resume"), ("--jobs=3", "use -j"), ("-j4", "-j4"), ("--overwrite", "use --redo"),
+                                 ("--manifest=x.jsonl", "--manifest"), ("-q", "use --quiet"), ("--check", "--check")] {
+            Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--", "--compression", "packed", option]), naming: naming)
+        }
+        // The report's path is checked before any work: a folder, a missing folder.
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--results", tmp.path]), naming: "is a folder")
+        Self.expectRefused(try Self.rawburstDask(["convert", raws.path, out, "--results", tmp.file("no/r.jsonl").path]),
+                           naming: "no such folder")
         #expect(!FileManager.default.fileExists(atPath: out + "/a.dng"))
     }
 

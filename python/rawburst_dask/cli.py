@@ -79,6 +79,8 @@ def make_parser() -> OneLineParser:
     parser.add_argument("--format", metavar="FORMAT", help="develop: jpg (default), heic, tiff or png")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress line and no human summary")
+    parser.add_argument("--redo", action="store_true",
+                        help="replace every output (rawburst --overwrite, no --resume); the results start afresh")
     return parser
 
 
@@ -89,6 +91,49 @@ def split_passthrough(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
         cut = items.index("--")
         return items[:cut], items[cut + 1:]
     return items, []
+
+
+# rawburst's run-wide options: this package sets them itself, or has its own option for them (named after "use").
+RUN_WIDE = {"--manifest": None, "--results": "--results", "--resume": None, "--shard": None, "--jobs": "-j",
+            "-j": "-j", "--run-id": None, "--json": "--json", "--quiet": "--quiet", "-q": "--quiet",
+            "--overwrite": "--redo", "--output": "OUT", "-o": "OUT", "--worker-child": None,
+            "--timeout-per-file": "--timeout-per-file", "--memory-limit-per-file": "--memory-limit-per-file",
+            "--check": None, "--recursive": None, "-r": None, "--all-files": None, "--help": "--help", "-h": "--help"}
+
+
+def run_wide_option(argument: str) -> Optional[str]:
+    """The run-wide option ``argument`` names (``--name``, ``--name=value``, ``-j4``), else None."""
+    if argument.startswith("--"):
+        name = argument.partition("=")[0]
+        return name if name in RUN_WIDE else None
+    if argument.startswith("-") and len(argument) > 1 and not argument[1].isdigit():
+        name = argument[:2]
+        return name if name in RUN_WIDE else None
+    return None
+
+
+def check_passthrough(passthrough: Sequence[str]) -> None:
+    """Refuses run-wide rawburst options after ``--`` (one line naming the package's own option, if any)."""
+    for argument in passthrough:
+        name = run_wide_option(argument)
+        if name is not None:
+            own = RUN_WIDE[name]
+            hint = f"use {own} before --" if own else "rawburst_dask sets it itself"
+            raise PlanError(f"-- {argument}: a run-wide rawburst option cannot be passed through ({hint})")
+
+
+def check_report_path(report: str, default: bool) -> None:
+    """Refuses a report path that is a folder, or whose folder is missing or not writable (the default one, in OUT,
+    is created with OUT)."""
+    folder = os.path.dirname(report)
+    if os.path.isdir(report):
+        raise PlanError(f"--results {report}: is a folder")
+    if not os.path.isdir(folder):
+        if default:
+            return
+        raise PlanError(f"--results {report}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PlanError(f"--results {report}: the folder {folder} is not writable")
 
 
 def rawburst_arguments(args: argparse.Namespace, passthrough: Sequence[str]) -> List[str]:
@@ -107,19 +152,22 @@ def execute(args: argparse.Namespace, passthrough: Sequence[str]) -> int:
     """Plans, runs and reports; returns the exit status."""
     if args.format is not None and args.command != "develop":
         raise PlanError("--format applies to develop only")
+    check_passthrough(passthrough)
     out = local_path(args.out, "OUT")
+    report = local_path(args.results, "--results") if args.results else os.path.join(out, "rawburst-report.jsonl")
+    check_report_path(report, default=not args.results)
     extension = output_extension(args.command, args.format)
-    filesystem = None
+    filesystem, bad, manifest = None, [], None
     if is_local(args.source):
-        jobs = plan_jobs(args.command, local_path(args.source, "IN"), out, args.format)
+        jobs, bad = plan_jobs(args.command, local_path(args.source, "IN"), out, args.format)
+        manifest = args.source if os.path.isfile(local_path(args.source, "IN")) else None
     else:
         filesystem, root = open_remote(args.source)
         jobs = plan_remote_folder(args.source, filesystem, root, out, extension)
         check_outputs(jobs)
-    report = local_path(args.results, "--results") if args.results else os.path.join(out, "rawburst-report.jsonl")
     options = RunOptions(args.scheduler, args.workers, args.chunk_size, args.retries, report,
-                         progress=sys.stderr.isatty() and not args.quiet)
-    summary = run(args.command, jobs, out, rawburst_arguments(args, passthrough), extension, options, filesystem)
+                         progress=sys.stderr.isatty() and not args.quiet, redo=args.redo, manifest=manifest)
+    summary = run(args.command, jobs, bad, out, rawburst_arguments(args, passthrough), options, filesystem)
     if args.json:
         print(json.dumps(summary))
     elif not args.quiet:

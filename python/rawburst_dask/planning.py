@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from fsspec.core import split_protocol
 from fsspec.implementations.local import LocalFileSystem
@@ -31,6 +31,11 @@ MANIFEST_EXTRAS = ("options", "timeout", "memoryLimit")
 STATE_FOLDER = ".rawburst-dask"
 
 
+# The error kind of a walked file whose name is not valid UTF-8: it cannot be written into a JSON manifest, so it is
+# recorded as failed by the plan itself and never run.
+BAD_NAME = "bad-name"
+
+
 class PlanError(Exception):
     """A plan that cannot be made (a missing folder, a bad manifest line, two inputs for one output): one line."""
 
@@ -45,6 +50,7 @@ class Job:
     output: str
     extras: Dict[str, Any] = field(default_factory=dict)
     source: Optional[str] = None
+    line: Optional[int] = None  # its line in the user's manifest (1-based), None for a walked folder
 
     def manifest_line(self) -> Dict[str, Any]:
         """The job as one line of the worker mode's manifest."""
@@ -89,6 +95,33 @@ def output_extension(command: str, develop_format: Optional[str]) -> str:
     return FORMAT_EXTENSIONS[chosen]
 
 
+@dataclass(frozen=True)
+class BadName:
+    """A walked raw whose path is not valid UTF-8: its input and output with the undecodable bytes escaped."""
+
+    input: str
+    output: str
+
+    @property
+    def message(self) -> str:
+        """The report's one-line reason."""
+        return f"{self.input}: the file name is not valid UTF-8 (it cannot go into a JSON manifest); rename it"
+
+
+def escaped(path: str) -> str:
+    """A path from ``os.walk`` with bytes that are not UTF-8 (surrogate-escaped by Python) written as ``\\xNN``."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def is_valid_utf8(path: str) -> bool:
+    """False for a path holding bytes that are not UTF-8 (lone surrogates in Python's decoding)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def walk_raws(folder: str, skip: Optional[str] = None) -> Iterator[str]:
     """The raw files under ``folder`` (by extension, any case), sorted by path; hidden names and ``skip`` (the
     output folder when it lies inside) are left out, as rawburst's own folder scan does."""
@@ -103,21 +136,26 @@ def walk_raws(folder: str, skip: Optional[str] = None) -> Iterator[str]:
     return iter(sorted(found))
 
 
-def plan_folder(folder: str, out: str, extension: str) -> List[Job]:
-    """Jobs for every raw under ``folder``, the outputs mirroring its tree under ``out`` with ``extension``."""
+def plan_folder(folder: str, out: str, extension: str) -> Tuple[List[Job], List[BadName]]:
+    """Jobs for every raw under ``folder``, the outputs mirroring its tree under ``out`` with ``extension``, and the
+    raws whose names are not valid UTF-8 (not jobs: each becomes a failed report line)."""
     if not os.path.isdir(folder):
         raise PlanError(f"{folder}: no such folder")
     jobs: List[Job] = []
-    for number, path in enumerate(walk_raws(folder, skip=out)):
-        relative = os.path.relpath(path, folder)
-        stem = os.path.splitext(relative)[0]
-        jobs.append(Job(number, path, os.path.join(out, f"{stem}.{extension}")))
-    if not jobs:
+    bad: List[BadName] = []
+    for path in walk_raws(folder, skip=out):
+        stem = os.path.splitext(os.path.relpath(path, folder))[0]
+        output = os.path.join(out, f"{stem}.{extension}")
+        if is_valid_utf8(path) and is_valid_utf8(output):
+            jobs.append(Job(len(jobs), path, output))
+        else:
+            bad.append(BadName(escaped(path), escaped(output)))
+    if not jobs and not bad:
         raise PlanError(f"{folder}: no raw files found")
-    return jobs
+    return jobs, bad
 
 
-def parse_manifest_line(text: str, where: str, number: int) -> Job:
+def parse_manifest_line(text: str, where: str, number: int, line: Optional[int] = None) -> Job:
     """One manifest line as a job; relative paths are taken from the current directory, as rawburst does."""
     try:
         value = json.loads(text)
@@ -135,14 +173,15 @@ def parse_manifest_line(text: str, where: str, number: int) -> Job:
     if unknown:
         raise PlanError(f"{where}: unknown key \"{unknown[0]}\"")
     extras = {key: value[key] for key in MANIFEST_EXTRAS if key in value}
-    return Job(number, paths[0], paths[1], extras)
+    return Job(number, paths[0], paths[1], extras, line=line)
 
 
 def plan_manifest(manifest: str) -> List[Job]:
-    """The jobs of a JSON-lines manifest (blank lines skipped)."""
+    """The jobs of a JSON-lines manifest (blank lines skipped). Lines end at "\\n" only (a "\\r" before it is
+    dropped), as rawburst reads them: U+2028 or U+0085 inside a JSON string is part of the line."""
     try:
-        with open(manifest, encoding="utf-8") as stream:
-            lines = stream.read().splitlines()
+        with open(manifest, encoding="utf-8", newline="") as stream:
+            lines = [text.removesuffix("\r") for text in stream.read().split("\n")]
     except OSError as error:
         raise PlanError(f"{manifest}: {error.strerror}") from None
     except UnicodeDecodeError:
@@ -150,7 +189,7 @@ def plan_manifest(manifest: str) -> List[Job]:
     jobs: List[Job] = []
     for line_number, text in enumerate(lines, start=1):
         if text.strip():
-            jobs.append(parse_manifest_line(text, f"{manifest} line {line_number}", len(jobs)))
+            jobs.append(parse_manifest_line(text, f"{manifest} line {line_number}", len(jobs), line_number))
     if not jobs:
         raise PlanError(f"{manifest}: no jobs")
     return jobs
@@ -167,19 +206,22 @@ def check_outputs(jobs: Sequence[Job]) -> None:
         seen[job.output] = job.input
 
 
-def plan_jobs(command: str, source: str, out: str, develop_format: Optional[str] = None) -> List[Job]:
-    """The jobs of a run: ``source`` is a folder (walked and mirrored under ``out``) or a ``.jsonl`` manifest."""
+def plan_jobs(command: str, source: str, out: str, develop_format: Optional[str] = None,
+              ) -> Tuple[List[Job], List[BadName]]:
+    """The jobs of a run: ``source`` is a folder (walked and mirrored under ``out``) or a ``.jsonl`` manifest; and
+    the walked raws whose names are not valid UTF-8."""
     if command not in COMMANDS:
         raise PlanError(f"unknown command '{command}' (convert, develop or analyze)")
     extension = output_extension(command, develop_format)
+    bad: List[BadName] = []
     if os.path.isfile(source) and source.endswith(".jsonl"):
         jobs = plan_manifest(source)
     elif os.path.isfile(source):
         raise PlanError(f"{source}: a manifest must be a .jsonl file")
     else:
-        jobs = plan_folder(source, out, extension)
+        jobs, bad = plan_folder(source, out, extension)
     check_outputs(jobs)
-    return jobs
+    return jobs, bad
 
 
 def make_chunks(jobs: Sequence[Job], chunk_size: int, command: str) -> List[Chunk]:

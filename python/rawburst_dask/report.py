@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Sequence
 
-from .planning import Chunk
+from .planning import BAD_NAME, BadName, Chunk
 from .staging import display_input
 from .task import ChunkResult, TaskSettings, attempts_dir, write_atomically
 
@@ -50,6 +50,17 @@ def failed_line(job_input: str, job_output: str, number: int, message: str) -> D
             "seconds": None, "peakMemory": None, "digestKind": None, "digest": None, "sha256": None,
             "error": {"kind": CHUNK_FAILED, "message": message}, "warnings": [], "job": number, "run": None,
             "finished": None}
+
+
+def bad_name_lines(bad: Sequence[BadName], first: int) -> List[Dict[str, Any]]:
+    """Failed report lines (kind ``bad-name``) for the walked raws whose names are not UTF-8, numbered from
+    ``first`` (after the plan's jobs); they never ran."""
+    lines = []
+    for offset, name in enumerate(bad):
+        line = failed_line(name.input, name.output, first + offset, name.message)
+        line["error"]["kind"] = BAD_NAME
+        lines.append({**line, "chunk": None, "attempts": 0, "kept": False})
+    return lines
 
 
 def is_kept(line: Mapping[str, Any], run_token: str) -> bool:
@@ -95,11 +106,19 @@ def summarize(lines: Sequence[Mapping[str, Any]], chunks: Sequence[Chunk], attem
             "chunks": len(chunks), "chunksRetried": retried, "results": report_path}
 
 
+def file_mode() -> int:
+    """0644 less the process's umask: what an ordinary new file gets."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o644 & ~umask
+
+
 def write_report(path: str, lines: Sequence[Mapping[str, Any]]) -> None:
-    """Writes the report's JSON lines atomically (temporary file, fsync, rename)."""
+    """Writes the report's JSON lines atomically (temporary file, fsync, rename), mode 0644 less the umask."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    write_atomically(os.path.abspath(path), "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
+    write_atomically(os.path.abspath(path), "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines),
+                     mode=file_mode())
 
 
 def human_bytes(count: int) -> str:

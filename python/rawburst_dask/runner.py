@@ -4,6 +4,7 @@ retries, progress while they finish, and the report."""
 from __future__ import annotations
 
 import contextlib
+import glob
 import logging
 import os
 import sys
@@ -15,9 +16,11 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from distributed import Client, LocalCluster, as_completed
 
 from .carryover import carry_over
-from .planning import STATE_FOLDER, Chunk, Job, PlanError, make_chunks
-from .report import read_attempts, report_lines, summarize, write_report
-from .task import BinaryNotFound, ChunkResult, TaskSettings, find_rawburst, probe_options, run_chunk
+from .checking import run_check, translate, write_check_manifest
+from .planning import STATE_FOLDER, BadName, Chunk, Job, PlanError, make_chunks
+from .quiet import quiet_task_errors
+from .report import bad_name_lines, read_attempts, report_lines, summarize, write_report
+from .task import BinaryNotFound, ChunkResult, TaskSettings, find_rawburst, run_chunk
 
 
 class RunError(Exception):
@@ -34,6 +37,8 @@ class RunOptions:
     retries: int
     report_path: str
     progress: bool
+    redo: bool = False  # every output replaced, the chunks' results started afresh
+    manifest: Optional[str] = None  # the user's manifest as given (named in the check's refusal), None for a folder
 
 
 @contextlib.contextmanager
@@ -56,9 +61,9 @@ def open_client(scheduler: Optional[str], workers: int) -> Iterator[Client]:
         yield client
 
 
-def check_workers(client: Client, settings: TaskSettings, extension: str) -> None:
+def check_workers(client: Client, settings: TaskSettings, jobs: Sequence[Job], user_manifest: Optional[str]) -> None:
     """At least one worker is there (waiting up to 2 minutes for a cluster still scaling up), every worker finds
-    rawburst, and one of them accepts the run's options."""
+    rawburst, and one of them accepts the whole plan with the run's options (``rawburst ... --check``)."""
     try:
         client.wait_for_workers(1, timeout=120)
     except TimeoutError:
@@ -67,9 +72,10 @@ def check_workers(client: Client, settings: TaskSettings, extension: str) -> Non
     for worker, (ok, text) in sorted(found.items()):
         if not ok:
             raise RunError(f"worker {worker}: {text}")
-    status, line = client.submit(probe_options, settings, extension, pure=False).result()
-    if status == 2:
-        raise RunError(f"rawburst {settings.command} refused the options: {line.removeprefix('error: ')}")
+    manifest = write_check_manifest(settings, jobs)
+    status, line = client.submit(run_check, settings, manifest, pure=False).result()
+    if status != 0:
+        raise RunError(translate(line, manifest, jobs, user_manifest))
 
 
 def locate_here() -> None:
@@ -146,27 +152,51 @@ def carry_earlier_results(settings: TaskSettings, chunks: Sequence[Chunk]) -> in
                        "(is another run still going?)") from None
 
 
-def run(command: str, jobs: List[Job], out: str, arguments: Sequence[str], extension: str,
-        options: RunOptions, filesystem: Any = None) -> Dict[str, Any]:
-    """Runs ``jobs`` on the cluster, writes the report and returns the summary."""
-    chunks = make_chunks(jobs, options.chunk_size, command)
+def clear_results(settings: TaskSettings) -> None:
+    """--redo: removes the command's chunk results files, so the results start afresh for this run."""
+    for path in glob.glob(os.path.join(glob.escape(settings.state_dir), f"{settings.command}-chunk-*.results.jsonl")):
+        os.unlink(path)
+
+
+def run_chunks(chunks: Sequence[Chunk], jobs: Sequence[Job], settings: TaskSettings, options: RunOptions,
+               ) -> Tuple[Dict[int, ChunkResult], Dict[int, str], int, float]:
+    """On the cluster: checks the workers and the plan, carries earlier results over (or clears them with --redo)
+    and runs the chunks; returns the results, the failures, the lines carried over and the chunks' wall time."""
+    if options.scheduler is None:
+        locate_here()  # the LocalCluster's workers run on this machine: say so before starting them
+    with open_client(options.scheduler, options.workers) as client, quiet_task_errors(client):
+        check_workers(client, settings, jobs, options.manifest)
+        carried = 0
+        if options.redo:
+            clear_results(settings)
+        else:
+            carried = carry_earlier_results(settings, chunks)
+        started = time.monotonic()  # the chunks' wall time: the cluster's start-up is not the files' cost
+        results, failures = gather(client, chunks, settings, options)
+    return results, failures, carried, time.monotonic() - started
+
+
+def make_state_dir(out: str) -> str:
+    """Creates ``OUT/.rawburst-dask`` and returns it."""
     state_dir = os.path.join(out, STATE_FOLDER)
     try:
         os.makedirs(state_dir, exist_ok=True)
     except OSError as error:
         raise PlanError(f"{state_dir}: cannot create the state folder ({error.strerror})") from None
+    return state_dir
+
+
+def run(command: str, jobs: List[Job], bad: Sequence[BadName], out: str, arguments: Sequence[str],
+        options: RunOptions, filesystem: Any = None) -> Dict[str, Any]:
+    """Runs ``jobs`` on the cluster, writes the report (with a failed line for each of ``bad``) and returns the
+    summary."""
+    chunks = make_chunks(jobs, options.chunk_size, command)
+    state_dir = make_state_dir(out)
     token = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
-    settings = TaskSettings(command, state_dir, token, tuple(arguments), filesystem)
-    if options.scheduler is None:
-        locate_here()  # the LocalCluster's workers run on this machine: say so before starting them
-    with open_client(options.scheduler, options.workers) as client:
-        check_workers(client, settings, extension)
-        carried = carry_earlier_results(settings, chunks)
-        started = time.monotonic()  # the chunks' wall time: the cluster's start-up is not the files' cost
-        results, failures = gather(client, chunks, settings, options)
-    seconds = time.monotonic() - started
+    settings = TaskSettings(command, state_dir, token, tuple(arguments), filesystem, options.redo)
+    results, failures, carried, seconds = run_chunks(chunks, jobs, settings, options) if chunks else ({}, {}, 0, 0.0)
     attempts = read_attempts(settings)
-    lines = report_lines(chunks, results, failures, attempts, settings)
+    lines = report_lines(chunks, results, failures, attempts, settings) + bad_name_lines(bad, len(jobs))
     try:
         write_report(options.report_path, lines)
     except OSError as error:

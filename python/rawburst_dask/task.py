@@ -42,6 +42,7 @@ class TaskSettings:
     run_token: str
     arguments: Tuple[str, ...] = ()
     filesystem: Any = None  # the fsspec file system of a remote IN (its jobs' sources), else None
+    redo: bool = False  # --redo: every output replaced (--overwrite, no --resume)
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,14 @@ def claim_attempt(settings: TaskSettings, chunk: Chunk, worker: str) -> int:
         return attempt
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` through a temporary file in the same folder, fsync'd and renamed."""
+def write_atomically(path: str, text: str, mode: Optional[int] = None) -> None:
+    """Writes ``text`` to ``path`` through a temporary file in the same folder, fsync'd and renamed (with ``mode``
+    when given, else mkstemp's 0600)."""
     folder = os.path.dirname(path)
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:
+        if mode is not None:
+            os.fchmod(descriptor, mode)
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
@@ -140,8 +144,10 @@ def die_with_parent() -> Callable[[], None]:
 
 
 def rawburst_command(binary: str, settings: TaskSettings, manifest: str, results: str, run_id: str) -> List[str]:
-    """The worker mode's command line for one chunk."""
-    return [binary, settings.command, "--manifest", manifest, "--results", results, "--resume", "--json",
+    """The worker mode's command line for one chunk: ``--resume`` keeps verified outputs, ``--overwrite`` (--redo)
+    replaces them all."""
+    keep = "--overwrite" if settings.redo else "--resume"
+    return [binary, settings.command, "--manifest", manifest, "--results", results, keep, "--json",
             "--run-id", run_id, *settings.arguments]
 
 
@@ -216,19 +222,3 @@ def run_chunk(chunk: Chunk, settings: TaskSettings) -> ChunkResult:
         raise ChunkFailed(f"{chunk.name}: no result for {missing[0]} (and {len(missing) - 1} more) on {worker}")
     return ChunkResult(chunk.index, attempt, worker, process.returncode, [line for line in lines if line is not None],
                        parse_summary(process.stdout))
-
-
-def probe_options(settings: TaskSettings, extension: str) -> Tuple[int, str]:
-    """Runs the worker mode once on a job whose input does not exist, in a temporary folder, to learn whether
-    rawburst accepts the run's options (exit 2 = refused) before any chunk starts. Returns the exit status and the
-    last line of stderr."""
-    binary = find_rawburst()
-    with tempfile.TemporaryDirectory(prefix="rawburst-dask-probe-") as folder:
-        manifest = os.path.join(folder, "probe.jsonl")
-        missing = os.path.join(folder, "missing.dng")
-        with open(manifest, "w", encoding="utf-8") as stream:
-            stream.write(json.dumps({"input": missing, "output": os.path.join(folder, f"probe.{extension}")}) + "\n")
-        command = rawburst_command(binary, settings, manifest, os.path.join(folder, "results.jsonl"), "probe")
-        process = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                 preexec_fn=die_with_parent(), timeout=120)
-    return process.returncode, one_line(process.stderr)
