@@ -28,18 +28,21 @@ struct WorkerPartsTests {
     func optionsAsArguments() throws {
         let line = #"{"input": "a.nef", "output": "o/a.jpg", "options": {"wb": "daylight", "size": 1024, "exposure": -0.5, "no-rotate": true, "--look": "vivid", "preset": ["a", "b"]}, "timeout": "90s", "memoryLimit": "2GiB"}"#
         let job = try WorkerManifest.parse(line: Data(line.utf8), number: 4, lineNumber: 9)
-        #expect(job.arguments == ["--look", "vivid", "--exposure", "-0.5", "--no-rotate", "--preset", "a", "--preset", "b",
-                                  "--size", "1024", "--wb", "daylight"])
+        #expect(job.arguments == ["--look=vivid", "--exposure=-0.5", "--no-rotate", "--preset=a", "--preset=b", "--size=1024",
+                                  "--wb=daylight"], "one argument each, so a value that starts with - stays a value")
         #expect(job.number == 4 && job.line == 9 && job.input == "a.nef" && job.output == "o/a.jpg")
         #expect(job.limits == JobLimits(seconds: 90, memoryBytes: 2 << 30))
-        let numeric = try WorkerManifest.parse(line: Data(#"{"input": "a", "output": "b", "options": {"x": 1}, "timeout": 2.5, "memoryLimit": 1048576}"#.utf8),
+        let numeric = try WorkerManifest.parse(line: Data(#"{"input": "a", "output": "b", "options": {"x": 1}, "timeout": 2.5, "memoryLimit": 20971520}"#.utf8),
                                                number: 0, lineNumber: 1)
-        #expect(numeric.arguments == ["--x", "1"] && numeric.limits == JobLimits(seconds: 2.5, memoryBytes: 1 << 20))
+        #expect(numeric.arguments == ["--x=1"] && numeric.limits == JobLimits(seconds: 2.5, memoryBytes: 20 << 20))
         for (bad, message) in [(#"{"input": "a", "output": "b", "options": {"flag": false}}"#, "a flag is set with true"),
                                (#"{"input": "a", "output": "b", "options": {"Size": 3}}"#, "is not an option name"),
                                (#"{"input": "a", "output": "b", "options": {"results": "x"}}"#, "belongs to the whole run"),
                                (#"{"input": "a", "output": "b", "options": {"wb": {"k": 1}}}"#, "a value must be"),
                                (#"{"input": 3, "output": "b"}"#, "\"input\" must be a path"),
+                               (#"{"input": "a\u0000.cr2", "output": "b"}"#, "without NUL"),
+                               (#"{"input": "a", "output": "b", "timeout": 0.001}"#, "at least 0.01 seconds"),
+                               (#"{"input": "a", "output": "b", "memoryLimit": "1K"}"#, "at least 16MiB"),
                                (#"["a", "b"]"#, "not a JSON object")] {
             #expect(throws: WorkerManifestError.self) { try WorkerManifest.parse(line: Data(bad.utf8), number: 0, lineNumber: 1) }
             do { _ = try WorkerManifest.parse(line: Data(bad.utf8), number: 0, lineNumber: 1) } catch {

@@ -98,6 +98,8 @@ public struct JobRecord: Sendable, Codable, Hashable {
     public var run: String
     /// When it finished (ISO 8601, UTC).
     public var finished: String
+    /// What decided the output's bytes (``WorkerJob/settings``); empty in lines written before it was recorded.
+    public var settings: String
     public var outcome: JobOutcome
 
     public init(job: WorkerJob, outcome: JobOutcome, run: String, finished: Date = Date()) {
@@ -106,11 +108,12 @@ public struct JobRecord: Sendable, Codable, Hashable {
         self.job = job.number
         self.run = run
         self.finished = JobRecord.timestamp(finished)
+        settings = job.settings
         self.outcome = outcome
     }
 
     private enum Keys: String, CodingKey {
-        case input, output, job, run, finished, status, action, bytes, seconds, peakMemory, digestKind, digest, sha256, error,
+        case input, output, job, run, finished, settings, status, action, bytes, seconds, peakMemory, digestKind, digest, sha256, error,
              warnings
     }
 
@@ -121,6 +124,7 @@ public struct JobRecord: Sendable, Codable, Hashable {
         job = try c.decode(Int.self, forKey: .job)
         run = try c.decode(String.self, forKey: .run)
         finished = try c.decode(String.self, forKey: .finished)
+        settings = try c.decodeIfPresent(String.self, forKey: .settings) ?? ""
         outcome = try JobOutcome(from: decoder)
     }
 
@@ -132,6 +136,7 @@ public struct JobRecord: Sendable, Codable, Hashable {
         try c.encode(job, forKey: .job)
         try c.encode(run, forKey: .run)
         try c.encode(finished, forKey: .finished)
+        try c.encode(settings, forKey: .settings)
         try c.encode(outcome.status, forKey: .status)
         try c.encode(outcome.action, forKey: .action)
         try c.encode(outcome.bytes, forKey: .bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import Synchronization
 
 /// The worker mode: runs jobs in sandbox processes, `slots` at a time, each sandbox a long-lived child process that
 /// takes one job after another (no start-up per file). A job past its time or memory limit, or one that crashes its
@@ -36,8 +37,10 @@ public struct JobSupervisor: Sendable {
         case recorded(JobRecord)
         /// Kept from an earlier run (nothing run, nothing appended).
         case kept(WorkerJob)
-        /// Run, but its line could not be appended (the message).
+        /// Run, but its line could not be appended (the message); the jobs not started by then are abandoned.
         case unrecorded(JobRecord, String)
+        /// Not run: an earlier job's line could not be appended, and work nobody can see is not done.
+        case abandoned(WorkerJob)
     }
 
     public let configuration: Configuration
@@ -45,24 +48,32 @@ public struct JobSupervisor: Sendable {
     /// A supervisor.
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// Runs `jobs`, appending to `log` (when there is one); `previous` are the log's earlier records (for `resume`). `progress` is called
-    /// after each job, never concurrently.
+    /// Runs `jobs`, appending to `log` (when there is one); `previous` are the log's earlier records (for `resume`: an
+    /// output is kept when its last line is `ok` with the job's settings and the file is as the line says). `progress`
+    /// is called after each job, never concurrently. Once a line cannot be appended, the jobs not yet started are
+    /// abandoned.
     public func run(_ jobs: [WorkerJob], log: ResultsLog?, previous: [JobRecord],
                     progress: @escaping @Sendable (Event, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) -> [Event] {
         let recorded = configuration.resume ? Self.lastRecords(previous) : [:]
+        let logFailed = AppendFailure()
         return BatchRunner.run(jobs, parallelism: configuration.slots, threadState: { nil as SandboxProcess? }, work: { sandbox, job in
-            if configuration.resume, let record = recorded[Self.key(job.input, job.output)], Self.isIntact(record) {
+            if logFailed.happened { return .abandoned(job) }
+            if configuration.resume, let record = recorded[Self.key(job.input, job.output)], record.settings == job.settings,
+               Self.isIntact(record) {
                 return .kept(job)
             }
             let record = JobRecord(job: job, outcome: run(job, sandbox: &sandbox), run: configuration.runID)
-            do throws(ResultsLogError) { try log?.append(record) } catch { return .unrecorded(record, error.message) }
+            do throws(ResultsLogError) { try log?.append(record) } catch {
+                logFailed.record()
+                return .unrecorded(record, error.message)
+            }
             return .recorded(record)
         }, progress: progress)
     }
 
     /// Runs one job in `sandbox` (started when there is none; dropped after a kill or a crash).
     private func run(_ job: WorkerJob, sandbox: inout SandboxProcess?) -> JobOutcome {
-        let start = MonotonicClock.nanoseconds()
+        var start = MonotonicClock.nanoseconds()
         func elapsed() -> Double { Double(MonotonicClock.nanoseconds() - start) / 1e9 }
         var st = stat()
         let exists = lstat(job.output, &st) == 0
@@ -90,7 +101,12 @@ public struct JobSupervisor: Sendable {
             do throws(SandboxError) { process = try SandboxProcess(executable: configuration.sandbox[0], arguments: configuration.sandbox) } catch {
                 return .failure(.crashed, "\(job.input): \(error.message)", seconds: elapsed())
             }
+            if let ended = process.waitUntilReady() {
+                let why = Self.failure(ended, job: job, limits: JobLimits(seconds: 120), seconds: 0).error?.message ?? ""
+                return .failure(.crashed, "the worker's sandbox did not start: \(why)", seconds: elapsed())
+            }
             sandbox = process
+            start = MonotonicClock.nanoseconds()   // the job's clock starts when its sandbox is ready
         }
         let limits = job.limits.over(configuration.limits)
         let answer: SandboxProcess.Answer = process.send(Array(line)) ? process.answer(within: limits) : process.answerAfterFailedSend()
@@ -153,4 +169,12 @@ public struct JobSupervisor: Sendable {
             unlink((directory as NSString).appendingPathComponent(entry))
         }
     }
+}
+
+/// Whether a results line could not be appended (the jobs not yet started are then abandoned). Owner: the job threads
+/// of one ``JobSupervisor/run(_:log:previous:progress:)``, through the mutex.
+private final class AppendFailure: Sendable {
+    private let flag = Mutex(false)
+    var happened: Bool { flag.withLock { $0 } }
+    func record() { flag.withLock { $0 = true } }
 }

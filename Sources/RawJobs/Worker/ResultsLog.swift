@@ -38,15 +38,20 @@ public final class ResultsLog: Sendable {
 
     deinit { descriptor.withLock { fd in _ = close(fd) } }
 
-    /// Appends `record` as one line and flushes it to the disk.
+    /// Appends `record` as one line and flushes it to the disk; a line that cannot be written whole is cut off again.
     public func append(_ record: JobRecord) throws(ResultsLogError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(record) else { throw ResultsLogError("\(path): cannot encode a result") }
         line.append(UInt8(ascii: "\n"))
         let failure: String? = descriptor.withLock { fd in
+            let end = lseek(fd, 0, SEEK_END)
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written == line.count else { return written < 0 ? FileError.errnoText() : "short write" }
+            guard written == line.count else {
+                let why = written < 0 ? FileError.errnoText() : "short write"
+                if end >= 0 { _ = ftruncate(fd, end) }   // no fragment for the next line to be glued to
+                return why
+            }
             return fsync(fd) == 0 ? nil : FileError.errnoText()
         }
         if let failure { throw ResultsLogError("\(path): cannot append a result (\(failure))") }

@@ -73,6 +73,15 @@ final class SandboxProcess {
         if !reaped { kill(pid, SIGKILL); _ = reap() }
     }
 
+    /// Waits (up to `seconds`) for the child's ready line; nil when it came, else how the child ended (it is killed
+    /// when it is still running), so a job's clock never counts a sandbox's start-up.
+    func waitUntilReady(seconds: Double = 120) -> Answer? {
+        let answer = self.answer(within: JobLimits(seconds: seconds))
+        if case .line(let line) = answer, line == SandboxRequest.readyLine { return nil }
+        stop()
+        return answer
+    }
+
     /// Sends one request line; false when the child is gone.
     func send(_ line: [UInt8]) -> Bool {
         var offset = 0

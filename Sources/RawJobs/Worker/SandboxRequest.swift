@@ -10,6 +10,9 @@ public struct SandboxRequest: Sendable, Codable, Hashable {
     /// Whether an existing output may be replaced.
     public var overwrite: Bool
 
+    /// The line a sandbox writes once it is ready for its first request (its start-up is not a job's time).
+    public static let readyLine = Array("ready".utf8)
+
     /// A request.
     public init(input: String, output: String, arguments: [String], overwrite: Bool) {
         self.input = input

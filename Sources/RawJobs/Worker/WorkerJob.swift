@@ -12,6 +12,9 @@ public struct WorkerJob: Sendable, Hashable, Codable {
     public let arguments: [String]
     /// The job's own limits (nil: the command line's).
     public let limits: JobLimits
+    /// What decides the output's bytes, in words (`compression=lj92 preview=1024`): recorded in its results line, and
+    /// `--resume` keeps an output only when the line's settings are the job's.
+    public var settings: String = ""
 
     /// Creates a job.
     public init(number: Int, line: Int? = nil, input: String, output: String, arguments: [String] = [],

@@ -12,39 +12,48 @@ import RawCore
 /// (bytes, or "512M", "2GiB") override the command line's limits for that job. Anything else is an error naming
 /// its line.
 public enum WorkerManifest {
+    /// The shortest time limit (10 ms) and the smallest memory limit (16 MiB) a job may have, as on the command line.
+    public static let minimumTimeout = 0.01
+    public static let minimumMemoryLimit = 16 << 20
+
     /// Options a job cannot set for itself: they belong to the whole run.
     public static let runOptions: Set<String> = [
         "manifest", "results", "resume", "shard", "jobs", "j", "output", "o", "overwrite", "timeout-per-file",
         "memory-limit-per-file", "run-id", "json", "quiet", "q", "worker-child", "recursive", "r", "all-files", "help", "h",
+        "check", "version",
     ]
 
     /// The jobs of the manifest at `path`, in order; `check` is called with each job and throws when its options do
-    /// not parse (its error's description is the message). Two jobs writing one output, or a job whose output is
-    /// its input, are refused.
-    public static func read(path: String, check: (WorkerJob) throws -> Void) throws(WorkerManifestError) -> [WorkerJob] {
+    /// not parse (its error's description is the message); it returns the job's settings (``WorkerJob/settings``).
+    /// Two jobs writing one output, or an output that is a job's input (its own or another's), are refused.
+    public static func read(path: String, check: (WorkerJob) throws -> String) throws(WorkerManifestError) -> [WorkerJob] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw WorkerManifestError("\(path): cannot read the manifest (\(FileError.errnoText()))")
         }
         var jobs: [WorkerJob] = []
-        var outputs: [String: Int] = [:]
+        var outputs: [String: Int] = [:], inputs: [String: Int] = [:]
         var lineNumber = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let text = String(decoding: rawLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty { continue }
             func fail(_ message: String) -> WorkerManifestError { WorkerManifestError("\(path) line \(lineNumber): \(message)") }
-            let job: WorkerJob
+            var job: WorkerJob
             do throws(WorkerManifestError) {
                 job = try parse(line: Data(rawLine), number: jobs.count, lineNumber: lineNumber)
             } catch {
                 throw fail(error.message)
             }
             let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            let source = URL(fileURLWithPath: job.input).standardizedFileURL.path
             if let other = outputs[key] { throw fail("\(job.output) is also the output of line \(other)") }
-            if key == URL(fileURLWithPath: job.input).standardizedFileURL.path { throw fail("the output would replace its own input") }
+            if key == source { throw fail("the output would replace its own input") }
+            if let other = inputs[key] { throw fail("the output \(job.output) is the input of line \(other)") }
+            if let other = outputs[source] { throw fail("the input \(job.input) is the output of line \(other)") }
             outputs[key] = lineNumber
-            do { try check(job) } catch { throw fail("\(error)") }
+            inputs[source] = inputs[source] ?? lineNumber
+            do { job.settings = try check(job) } catch { throw fail("\(error)") }
             jobs.append(job)
         }
         guard !jobs.isEmpty else { throw WorkerManifestError("\(path): the manifest has no jobs") }
@@ -60,20 +69,26 @@ public enum WorkerManifest {
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             throw WorkerManifestError("unknown key \"\(unknown)\" (a job has input, output, options, timeout, memoryLimit)")
         }
-        guard case .string(let input)? = fields["input"], !input.isEmpty else { throw WorkerManifestError("\"input\" must be a path") }
-        guard case .string(let output)? = fields["output"], !output.isEmpty else { throw WorkerManifestError("\"output\" must be a path") }
+        guard case .string(let input)? = fields["input"], !input.isEmpty, !input.contains("\u{0}") else {
+            throw WorkerManifestError("\"input\" must be a path (without NUL)")
+        }
+        guard case .string(let output)? = fields["output"], !output.isEmpty, !output.contains("\u{0}") else {
+            throw WorkerManifestError("\"output\" must be a path (without NUL)")
+        }
         var limits = JobLimits()
         switch fields["timeout"] {
         case nil: break
-        case .number(let seconds)? where seconds > 0 && seconds.isFinite: limits.seconds = seconds
-        case .string(let text)?: if let seconds = BurstOptionError.seconds(text), seconds > 0 { limits.seconds = seconds } else { fallthrough }
-        default: throw WorkerManifestError("\"timeout\" must be a positive number of seconds (30, \"90s\", \"2m\")")
+        case .number(let seconds)? where seconds >= minimumTimeout && seconds.isFinite: limits.seconds = seconds
+        case .string(let text)?:
+            if let seconds = BurstOptionError.seconds(text), seconds >= minimumTimeout { limits.seconds = seconds } else { fallthrough }
+        default: throw WorkerManifestError("\"timeout\" must be at least 0.01 seconds (30, \"90s\", \"2m\")")
         }
         switch fields["memoryLimit"] {
         case nil: break
-        case .number(let bytes)? where bytes >= 1 && bytes < 1e15: limits.memoryBytes = Int(bytes)
-        case .string(let text)?: if let bytes = BurstOptionError.bytes(text) { limits.memoryBytes = bytes } else { fallthrough }
-        default: throw WorkerManifestError("\"memoryLimit\" must be a size (\"512M\", \"2GiB\", or bytes)")
+        case .number(let bytes)? where bytes >= Double(minimumMemoryLimit) && bytes < 1e15: limits.memoryBytes = Int(bytes)
+        case .string(let text)?:
+            if let bytes = BurstOptionError.bytes(text), bytes >= minimumMemoryLimit { limits.memoryBytes = bytes } else { fallthrough }
+        default: throw WorkerManifestError("\"memoryLimit\" must be a size of at least 16MiB (\"512M\", \"2GiB\", or bytes)")
         }
         var arguments: [String] = []
         switch fields["options"] {
@@ -101,8 +116,8 @@ public enum WorkerManifest {
                 switch value {
                 case .bool(true): arguments.append("--\(name)")
                 case .bool(false): throw WorkerManifestError("--\(name): a flag is set with true; leave it out to unset it")
-                case .string(let text): arguments += ["--\(name)", text]
-                case .number(let n): arguments += ["--\(name)", n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)]
+                case .string(let text): arguments.append("--\(name)=\(text)")
+                case .number(let n): arguments.append("--\(name)=" + (n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)))
                 case .array, .object, .null: throw WorkerManifestError("--\(name): a value must be true, a number or a string")
                 }
             }

@@ -15,6 +15,11 @@ extension AnalyzeCommand: WorkerModeCommand {
 
     func checkJob(output: String) throws {}
 
+    func outputSettings(output: String) -> String {
+        "histogram=\(histogram) peaking=\(peaking) zebra=\(zebra) sharpness=\(sharpness) bins=\(bins) "
+            + "peaking-threshold=\(peakingThreshold) zebra-threshold=\(zebraThreshold) spot=\(spot.x),\(spot.y)"
+    }
+
     func runJob(_ request: SandboxRequest, threads: Int) -> JobOutcome {
         let start = Date()
         let report = AnalysisBatch(options: batchOptions()).run([request.input])

@@ -13,6 +13,8 @@ extension ConvertCommand: WorkerModeCommand {
 
     func checkJob(output: String) throws {}
 
+    func outputSettings(output: String) -> String { "compression=\(compression.rawValue) preview=\(preview)" }
+
     func runJob(_ request: SandboxRequest, threads: Int) -> JobOutcome {
         var options = writerOptions(threads: threads)
         options.overwrite = request.overwrite

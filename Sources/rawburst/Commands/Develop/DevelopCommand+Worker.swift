@@ -20,6 +20,16 @@ extension DevelopCommand: WorkerModeCommand {
         do { _ = try choices(output: output) } catch { throw BadValue(error.description) }
     }
 
+    func outputSettings(output: String) -> String {
+        guard let chosen = try? choices(output: output) else { return "" }
+        let s = chosen.settings, o = chosen.options
+        return "format=\(chosen.format.rawValue) quality=\(o.quality) bits=\(o.heifBitDepth),\(o.tiffBitDepth),\(o.pngBitDepth) "
+            + "tiff-compression=\(o.tiffCompression.rawValue) wb=\(s.whiteBalance) demosaic=\(s.demosaic.rawValue) "
+            + "space=\(s.colorSpace.rawValue) look=\(s.look.name) tone=\(s.tone.rawValue) exposure=\(s.exposure) "
+            + "baseline-exposure=\(s.applyBaselineExposure) highlights=\(s.highlights.rawValue) crop=\(s.crop) "
+            + "size=\(s.longEdge.map(String.init) ?? "full") rotate=\(s.applyOrientation) linear=\(s.linearOutput)"
+    }
+
     func runJob(_ request: SandboxRequest, threads: Int) -> JobOutcome {
         let chosen: Choices
         do { chosen = try choices(output: request.output) } catch {

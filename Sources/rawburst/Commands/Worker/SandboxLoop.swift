@@ -17,6 +17,8 @@ enum SandboxLoop {
         let encoder = JSONEncoder()
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
+        let ready = SandboxRequest.readyLine + [UInt8(ascii: "\n")]
+        guard ready.withUnsafeBytes({ write(answers, $0.baseAddress, $0.count) }) == ready.count else { exit(0) }
         while true {
             guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
                 let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }

@@ -11,8 +11,17 @@ enum WorkerMode {
         if command.worker.workerChild { SandboxLoop.serve(command) }
         try command.checkWorkerMode()
         signal(SIGPIPE, SIG_IGN)   // a sandbox that died is seen as such, not as the end of the worker
+        keepStandardDescriptors()
         var jobs = try plan(command)
         if let shard = command.worker.shard { jobs = jobs.filter { shard.contains($0.number) } }
+        if command.worker.check {
+            if command.reporting.json {
+                Terminal.printJSON(["jobs": jobs.count])
+            } else if !command.reporting.quiet {
+                print("\(command.worker.manifest ?? "inputs"): \(jobs.count) job\(jobs.count == 1 ? "" : "s") checked")
+            }
+            return
+        }
         let log: ResultsLog?
         var previous: [JobRecord] = []
         if let path = command.worker.results {
@@ -49,14 +58,15 @@ enum WorkerMode {
             guard command.input.inputs.isEmpty else {
                 throw BadValue("--manifest names the jobs: give no input files with it (\(command.input.inputs[0]))")
             }
-            // Jobs with the same options and output extension parse alike: each such pair is checked once.
-            var checked = Set<[String]>()
+            // Jobs with the same options and output extension parse alike: each such pair is parsed once.
+            var checked: [[String]: String] = [:]
             do {
                 return try WorkerManifest.read(path: manifest) { job in
                     let key = job.arguments + [(job.output as NSString).pathExtension.lowercased()]
-                    guard !checked.contains(key) else { return }
-                    _ = try Command.parse(job: job.arguments, output: job.output)
-                    checked.insert(key)
+                    if let settings = checked[key] { return settings }
+                    let settings = try Command.parse(job: job.arguments, output: job.output).outputSettings(output: job.output)
+                    checked[key] = settings
+                    return settings
                 }
             } catch {
                 throw BadValue(error.message)
@@ -68,9 +78,12 @@ enum WorkerMode {
         do {
             let plan = try ConversionPlan(inputs: command.input.inputs, output: target.directory, recursive: command.input.recursive,
                                           overwrite: true, outputExtension: target.extension, allFiles: command.input.allFiles)
-            let jobs = plan.jobs.enumerated().map { WorkerJob(number: $0.offset, input: $0.element.input, output: $0.element.output) }
-            if let first = jobs.first { _ = try Command.parse(job: [], output: first.output) }
-            return jobs
+            let settings = try plan.jobs.first.map { try Command.parse(job: [], output: $0.output).outputSettings(output: $0.output) } ?? ""
+            return plan.jobs.enumerated().map {
+                var job = WorkerJob(number: $0.offset, input: $0.element.input, output: $0.element.output)
+                job.settings = settings
+                return job
+            }
         } catch let error as ConversionPlanError {
             throw BadValue(error.message)
         }
@@ -85,7 +98,7 @@ enum WorkerMode {
         return JobSupervisor(configuration: configuration).run(jobs, log: log, previous: previous) { event, done, _ in
             let label: String
             switch event {
-            case .kept(let job):
+            case .kept(let job), .abandoned(let job):
                 label = job.input
             case .recorded(let record), .unrecorded(let record, _):
                 label = record.input
@@ -100,10 +113,19 @@ enum WorkerMode {
         }
     }
 
-    /// The sandbox command line: this program, this command, the arguments as given, and --worker-child.
+    /// The sandbox command line: this program, this command, --worker-child, and the arguments as given.
     private static func sandboxArguments<Command: WorkerModeCommand>(_: Command.Type) -> [String] {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return [executable, Command.configuration.commandName ?? Command._commandName] + Command.givenArguments + ["--worker-child"]
+        return [executable, Command.configuration.commandName ?? Command._commandName, "--worker-child"] + Command.givenArguments
+    }
+
+    /// Opens /dev/null on standard input, output or error when one is closed, so that no file this process opens
+    /// (the results file) takes its number and receives what is printed there.
+    private static func keepStandardDescriptors() {
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+            let opened = open("/dev/null", O_RDWR)
+            if opened >= 0 && opened != fd { dup2(opened, fd); close(opened) }
+        }
     }
 
     /// host:pid.

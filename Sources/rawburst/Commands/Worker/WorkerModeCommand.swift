@@ -21,6 +21,9 @@ protocol WorkerModeCommand: ParsableCommand {
     func checkWorkerMode() throws
     /// Refuses, in one line, settings that cannot work for a job writing `output`.
     func checkJob(output: String) throws
+    /// What decides the bytes of `output` with these options, in words (recorded per job; `--resume` keeps an output
+    /// only when it was made with the same).
+    func outputSettings(output: String) -> String
     /// Runs one job in this process (a sandbox) with `threads` threads; never throws.
     func runJob(_ request: SandboxRequest, threads: Int) -> JobOutcome
 }
@@ -33,12 +36,14 @@ extension WorkerModeCommand {
         return Array(all[(at + 1)...])
     }
 
-    /// The command's options with a job's own added, parsed and checked as a command line; a refusal is one line.
+    /// The command's options with a job's own added, parsed and checked as a command line (and as a worker's); a
+    /// refusal is one line.
     static func parse(job arguments: [String], output: String) throws -> Self {
         let command: Self
         do { command = try parse(givenArguments.filter { $0 != "--worker-child" } + arguments) } catch {
             throw BadValue(RawburstCommand.refusal(of: error) ?? "\(error)")
         }
+        try command.checkWorkerMode()
         try command.checkJob(output: output)
         return command
     }

@@ -49,13 +49,17 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The \"run\" written in every results line (default: host:pid).", valueName: "text"))
     var runID: String?
 
+    @Flag(help: ArgumentHelp("Read and check every job as a run would (JSON, options, values, outputs), then exit: 0 with "
+                             + "the number of jobs, or 2 with the line that is wrong. Nothing is run or written."))
+    var check = false
+
     /// Set on the worker's own sandbox processes: read job requests on standard input, answer each on standard output.
     @Flag(help: .private)
     var workerChild = false
 
     /// Whether the command runs as a worker.
     var isActive: Bool {
-        manifest != nil || results != nil || shard != nil || resume || timeoutPerFile != nil || memoryLimitPerFile != nil
+        manifest != nil || results != nil || shard != nil || resume || timeoutPerFile != nil || memoryLimitPerFile != nil || check
     }
 
     func validate() throws {

@@ -15,6 +15,8 @@ struct WorkerSummary: Encodable {
     let failuresByKind: [String: Int]
     /// Jobs run whose results line could not be appended.
     let unrecorded: Int
+    /// Jobs not run because a results line could not be appended before them.
+    let abandoned: Int
     /// Bytes written now.
     let bytes: Int
     /// Wall-clock seconds of the run.
@@ -27,12 +29,13 @@ struct WorkerSummary: Encodable {
     let results: String?
 
     init(events: [JobSupervisor.Event], seconds: Double, shard: WorkerShard?, results: String?) {
-        var done = 0, kept = 0, failed = 0, unrecorded = 0, bytes = 0
+        var done = 0, kept = 0, failed = 0, unrecorded = 0, abandoned = 0, bytes = 0
         var kinds: [String: Int] = [:]
         for event in events {
             let record: JobRecord
             switch event {
             case .kept: kept += 1; continue
+            case .abandoned: abandoned += 1; continue
             case .recorded(let r): record = r
             case .unrecorded(let r, _): record = r; unrecorded += 1
             }
@@ -46,6 +49,7 @@ struct WorkerSummary: Encodable {
         }
         jobs = events.count
         (self.done, self.kept, self.failed, self.unrecorded, self.bytes) = (done, kept, failed, unrecorded, bytes)
+        self.abandoned = abandoned
         failuresByKind = kinds
         self.seconds = (seconds * 1000).rounded() / 1000
         filesPerSecond = seconds > 0 ? ((Double(done + failed) / seconds) * 100).rounded() / 100 : 0
@@ -54,7 +58,7 @@ struct WorkerSummary: Encodable {
     }
 
     private enum Keys: String, CodingKey {
-        case jobs, done, kept, failed, failuresByKind, unrecorded, bytes, seconds, filesPerSecond, shard, results
+        case jobs, done, kept, failed, failuresByKind, unrecorded, abandoned, bytes, seconds, filesPerSecond, shard, results
     }
 
     /// Every key, `null` for the shard and results file when there are none.
@@ -66,6 +70,7 @@ struct WorkerSummary: Encodable {
         try c.encode(failed, forKey: .failed)
         try c.encode(failuresByKind, forKey: .failuresByKind)
         try c.encode(unrecorded, forKey: .unrecorded)
+        try c.encode(abandoned, forKey: .abandoned)
         try c.encode(bytes, forKey: .bytes)
         try c.encode(seconds, forKey: .seconds)
         try c.encode(filesPerSecond, forKey: .filesPerSecond)
@@ -80,5 +85,6 @@ struct WorkerSummary: Encodable {
             + "\(failed) failed\(kinds.isEmpty ? "" : " (\(kinds))"), \(formatBytes(bytes)) in \(String(format: "%.1f", seconds)) s "
             + "(\(String(format: "%.1f", filesPerSecond)) files/s)"
             + (unrecorded > 0 ? "; \(unrecorded) not recorded in \(results ?? "the results")" : "")
+            + (abandoned > 0 ? ", \(abandoned) not run after that" : "")
     }
 }
