@@ -47,7 +47,7 @@ def read_attempts(settings: TaskSettings) -> Dict[str, List[Attempt]]:
 def failed_line(job_input: str, job_output: str, number: int, message: str) -> Dict[str, Any]:
     """A report line for a job whose chunk failed every attempt (the worker mode's fields, null where unknown)."""
     return {"input": job_input, "output": job_output, "status": "failed", "action": None, "bytes": None,
-            "seconds": None, "peakMemory": None, "digestKind": None, "digest": None, "sha256": None,
+            "seconds": None, "peakMemory": None, "digestKind": None, "digest": None, "sha256": None, "settings": None,
             "error": {"kind": CHUNK_FAILED, "message": message}, "warnings": [], "job": number, "run": None,
             "finished": None}
 
