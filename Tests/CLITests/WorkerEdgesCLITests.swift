@@ -41,6 +41,8 @@ struct WorkerEdgesCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp.file("out").path) && !FileManager.default.fileExists(atPath: tmp.file("r.jsonl").path))
         try WorkerSupport.manifest([["input": kdc, "output": "out/a.jpg"], ["input": kdc, "output": "out/b.png", "options": ["wb": "sunny"]]],
                                    at: manifest)
+        let withOutput = try CLI.run(["develop", "--manifest", manifest.path, "--check", "-o", "out"], in: tmp.url)
+        #expect(withOutput.exitStatus == 2 && withOutput.stderr.contains("-o: with --manifest each job names its output"), "\(withOutput)")
         let bad = try CLI.run(["develop", "--manifest", manifest.path, "--check"], in: tmp.url)
         #expect(bad.exitStatus == 2 && bad.stderr.contains("jobs.jsonl line 2:") && bad.stderr.split(separator: "\n").count == 1, "\(bad)")
     }

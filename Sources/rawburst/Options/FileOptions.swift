@@ -34,6 +34,15 @@ struct OutputOptions: ParsableArguments {
         return output
     }
 
+    /// As a worker: -o is the folder of the files' jobs, and has no place beside a manifest, whose jobs name theirs.
+    func checkWorkerMode(manifest: String?) throws {
+        if manifest == nil {
+            _ = try required()
+        } else if output != nil {
+            throw BadValue("-o: with --manifest each job names its output")
+        }
+    }
+
     /// The conversion plan of `input` into this output (files named with `outputExtension`), its directories
     /// created; a refusal is one line, exit status 2.
     func plan(_ input: InputOptions, outputExtension: String = "dng") throws -> ConversionPlan {

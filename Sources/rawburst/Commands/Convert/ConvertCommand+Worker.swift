@@ -8,7 +8,7 @@ extension ConvertCommand: WorkerModeCommand {
     var replacesOutputs: Bool { outputOptions.overwrite }
 
     func checkWorkerMode() throws {
-        if worker.manifest == nil { _ = try outputOptions.required() }
+        try outputOptions.checkWorkerMode(manifest: worker.manifest)
     }
 
     func checkJob(output: String) throws {}

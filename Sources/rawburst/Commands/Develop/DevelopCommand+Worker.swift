@@ -13,7 +13,7 @@ extension DevelopCommand: WorkerModeCommand {
 
     func checkWorkerMode() throws {
         if compositeOptions.composite != nil { throw BadValue("--composite pairs files; the worker mode develops one file per job") }
-        if worker.manifest == nil { _ = try outputOptions.required() }
+        try outputOptions.checkWorkerMode(manifest: worker.manifest)
     }
 
     func checkJob(output: String) throws {
