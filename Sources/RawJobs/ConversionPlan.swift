@@ -144,6 +144,20 @@ public struct ConversionPlan: Sendable {
         return files
     }
 
+    /// The first entry of `directory` whose name is not valid UTF-8 (a name Foundation's listing leaves out), its
+    /// bytes above 0x7F written as \xHH; nil when every name decodes.
+    static func undecodableName(in directory: String) -> String? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if String(validating: bytes, as: UTF8.self) == nil {
+                return bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            }
+        }
+        return nil
+    }
+
     private static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
@@ -158,6 +172,9 @@ public struct ConversionPlan: Sendable {
             let names: [String]
             do { names = try fm.contentsOfDirectory(atPath: path).sorted() } catch {
                 throw ConversionPlanError("\(path): cannot list the directory")
+            }
+            if let unnamed = undecodableName(in: path) {
+                throw ConversionPlanError("\(path): the file name \"\(unnamed)\" is not UTF-8; rename it (no file is left out unsaid)")
             }
             for name in names where !name.hasPrefix(".") {
                 let full = join(path, name)

@@ -90,4 +90,22 @@ struct WorkerEdgesCLITests {
         #expect(lines.map { $0["output"] as? String } == ["out/-dash.dng", "out/junk.dng"])
         #expect(lines.map { $0["status"] as? String } == ["ok", "failed"], "\(lines)")
     }
+
+    @Test("a folder holding a file name that is not UTF-8 is refused, naming it, instead of leaving the file out")
+    func undecodableName() throws {
+        let tmp = try TemporaryDirectory()
+        let raws = try tmp.subdirectory("raws")
+        try FileManager.default.copyItem(atPath: try WorkerCLITests.sample("kodak-dc120.kdc"), toPath: raws.appendingPathComponent("a.kdc").path)
+        let name = Array(raws.path.utf8) + Array("/x".utf8) + [0xFF] + Array(".kdc".utf8) + [0]
+        let fd = name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        try #require(fd >= 0)
+        close(fd)
+        for arguments in [["convert", "raws", "-o", "out"], ["convert", "raws", "-o", "out", "--results", "r.jsonl"]] {
+            try FileManager.default.createDirectory(at: tmp.file("out"), withIntermediateDirectories: true)
+            let run = try CLI.run(arguments, in: tmp.url)
+            #expect(run.exitStatus == 2 && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run)")
+            #expect(run.stderr.contains("x\\xff.kdc") && run.stderr.contains("not UTF-8"), "\(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.file("out").path).isEmpty, "nothing converted")
+        }
+    }
 }
