@@ -144,16 +144,23 @@ public struct ConversionPlan: Sendable {
         return files
     }
 
-    /// The first entry of `directory` whose name is not valid UTF-8 (a name Foundation's listing leaves out), its
-    /// bytes above 0x7F written as \xHH; nil when every name decodes.
-    static func undecodableName(in directory: String) -> String? {
+    /// The first entry of `directory` that a scan would take but whose name is not valid UTF-8 (Foundation's listing
+    /// leaves such names out): a raw file (any file with `allFiles`), or with `recursive` a sub-directory; hidden names
+    /// are skipped as the scan skips them. Its bytes above 0x7F are written as \xHH; nil when there is none.
+    static func undecodableName(in directory: String, recursive: Bool, allFiles: Bool) -> String? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if String(validating: bytes, as: UTF8.self) == nil {
-                return bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            guard bytes.first != UInt8(ascii: "."), String(validating: bytes, as: UTF8.self) == nil else { continue }
+            let taken: Bool
+            if entry.pointee.d_type == UInt8(DT_DIR) {
+                taken = recursive
+            } else {
+                let suffix = bytes.lastIndex(of: UInt8(ascii: ".")).map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) } ?? ""
+                taken = allFiles || rawExtensions.contains(suffix.lowercased())
             }
+            if taken { return bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined() }
         }
         return nil
     }
@@ -173,7 +180,7 @@ public struct ConversionPlan: Sendable {
             do { names = try fm.contentsOfDirectory(atPath: path).sorted() } catch {
                 throw ConversionPlanError("\(path): cannot list the directory")
             }
-            if let unnamed = undecodableName(in: path) {
+            if let unnamed = undecodableName(in: path, recursive: recursive, allFiles: allFiles) {
                 throw ConversionPlanError("\(path): the file name \"\(unnamed)\" is not UTF-8; rename it (no file is left out unsaid)")
             }
             for name in names where !name.hasPrefix(".") {

@@ -107,5 +107,17 @@ struct WorkerEdgesCLITests {
             #expect(run.stderr.contains("x\\xff.kdc") && run.stderr.contains("not UTF-8"), "\(run.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.file("out").path).isEmpty, "nothing converted")
         }
+        // Beside a raw, a file that is not one may have any name.
+        let other = try tmp.subdirectory("other")
+        try FileManager.default.copyItem(atPath: try WorkerCLITests.sample("kodak-dc120.kdc"), toPath: other.appendingPathComponent("a.kdc").path)
+        let path = Array(other.path.utf8) + Array("/notes-".utf8) + [0xFE] + Array(".txt".utf8) + [0]
+        let notesFD = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        try #require(notesFD >= 0)
+        close(notesFD)
+        let run = try CLI.run(["convert", "other", "-o", "out"], in: tmp.url)
+        #expect(run.exitStatus == 0 && FileManager.default.fileExists(atPath: tmp.file("out/a.dng").path), "\(run)")
+        for bytes in [name, path] {   // names Foundation cannot remove with the folder
+            _ = bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
+        }
     }
 }
