@@ -90,10 +90,9 @@ public struct JobSupervisor: Sendable {
         }
         let request = SandboxRequest(input: job.input, output: job.output, arguments: job.arguments,
                                      overwrite: configuration.overwrite || configuration.resume)
-        guard var line = try? JSONEncoder().encode(request) else {
+        guard let line = try? JSONEncoder().encode(request) else {
             return .failure(.crashed, "\(job.input): the job cannot be encoded", seconds: 0)
         }
-        line.append(UInt8(ascii: "\n"))
         let process: SandboxProcess
         if let running = sandbox {
             process = running

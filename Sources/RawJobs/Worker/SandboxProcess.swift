@@ -23,7 +23,7 @@ final class SandboxProcess {
     let pid: pid_t
     private let toChild: Int32
     private let fromChild: Int32
-    private var pending: [UInt8] = []
+    private var lines = PipeLines()
     private var reaped = false
 
     /// Starts `executable` with `arguments` (argv[0] included), its standard input and output piped to this process.
@@ -70,7 +70,7 @@ final class SandboxProcess {
     deinit {
         close(toChild)
         close(fromChild)
-        if !reaped { kill(pid, SIGKILL); _ = reap() }
+        if !reaped { kill(pid, SIGKILL); reap() }
     }
 
     /// Waits (up to `seconds`) for the child's ready line; nil when it came, else how the child ended (it is killed
@@ -82,28 +82,14 @@ final class SandboxProcess {
         return answer
     }
 
-    /// Sends one request line; false when the child is gone.
-    func send(_ line: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < line.count {
-            let n = line.withUnsafeBytes { write(toChild, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
-    }
+    /// Sends one request line (the line feed is added); false when the child is gone.
+    func send(_ line: [UInt8]) -> Bool { PipeLines.write(line, to: toChild) }
 
     /// Waits for the answer line, killing the child past `limits` (checked every 10 ms).
     func answer(within limits: JobLimits) -> Answer {
         let start = MonotonicClock.nanoseconds()
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<end])
-                pending.removeSubrange(...end)
-                return .line(line)
-            }
+            if let line = lines.next() { return .line(line) }
             if let seconds = limits.seconds, Double(MonotonicClock.nanoseconds() - start) / 1e9 > seconds {
                 stop()
                 return .timedOut
@@ -116,11 +102,8 @@ final class SandboxProcess {
             let ready = poll(&poller, 1, 10)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n > 0 { pending += chunk.prefix(n); continue }
-            let (signal, status) = reap()
-            return .died(signal: signal, status: status)
+            if lines.receive(from: fromChild) { continue }
+            return reap()
         }
     }
 
@@ -130,8 +113,7 @@ final class SandboxProcess {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 reaped = true
-                let signal = status & 0x7f
-                return signal == 0 ? .died(signal: nil, status: (status >> 8) & 0xff) : .died(signal: signal, status: nil)
+                return Self.ending(status)
             }
             usleep(10_000)
         }
@@ -143,16 +125,22 @@ final class SandboxProcess {
     func stop() {
         guard !reaped else { return }
         kill(pid, SIGKILL)
-        _ = reap()
+        reap()
     }
 
-    /// Waits for the child to end: the signal that killed it, or its exit status.
-    private func reap() -> (Int32?, Int32?) {
+    /// Waits for the child to end: how it ended.
+    @discardableResult
+    private func reap() -> Answer {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = true
+        return Self.ending(status)
+    }
+
+    /// A wait status as the signal that ended the child, or its exit status.
+    private static func ending(_ status: Int32) -> Answer {
         let signal = status & 0x7f
-        return signal == 0 ? (nil, (status >> 8) & 0xff) : (signal, nil)
+        return signal == 0 ? .died(signal: nil, status: (status >> 8) & 0xff) : .died(signal: signal, status: nil)
     }
 }
 

@@ -19,7 +19,7 @@ extension ConvertCommand: WorkerModeCommand {
         var options = writerOptions(threads: threads)
         options.overwrite = request.overwrite
         let result = RawConverter(writerOptions: options).convert(ConversionJob(input: request.input, output: request.output))
-        guard let _ = result.bytes, result.succeeded else {
+        guard result.succeeded else {
             return .failure(result.failureKind ?? .writeFailed, result.error ?? "\(request.input): not converted", seconds: result.seconds)
         }
         let digest = result.rawImageDigest.map { (OutputDigestKind.newRawImageDigest, $0.map { String(format: "%02x", $0) }.joined()) }

@@ -15,29 +15,21 @@ enum SandboxLoop {
         let threads = max(1, cores / max(1, command.workerSlots))
         let decoder = JSONDecoder()
         let encoder = JSONEncoder()
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let ready = SandboxRequest.readyLine + [UInt8(ascii: "\n")]
-        guard ready.withUnsafeBytes({ write(answers, $0.baseAddress, $0.count) }) == ready.count else { exit(0) }
+        var requests = PipeLines()
+        guard PipeLines.write(SandboxRequest.readyLine, to: answers) else { exit(0) }
         while true {
-            guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
-                let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { exit(0) }
-                pending += chunk.prefix(n)
+            guard let line = requests.next() else {
+                guard requests.receive(from: 0) else { exit(0) }
                 continue
             }
-            let line = Data(pending[..<end])
-            pending.removeSubrange(...end)
             let outcome: JobOutcome
-            if let request = try? decoder.decode(SandboxRequest.self, from: line) {
+            if let request = try? decoder.decode(SandboxRequest.self, from: Data(line)) {
                 outcome = run(request, as: Command.self, threads: threads)
             } else {
                 outcome = .failure(.crashed, "the worker's sandbox received a request it cannot read", seconds: 0)
             }
-            guard var answer = try? encoder.encode(outcome) else { exit(3) }
-            answer.append(UInt8(ascii: "\n"))
-            guard answer.withUnsafeBytes({ write(answers, $0.baseAddress, $0.count) }) == answer.count else { exit(0) }
+            guard let answer = try? encoder.encode(outcome) else { exit(3) }
+            guard PipeLines.write(Array(answer), to: answers) else { exit(0) }
         }
     }
 
