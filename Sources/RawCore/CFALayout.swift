@@ -1,7 +1,9 @@
 /// The repeating pattern of colour filters over a sensor, from the top-left pixel of the frame.
 ///
 /// A 2x2 Bayer pattern in any of its four phases and larger patterns such as Fujifilm's 6x6 X-Trans
-/// are both described by a repeat size and a row-major list of colours.
+/// are both described by a repeat size and a row-major list of colours. A monochrome sensor (no colour filters:
+/// machine-vision, scientific and astronomy cameras) is ``monochrome``: a 1x1 "pattern" of one unfiltered colour,
+/// one plane; its DNG is LinearRaw with one sample per pixel, never a CFA.
 public struct CFALayout: Sendable, Hashable, CustomStringConvertible {
     /// Number of rows before the pattern repeats.
     public let rows: Int
@@ -25,8 +27,13 @@ public struct CFALayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a pattern string such as `"RGGB"` (2x2), or a 36-letter X-Trans string read row by row.
-    /// Strings of 4 letters are 2x2; 36 letters are 6x6; other perfect squares are n x n.
+    /// Strings of 4 letters are 2x2; 36 letters are 6x6; other perfect squares are n x n. `mono` (or `monochrome`)
+    /// is ``monochrome``.
     public init(_ text: String) throws(InvalidValueError) {
+        if ["mono", "monochrome"].contains(text.lowercased()) {
+            self = .monochrome
+            return
+        }
         var colours: [CFAColor] = []
         for ch in text where !ch.isWhitespace && ch != "/" {
             guard let colour = CFAColor(letter: ch) else {
@@ -66,6 +73,9 @@ public struct CFALayout: Sendable, Hashable, CustomStringConvertible {
         self.pattern = pattern
     }
 
+    /// True for a monochrome sensor (``monochrome``): every pixel measures the same, unfiltered light.
+    public var isMonochrome: Bool { rows == 1 && columns == 1 }
+
     /// True for a 2x2 pattern with two greens on a diagonal and one red and one blue.
     public var isBayer: Bool {
         guard rows == 2, columns == 2 else { return false }
@@ -79,8 +89,13 @@ public struct CFALayout: Sendable, Hashable, CustomStringConvertible {
         Array(Set(pattern)).sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// The pattern as letters, row by row (`"RGGB"`).
-    public var description: String { pattern.map(\.description).joined() }
+    /// The pattern as letters, row by row (`"RGGB"`), or `mono` for ``monochrome``.
+    public var description: String { isMonochrome ? "mono" : pattern.map(\.description).joined() }
+
+    /// A monochrome sensor: no colour filter array, every pixel one sample of the same (unfiltered, `W`) light.
+    /// The only layout with fewer than three colours; ``init(rows:columns:pattern:)`` refuses such patterns, so a
+    /// frame is monochrome only when its source says so.
+    public static let monochrome = CFALayout(uncheckedRows: 1, columns: 1, pattern: [.white])
 
     /// Bayer RGGB: red at the top-left pixel.
     public static let rggb = CFALayout(uncheckedRows: 2, columns: 2, pattern: [.red, .green, .green, .blue])

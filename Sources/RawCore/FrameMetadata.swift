@@ -44,6 +44,8 @@ public struct FrameMetadata: Sendable, Hashable {
     public var whiteBalanceAutomatic: Bool?
     /// The focal length giving the same field of view on a 36x24 mm frame (EXIF FocalLengthIn35mmFilm).
     public var focalLengthIn35mmFilm: Double?
+    /// How noisy the raw samples are (DNG `NoiseProfile`), when the sensor's noise model is known.
+    public var noiseProfile: NoiseProfile?
 
     /// Metadata with nothing known (for pictures that are not photographs: plots, contact sheets). Built here, in
     /// RawCore: Swift 6.3.1 release builds miscompile calls from other modules to this type's typed-throwing
