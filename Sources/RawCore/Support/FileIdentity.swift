@@ -28,25 +28,32 @@ public struct FileIdentity: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// What a directory entry is: its identity, whether it is a regular file, its size.
     public struct Entry: Sendable, Hashable {
+        /// Its device and inode.
         public let identity: FileIdentity
         /// True for a regular file (not a link, folder, FIFO, device or socket).
         public let isRegularFile: Bool
         /// Its size in bytes (`st_size`).
         public let bytes: Int
+
+        fileprivate init(_ info: stat) {
+            identity = FileIdentity(info)
+            isRegularFile = info.st_mode & S_IFMT == S_IFREG
+            bytes = Int(info.st_size)
+        }
     }
 
     /// What `path` itself is, a symbolic link not followed (`lstat`); nil when nothing is there.
     public static func entry(at path: String) -> Entry? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        return Entry(identity: FileIdentity(info), isRegularFile: info.st_mode & S_IFMT == S_IFREG, bytes: Int(info.st_size))
+        return Entry(info)
     }
 
     /// What the open file `descriptor` is (`fstat`); nil when it cannot be read.
     public static func entry(descriptor: Int32) -> Entry? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
-        return Entry(identity: FileIdentity(info), isRegularFile: info.st_mode & S_IFMT == S_IFREG, bytes: Int(info.st_size))
+        return Entry(info)
     }
 
     /// The identity of the open file `descriptor` (`fstat`); nil when it cannot be read.
@@ -55,7 +62,7 @@ public struct FileIdentity: Sendable, Hashable, Codable, CustomStringConvertible
         self = entry.identity
     }
 
-    private init(_ info: stat) {
+    fileprivate init(_ info: stat) {
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
