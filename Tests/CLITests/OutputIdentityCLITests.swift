@@ -114,4 +114,20 @@ struct OutputIdentityCLITests {
         try tree.expectRefused(run, naming: ["raws/a.dng", "link/a.dng"])
         #expect(try Data(contentsOf: tree.tmp.file("r.jsonl")).isEmpty, "nothing recorded")
     }
+
+    @Test("capture --replay --overwrite into the replayed file's folder by a link refuses to replace the replayed file")
+    func captureReplay() throws {
+        let tree = try Tree()
+        // The replayed file has the name the burst's first frame would take (sensor "replay", frame 0).
+        try FileManager.default.copyItem(atPath: tree.path + "/raws/a.dng", toPath: tree.path + "/raws/replay-0000.dng")
+        let before = try Tree.digests(of: tree.path + "/raws")
+        for output in ["link", "raws/day/.."] {
+            let run = try CLI.run(["capture", "--replay", "raws/replay-0000.dng", "--frames", "2", "-o", output, "--overwrite"],
+                                  in: tree.tmp.url)
+            #expect(run.exitStatus == 2, "\(run)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("raws/replay-0000.dng")
+                    && run.stderr.contains(output + "/replay-0000.dng"), "\(run.stderr)")
+            #expect(try Tree.digests(of: tree.path + "/raws") == before, "the replayed file changed")
+        }
+    }
 }

@@ -25,6 +25,10 @@ extension CaptureCommand {
         guard !present.isEmpty else { return }
         let existing = plannedFiles(setup: setup, configuration: configuration)
             .filter { present.contains(($0 as NSString).lastPathComponent) }
+        // A replayed file is never replaced by a frame made from it, however the two paths are spelled.
+        if let clash = OutputClashCheck.firstClash(in: [JobPaths(inputs: setup.replayPaths, outputs: existing)]) {
+            throw BadValue(clash.description)
+        }
         guard !overwrite else {
             // --overwrite replaces files, never a FIFO, device or folder under a planned name.
             for path in existing { do { try AtomicFile.checkReplaceable(path) } catch { throw BadValue("\(error)") } }

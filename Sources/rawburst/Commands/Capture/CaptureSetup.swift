@@ -31,6 +31,8 @@ struct CaptureSetup {
     var cameraNote: String?
     /// The frames come on standard input (`--source stdin`), so keys cannot.
     var framesOnStandardInput = false
+    /// The files `--replay` reads (no output may be one of them), empty for the other sources.
+    var replayPaths: [String] = []
 }
 
 extension CaptureCommand {
@@ -49,9 +51,11 @@ extension CaptureCommand {
             let paths = try Self.replayPaths(replay)
             let source = try RawFileSource(paths: paths, name: "replay", clock: clock, loop: true)
             try source.configure(settings)
-            return CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
-                                                chart: nil)],
-                                replayedFiles: paths.count, source: .single(source))
+            var setup = CaptureSetup(cameras: [.init(name: source.capabilities.name, samplesPerFrame: source.samplesPerFrame,
+                                                     chart: nil)],
+                                     replayedFiles: paths.count, source: .single(source))
+            setup.replayPaths = paths
+            return setup
         }
         var profiles: [SensorProfile] = []
         for path in profileFiles {
