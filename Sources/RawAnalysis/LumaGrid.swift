@@ -3,7 +3,8 @@ import RawCore
 import RawDevelop
 
 /// Linear luma of a raw frame at the analysis scale: one value per CFA block (2x2 on Bayer sensors, 3x3 on
-/// X-Trans, each holding every colour), the mean of the block's samples above black over the range black...white.
+/// X-Trans, each holding every colour; one pixel on a monochrome sensor, whose every sample is luma), the mean of the
+/// block's samples above black over the range black...white.
 ///
 /// The grid depends only on the sensor, not on any output size, so focus peaking, sharpness and metering computed
 /// on it mean the same for a preview and a full-size file; values are relative to clipping (1 = white level), so
@@ -28,7 +29,7 @@ public struct LumaGrid: Sendable {
     }
 
     /// The block side for a CFA: 2 for Bayer, 3 for X-Trans (every 3x3 holds all colours), else the smaller side of
-    /// the pattern.
+    /// the pattern (1 for a monochrome sensor).
     public static func blockSide(for cfa: CFALayout) -> Int {
         if cfa.isBayer { return 2 }
         if cfa.rows == 6 && cfa.columns == 6 { return 3 }
