@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Analysing monochrome frames: one raw plane (W) with exact counts, clipping, metering and peaking on a grid of one
-/// cell per pixel, and the developed grey picture's histogram (luma only) and zebra.
+/// cell per 2x2 pixels (as a linear raw's), and the developed grey picture's histogram (luma only) and zebra.
 @Suite("Analysis: monochrome frames")
 struct MonochromeAnalysisTests {
     static let width = 40, height = 30
@@ -23,7 +23,7 @@ struct MonochromeAnalysisTests {
         return frame
     }
 
-    @Test("one raw plane, W: every sample counted at its code value, clipped and black fractions, clipped cells")
+    @Test("one raw plane, W: every sample counted at its code value, clipped and black fractions, clipped 2x2 cells")
     func histogram() throws {
         var options = FrameAnalysis.Options()
         options.bins = nil
@@ -37,7 +37,8 @@ struct MonochromeAnalysisTests {
         for i in 0..<1200 { expected[i < 37 ? 4095 : i < 87 ? 256 : 257 + i % 1000] += 1 }
         #expect(counts == expected)
         #expect(channels[0].clippedFraction == 37.0 / 1200 && channels[0].blackFraction == 50.0 / 1200)
-        #expect(analysis.clippedCells == ["W": 37])
+        // The clipped pixels are columns 0...36 of row 0: cells 0...18 of the first row of 2x2 cells.
+        #expect(analysis.clippedCells == ["W": 19])
         #expect(analysis.exposure?.clippedFraction == 37.0 / 1200 && analysis.exposure?.blackFraction == 50.0 / 1200)
         // The report as JSON: one channel.
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(analysis)) as? [String: Any]
@@ -53,17 +54,18 @@ struct MonochromeAnalysisTests {
         #expect(abs(metering.spot + 3) < 0.01 && abs(metering.centreWeighted + 3) < 0.01)
     }
 
-    @Test("focus peaking on a grid of one cell per pixel marks a sharp step and nothing in the flat areas")
+    @Test("focus peaking on a grid of one cell per 2x2 pixels marks a sharp step and nothing in the flat areas")
     func peaking() throws {
         let image = try MonochromeRaw.image(width: 64, height: 48, bits: 12, black: 256) { x, _ in x < 32 ? 0.1 : 0.6 }
         var options = FrameAnalysis.Options()
         options.peaking = true
         let analysis = FrameAnalysis(frame: image.frame, options: options)
         let mask = try #require(analysis.peakingMask)
-        #expect(mask.width == 64 && mask.height == 48)
-        for y in 2..<46 {
-            #expect(mask.mask[y * 64 + 8] == 0 && mask.mask[y * 64 + 56] == 0)
-            #expect(mask.mask[y * 64 + 31] != 0 || mask.mask[y * 64 + 32] != 0, "row \(y)")
+        // The step between pixels 31 and 32 lies between cells 15 and 16.
+        #expect(mask.width == 32 && mask.height == 24)
+        for y in 2..<22 {
+            #expect(mask.mask[y * 32 + 5] == 0 && mask.mask[y * 32 + 27] == 0)
+            #expect(mask.mask[y * 32 + 15] != 0 || mask.mask[y * 32 + 16] != 0, "row \(y)")
         }
         #expect((analysis.peaking?.markedFraction ?? 1) < 0.15 && (analysis.sharpness?.score ?? 0) > 0)
     }

@@ -123,7 +123,7 @@ struct EncoderTests {
             (EncodeOptions(quality: 0), "invalid quality: 0 is outside 1...100"),
             (EncodeOptions(quality: 101), "invalid quality: 101 is outside 1...100"),
             (EncodeOptions(heifBitDepth: 12), "invalid HEIF bit depth: 12 is not 8 or 10"),
-            (EncodeOptions(tiffBitDepth: 8), "invalid TIFF bit depth: 8 is not 16 (integer) or 32 (float)"),
+            (EncodeOptions(tiffBitDepth: 12), "invalid TIFF bit depth: 12 is not 8, 16 (integer) or 32 (float)"),
             (EncodeOptions(pngBitDepth: 10), "invalid PNG bit depth: 10 is not 8 or 16"),
         ]
         let tmp = try TemporaryDirectory()
