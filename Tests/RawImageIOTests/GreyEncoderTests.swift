@@ -109,6 +109,24 @@ struct GreyEncoderTests {
         #expect(try ExifTool.validate(path) == ["Warning: Missing required TIFF GPS tag 0x001b GPSProcessingMethod"])
     }
 
+    @Test("8-bit TIFF (new with grey pictures) holds an RGB picture too: PhotometricInterpretation 2, its bytes exact",
+          .enabled(if: ToolAvailability.hasPythonModules("tifffile", "numpy")))
+    func rgbTIFF8() throws {
+        let tmp = try TemporaryDirectory()
+        let picture = try EncoderFixtures.gradient()
+        let path = try EncoderFixtures.write(picture, .tiff, options: EncodeOptions(tiffBitDepth: 8, tiffCompression: .deflate), in: tmp)
+        let info = try Python.json(script: """
+            import json, sys, tifffile
+            with tifffile.TiffFile(sys.argv[1]) as t:
+                p = t.pages[0]
+                a = p.asarray()
+                print(json.dumps({"shape": list(a.shape), "dtype": str(a.dtype), "photometric": int(p.photometric),
+                                  "samples": [int(v) for v in a.ravel()]}))
+            """, arguments: [path])
+        #expect(info["shape"]?.numbers == [45, 67, 3] && info["dtype"]?.string == "uint8" && info["photometric"]?.int == 2)
+        #expect(info["samples"]?.numbers == picture.uint8Samples.map(Double.init))
+    }
+
     @Test("JPEG: one component (Pillow mode L, exiftool ColorComponents 1) near the samples, grey profile, validates clean",
           .enabled(if: ToolAvailability.hasPythonModules("PIL") && ToolAvailability.has("exiftool")))
     func jpeg() throws {
@@ -166,20 +184,20 @@ struct GreyEncoderTests {
         #expect(try ExifTool.validate(path) == [])
     }
 
-    @Test("exiv2 reads the EXIF of grey JPEG, TIFF and PNG files without a complaint",
+    @Test("exiv2 reads the EXIF of grey JPEG, TIFF and PNG files without a complaint, and sees one grey sample",
           .enabled(if: ToolAvailability.has("exiv2")), arguments: [OutputFormat.jpeg, .tiff, .png])
     func exiv2(format: OutputFormat) throws {
         let tmp = try TemporaryDirectory()
         let path = try EncoderFixtures.write(try Self.grey16(), format, in: tmp)
-        let result = try ExternalTool("exiv2").run(["-pv", path])
+        let (values, result) = try EncoderFixtures.exiv2Values(path)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
-        var values: [String: String] = [:]
-        for line in result.stdout.split(separator: "\n") {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count >= 6 else { continue }
-            values["\(parts[1]).\(parts[2])"] = parts[5...].joined(separator: " ")
-        }
         #expect(values["Image.Make"] == "rawburst" && values["Photo.ExposureTime"] == "1/250", "\(result.stdout)")
+        // The picture as exiv2 sees it: one grey sample (TIFF's own tags), or EXIF's components Y alone.
+        if format == .tiff {
+            #expect(values["Image.PhotometricInterpretation"] == "1" && values["Image.SamplesPerPixel"] == "1")
+        } else {
+            #expect(values["Photo.ComponentsConfiguration"] == "1 0 0 0")
+        }
     }
 
     @Test("the grey profile: ICC v4.3 GRAY display profile with the space's curve; Pillow's LittleCMS turns each grey code into the sRGB neutral of its luminance",
