@@ -7,7 +7,8 @@ import Testing
 /// JPEG, HEIF, TIFF and PNG files whose one channel holds the developer's own samples (read back by Pillow, tifffile
 /// and pillow-heif), `--json` says grey; colour options are ignored with a warning; the DNG's own thumbnail is grey;
 /// `analyze` gives one raw plane equal to LibRaw's samples counted by numpy; `capture --replay --develop` develops a
-/// monochrome burst into grey files.
+/// monochrome burst into grey files; the viewfinder's page (headless chromium) draws a grey picture, one luma trace
+/// and one clipping indicator.
 @Suite("Monochrome DNGs on the command line")
 struct MonochromeCLITests {
     static let width = 160, height = 120
@@ -218,5 +219,29 @@ struct MonochromeCLITests {
             let grey = stride(from: 0, to: picture.samples.count, by: 3).map { picture.samples[$0] }
             #expect(grey == reference.uint16Samples, "\(name): the burst's picture differs from the file's development")
         }
+    }
+
+    @Test("the viewfinder's page in a browser: grey picture, one grey histogram trace, one clipping indicator (Y)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") || ToolAvailability.toolsRequired))
+    func livePage() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "chromium-driver is missing: run make deps")
+        #expect(Python.hasModule("selenium"), "selenium is missing: run make deps")
+        let tmp = try TemporaryDirectory()
+        let dng = try Self.dng(in: tmp)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Live/live_mono_page_check.py")
+        let report = try Python.json(scriptFile: script, arguments: [CLI.executable.path, tmp.path, dng.path], timeout: 600)
+        #expect(report["error"] == nil, "\(report["error"]?.string ?? ""): \(report["stderr"]?.string ?? "")")
+        #expect(report["browserLog"]?.array?.isEmpty ?? false, "the page logged errors: \(String(describing: report["browserLog"]))")
+        #expect(report["monochrome"] == .bool(true) && report["red"]?.int == 0 && report["luma"]?.int == 64)
+        #expect((report["picture"]?["drawn"]?.int ?? 0) > 1000 && (report["picture"]?["maxChroma"]?.int ?? 99) <= 3,
+                "picture: \(String(describing: report["picture"]))")
+        #expect((report["histogram"]?["drawn"]?.int ?? 0) > 50 && report["histogram"]?["maxChroma"]?.int == 0,
+                "histogram: \(String(describing: report["histogram"]))")
+        #expect(report["clipR"]?.string == "Y" && report["clipROn"]?.string == "on")
+        #expect(report["clipGHidden"] == .bool(true) && report["clipBHidden"] == .bool(true))
+        #expect(report["clipped"]?.numbers == [240.0 / Double(Self.width * Self.height)])
+        let text = report["clipText"]?.string ?? ""
+        #expect(text.hasPrefix("clipped 1.") && text.hasSuffix("%") && !text.contains("R "), "\(text)")
     }
 }
