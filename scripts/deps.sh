@@ -6,9 +6,10 @@
 #     hostile files; aravis-tools has arv-fake-gv-camera-0.8, the GigE Vision camera the camera tests talk to;
 #     chromium and chromium-driver run the live viewfinder's page headless under Selenium — no browser download);
 #   - PyPI packages: independent readers/writers (rawpy, tifffile, imagecodecs, PiDNG, numpy, dngpy: Adobe's DNG SDK)
-#     and what the tests' Python checks import besides (Pillow, scipy, selenium for the viewfinder's browser test; dask,
-#     distributed, fsspec and psutil for python/rawburst_dask and its tests in Tests/Dask, run from the checkout). Every module a test or a benchmark
-#     script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
+#     and what the tests' Python checks import besides (Pillow; pillow-heif, whose bundled libheif is a second,
+#     newer HEIF reader; scipy, selenium for the viewfinder's browser test; dask, distributed, fsspec and psutil
+#     for python/rawburst_dask and its tests in Tests/Dask, run from the checkout). Every module a test or a
+#     benchmark script imports must be listed here: CI runs the suite in a fresh virtual environment that only this
 #     script fills (.ci/run), so a missing entry fails there as it would on a fresh machine.
 #
 # Idempotent and quick: with everything present it only queries dpkg and Python (well under 2 s).
@@ -22,7 +23,8 @@ CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktab
           aravis-tools chromium chromium-driver)
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
-             PIL=Pillow scipy=scipy selenium=selenium dask=dask distributed=distributed fsspec=fsspec psutil=psutil)
+             PIL=Pillow pillow_heif=pillow-heif scipy=scipy selenium=selenium dask=dask distributed=distributed fsspec=fsspec
+             psutil=psutil)
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'deps: %s\n' "$*"; }

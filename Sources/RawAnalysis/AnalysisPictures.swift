@@ -8,8 +8,8 @@ public enum AnalysisPictures {
     /// Peaking colours per strength level 1...3.
     static let peakingColors: [Canvas.Color] = [Canvas.Color(255, 230, 0), Canvas.Color(255, 140, 0), Canvas.Color(255, 30, 30)]
 
-    /// The raw histogram: one curve per CFA colour over the 12 stops below the white level (1/8 stop per bin),
-    /// clipping markers, labels every two stops.
+    /// The raw histogram: one curve per CFA colour (white for a monochrome sensor's one plane) over the 12 stops below
+    /// the white level (1/8 stop per bin), clipping markers, labels every two stops.
     public static func rawHistogram(_ h: RawHistogram, scale: HistogramPlot.Scale = .log, title: String) -> Canvas {
         let colours: [CFAColor: Canvas.Color] = [.red: .red, .green: .green, .blue: .blue]
         let stops = 12
@@ -23,9 +23,12 @@ public enum AnalysisPictures {
         return HistogramPlot.draw(series, title: title, xLabels: labels, scale: scale)
     }
 
-    /// The developed histogram: R, G, B filled, luma as a line, over the code values.
+    /// The developed histogram: R, G, B filled, luma as a line, over the code values; a grey picture's one luma
+    /// histogram filled in white.
     public static func imageHistogram(_ h: ImageHistogram, scale: HistogramPlot.Scale = .linear, title: String) -> Canvas {
-        let series = [
+        let series = h.isGrey ? [
+            HistogramPlot.Series(h.luma, color: .white, clipped: h.clippedFractions[0], black: h.blackFractions[0]),
+        ] : [
             HistogramPlot.Series(h.red, color: .red, clipped: h.clippedFractions[0], black: h.blackFractions[0]),
             HistogramPlot.Series(h.green, color: .green, clipped: h.clippedFractions[1], black: h.blackFractions[1]),
             HistogramPlot.Series(h.blue, color: .blue, clipped: h.clippedFractions[2], black: h.blackFractions[2]),

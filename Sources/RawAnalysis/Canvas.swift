@@ -31,11 +31,11 @@ public struct Canvas: Sendable {
         fill(x: 0, y: 0, width: self.width, height: self.height, background)
     }
 
-    /// A canvas holding an 8-bit image (its samples as sRGB code values).
+    /// A canvas holding an 8-bit image (its samples as sRGB code values; a grey image as R = G = B).
     public init(_ image: DevelopedImage) {
         width = image.width
         height = image.height
-        pixels = image.uint8Samples
+        pixels = image.expandedToRGB().uint8Samples
     }
 
     /// Sets one pixel (ignored outside), mixing `alpha` (0...1) of `color` over what is there.

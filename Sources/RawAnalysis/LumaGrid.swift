@@ -3,7 +3,9 @@ import RawCore
 import RawDevelop
 
 /// Linear luma of a raw frame at the analysis scale: one value per CFA block (2x2 on Bayer sensors, 3x3 on
-/// X-Trans, each holding every colour), the mean of the block's samples above black over the range black...white.
+/// X-Trans, each holding every colour; 2x2 pixels on a monochrome sensor, as for linear raws, so that peaking levels
+/// and sharpness mean the same blur in pixels on every sensor), the mean of the block's samples above black over the
+/// range black...white.
 ///
 /// The grid depends only on the sensor, not on any output size, so focus peaking, sharpness and metering computed
 /// on it mean the same for a preview and a full-size file; values are relative to clipping (1 = white level), so
@@ -27,10 +29,10 @@ public struct LumaGrid: Sendable {
         self.values = values
     }
 
-    /// The block side for a CFA: 2 for Bayer, 3 for X-Trans (every 3x3 holds all colours), else the smaller side of
-    /// the pattern.
+    /// The block side for a CFA: 2 for Bayer and for a monochrome sensor (as a linear raw's grid), 3 for X-Trans (every
+    /// 3x3 holds all colours), else the smaller side of the pattern.
     public static func blockSide(for cfa: CFALayout) -> Int {
-        if cfa.isBayer { return 2 }
+        if cfa.isBayer || cfa.isMonochrome { return 2 }
         if cfa.rows == 6 && cfa.columns == 6 { return 3 }
         return max(1, min(cfa.rows, cfa.columns))
     }

@@ -5,7 +5,7 @@ import RawDevelop
 ///
 /// The comparison is made in integers (`2126 R′ + 7152 G′ + 722 B′ ≥ ⌈threshold · 10000 · max⌉`, the product first
 /// rounded to 6 decimals so that 0.95 means 0.95), so it is exact: a pixel is marked if and only if its luma
-/// reaches the threshold.
+/// reaches the threshold. A grey picture's sample is its luma (`10000 Y′`, the same as R′ = G′ = B′ = Y′).
 public struct Zebra: Sendable {
     /// Image width.
     public let width: Int
@@ -25,7 +25,15 @@ public struct Zebra: Sendable {
         height = image.height
         self.threshold = threshold
         var mask = [UInt8](repeating: 0, count: image.width * image.height)
-        if case .uint8(let s) = image.samples {
+        if image.isGrey {
+            let eight: Bool
+            if case .uint8 = image.samples { eight = true } else { eight = false }
+            let limit = Self.limit(threshold, maximum: eight ? 255 : 65535)
+            func mark<T: FixedWidthInteger>(_ s: [T]) {
+                for i in 0..<mask.count { mask[i] = 10000 * Int(s[i]) >= limit ? 1 : 0 }
+            }
+            if case .uint8(let s) = image.samples { mark(s) } else { mark(image.uint16Samples) }
+        } else if case .uint8(let s) = image.samples {
             let limit = Self.limit(threshold, maximum: 255)
             for i in 0..<mask.count {
                 let y = 2126 * Int(s[3 * i]) + 7152 * Int(s[3 * i + 1]) + 722 * Int(s[3 * i + 2])

@@ -32,7 +32,8 @@ enum BandedPreview {
                   developed.width == plan.width, developed.height == rows
             else { return nil }
             colorPlan = used
-            let samples = developed.uint8Samples
+            // A monochrome frame's grey picture becomes R = G = B: DNG previews are RGB.
+            let samples = developed.expandedToRGB().uint8Samples
             guard samples.count == plan.width * rows * 3 else { return nil }
             pixels.replaceSubrange(firstRow * plan.width * 3 ..< (firstRow + rows) * plan.width * 3, with: samples)
             firstRow += rows
@@ -75,15 +76,13 @@ enum BandedPreview {
             guard longEdge >= 16, width <= across, height <= down else { return nil }
             // Pictures at least 4 times smaller than the periods each way: the developer samples them more cheaply.
             guard across < 4 * width || down < 4 * height else { return nil }
-            var pattern: [CFAColor] = [], blacks: [Double] = []
+            var blacks: [Double] = []
             for dy in 0..<pr {
-                for dx in 0..<pc {
-                    pattern.append(frame.color(row: crop.top + dy, column: crop.left + dx))
-                    blacks.append(frame.blackLevel(row: crop.top + dy, column: crop.left + dx))
-                }
+                for dx in 0..<pc { blacks.append(frame.blackLevel(row: crop.top + dy, column: crop.left + dx)) }
             }
-            guard let cfa = try? CFALayout(rows: pr, columns: pc, pattern: pattern),
-                  let black = try? BlackLevels(rows: pr, columns: pc, values: blacks) else { return nil }
+            // The pattern as seen from the crop's corner (a monochrome frame's stays monochrome).
+            let cfa = frame.cfa.shifted(rows: inner.top, columns: inner.left)
+            guard let black = try? BlackLevels(rows: pr, columns: pc, values: blacks) else { return nil }
             self.frame = frame
             self.crop = crop
             periodRows = pr

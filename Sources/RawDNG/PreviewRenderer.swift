@@ -8,7 +8,8 @@ import RawDevelop
 ///
 /// As-shot white balance, the camera's matrices to sRGB, the standard tone curve and the file's BaselineExposure;
 /// the default crop and square pixels are honoured, the orientation is not (DNG readers turn the preview with the
-/// raw, by the Orientation tag).
+/// raw, by the Orientation tag). A monochrome frame's grey picture is stored as RGB with R = G = B (DNG thumbnails
+/// and previews are RGB).
 public enum PreviewRenderer {
     /// The development settings of DNG previews.
     public static let settings: DevelopSettings = {
@@ -36,7 +37,8 @@ public enum PreviewRenderer {
                 return banded
             }
             if let preview = try? developer.preview(candidate, longEdge: longEdge),
-               let rgb = try? RGB8Image(width: preview.width, height: preview.height, pixels: preview.uint8Samples) {
+               let rgb = try? RGB8Image(width: preview.width, height: preview.height,
+                                        pixels: preview.expandedToRGB().uint8Samples) {
                 return rgb
             }
         }

@@ -1,12 +1,28 @@
 import RawCore
 
-/// A finished RGB image: what the developer produces and the encoders write.
+/// A finished picture: what the developer produces and the encoders write.
 ///
-/// Samples are interleaved R, G, B, row by row, top row first, already turned upright (so the file's
-/// orientation is always "normal") and encoded with ``transfer`` of ``colorSpace``. 16-bit images use the
-/// whole 0...65535 range; float images hold the same code values as 0...1 (not clipped above 1 when the
-/// tone curve let highlights through); 8-bit images hold 0...255.
+/// Samples are interleaved R, G, B (``Channels/rgb``), or one grey sample per pixel (``Channels/grey``: a monochrome
+/// sensor's picture), row by row, top row first, already turned upright (so the file's orientation is always
+/// "normal") and encoded with ``transfer`` of ``colorSpace``. A grey sample is the pixel's luminance relative to the
+/// space's white, encoded with the same curve, so a grey pixel `v` shows as the RGB pixel (`v`, `v`, `v`) of the
+/// space (``expandedToRGB()``). 16-bit images use the whole 0...65535 range; float images hold the same code values
+/// as 0...1 (not clipped above 1 when the tone curve let highlights through); 8-bit images hold 0...255.
 public struct DevelopedImage: Sendable {
+    /// The samples of one pixel.
+    public enum Channels: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// One sample, the pixel's encoded luminance (a monochrome sensor's picture).
+        case grey = 1
+        /// Red, green, blue.
+        case rgb = 3
+
+        /// Samples per pixel: 1 or 3.
+        public var count: Int { rawValue }
+
+        /// `grey` or `rgb`.
+        public var description: String { self == .grey ? "grey" : "rgb" }
+    }
+
     /// The sample storage.
     public enum Samples: Sendable, Hashable {
         /// 8-bit code values, 0...255.
@@ -15,13 +31,24 @@ public struct DevelopedImage: Sendable {
         case uint16([UInt16])
         /// 32-bit float code values, nominally 0...1.
         case float32([Float])
+
+        /// How many samples there are.
+        public var count: Int {
+            switch self {
+            case .uint8(let s): s.count
+            case .uint16(let s): s.count
+            case .float32(let s): s.count
+            }
+        }
     }
 
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// `width * height * 3` samples.
+    /// One sample per pixel (grey) or three (RGB).
+    public private(set) var channels: Channels
+    /// `width * height * channels.count` samples.
     public var samples: Samples
     /// The RGB space of the samples (its ICC profile is embedded by every encoder).
     public let colorSpace: OutputColorSpace
@@ -37,24 +64,27 @@ public struct DevelopedImage: Sendable {
                       metadata: metadata)
     }
 
-    /// Creates an image encoded with `transfer` (the space's own curve or linear), checking the sample count.
+    /// Creates an RGB image encoded with `transfer` (the space's own curve or linear), checking the sample count.
     ///
     /// (Two initialisers rather than one with an optional curve: Swift 6.3.1 release builds miscompile a throwing
     /// initialiser of this shape called across modules with `nil` for the optional.)
     public init(width: Int, height: Int, samples: Samples, colorSpace: OutputColorSpace, transfer: TransferFunction,
                 metadata: FrameMetadata) throws(InvalidValueError) {
+        try self.init(width: width, height: height, channels: .rgb, samples: samples, colorSpace: colorSpace,
+                      transfer: transfer, metadata: metadata)
+    }
+
+    /// Creates a grey or RGB image encoded with `transfer`, checking the sample count (`width · height · channels`).
+    public init(width: Int, height: Int, channels: Channels, samples: Samples, colorSpace: OutputColorSpace,
+                transfer: TransferFunction, metadata: FrameMetadata) throws(InvalidValueError) {
         try require(width > 0 && height > 0 && width <= 65535 && height <= 65535, "image size",
                     "\(width)x\(height) is empty or larger than 65535 on a side")
-        let count: Int
-        switch samples {
-        case .uint8(let s): count = s.count
-        case .uint16(let s): count = s.count
-        case .float32(let s): count = s.count
-        }
-        try require(count == width * height * 3, "image samples",
-                    "\(count) samples for \(width)x\(height) RGB (needs \(width * height * 3))")
+        let needed = width * height * channels.count
+        try require(samples.count == needed, "image samples",
+                    "\(samples.count) samples for \(width)x\(height) \(channels) (needs \(needed))")
         self.width = width
         self.height = height
+        self.channels = channels
         self.samples = samples
         self.colorSpace = colorSpace
         self.transfer = transfer
@@ -70,6 +100,7 @@ public struct DevelopedImage: Sendable {
         guard width > 0, height > 0, width <= 65535, height <= 65535, pixels.count == width * height * 3 else { return nil }
         self.width = width
         self.height = height
+        channels = .rgb
         samples = .uint8(pixels)
         colorSpace = .sRGB
         transfer = OutputColorSpace.sRGB.transfer
@@ -78,6 +109,40 @@ public struct DevelopedImage: Sendable {
 
     /// True when the samples are linear light (an ICC profile with a linear curve is embedded).
     public var isLinear: Bool { transfer == .linear }
+
+    /// True for a grey picture (one sample per pixel).
+    public var isGrey: Bool { channels == .grey }
+
+    /// The picture as RGB: a grey one with each sample repeated as R = G = B (the same colour space, curve and
+    /// sample type, so it shows the same), an RGB one as it is. For what needs three channels: composites, DNG
+    /// thumbnails, live previews, drawn overlays.
+    public func expandedToRGB() -> DevelopedImage {
+        guard channels == .grey else { return self }
+        var rgb = self
+        rgb.channels = .rgb
+        switch samples {
+        case .uint8(let s): rgb.samples = .uint8(Self.tripled(s))
+        case .uint16(let s): rgb.samples = .uint16(Self.tripled(s))
+        case .float32(let s): rgb.samples = .float32(Self.tripled(s))
+        }
+        return rgb
+    }
+
+    /// Each value three times in a row.
+    private static func tripled<T: BitwiseCopyable>(_ values: [T]) -> [T] {
+        [T](unsafeUninitializedCapacity: values.count * 3) { out, n in
+            values.withUnsafeBufferPointer { src in
+                let o = out.baseAddress!
+                for i in 0..<src.count {
+                    let v = src[i]
+                    (o + 3 * i).initialize(to: v)
+                    (o + 3 * i + 1).initialize(to: v)
+                    (o + 3 * i + 2).initialize(to: v)
+                }
+            }
+            n = values.count * 3
+        }
+    }
 
     /// 16-bit code value of a float sample: ×65535, rounded, clipped to 0...65535 (NaN → 0).
     @inline(__always)
@@ -144,8 +209,18 @@ public struct DevelopedImage: Sendable {
         }
     }
 
-    /// The pixel at `x`, `y` as 16-bit values.
+    /// The pixel at `x`, `y` as 16-bit values (a grey pixel `v` as (`v`, `v`, `v`)).
     public func pixel(x: Int, y: Int) -> (red: UInt16, green: UInt16, blue: UInt16) {
+        if channels == .grey {
+            let i = y * width + x
+            let v: UInt16
+            switch samples {
+            case .uint8(let s): v = UInt16(s[i]) * 257
+            case .uint16(let s): v = s[i]
+            case .float32(let f): v = Self.quantize16(f[i])
+            }
+            return (v, v, v)
+        }
         let i = (y * width + x) * 3
         switch samples {
         case .uint8(let s): return (UInt16(s[i]) * 257, UInt16(s[i + 1]) * 257, UInt16(s[i + 2]) * 257)

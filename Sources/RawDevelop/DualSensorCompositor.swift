@@ -7,7 +7,8 @@ import RawCore
 /// - Picture in picture: the first frame whole, the second scaled to `size` of the width (keeping its own
 ///   aspect) in a corner, inset by a margin of 3 % of the short edge, framed by the border.
 ///
-/// Both frames must be in the same colour space; the result keeps the first frame's metadata (time, place).
+/// Both frames must be in the same colour space; the result keeps the first frame's metadata (time, place). The
+/// composite is RGB: a grey frame (a monochrome sensor's) is placed as R = G = B.
 public struct DualSensorCompositor: Sendable {
     /// The layout.
     public let layout: CompositeLayout
@@ -94,10 +95,11 @@ struct Canvas {
         }
     }
 
+    /// The image's samples as 16-bit RGB (a grey image expanded to R = G = B).
     init(_ image: DevelopedImage) {
         width = image.width
         height = image.height
-        samples = image.uint16Samples
+        samples = image.expandedToRGB().uint16Samples
     }
 
     mutating func fill(x: Int, y: Int, width w: Int, height h: Int, color: BorderColor) {

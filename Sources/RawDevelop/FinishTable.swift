@@ -20,7 +20,9 @@ struct FinishTable: Sendable {
     ///   - headroom: the largest linear value worth distinguishing (1 when highlights are clipped and exposure
     ///     is not raised). The standard curve raises everything by its ``ToneCurve/exposure`` and then rolls values
     ///     above its shoulder's knee off so that `headroom` (so raised) lands exactly on white.
-    init(tone: ToneCurve, look: Look, transfer: TransferFunction, headroom: Double) {
+    ///   - toned: whether the look's split toning applies (false for a grey picture, which has no colour to tone:
+    ///     the three tables are then the same curve).
+    init(tone: ToneCurve, look: Look, transfer: TransferFunction, headroom: Double, toned: Bool = true) {
         let maximum = max(1, headroom)
         inputMaximum = Float(maximum)
         let n = FinishTable.entries
@@ -40,7 +42,7 @@ struct FinishTable: Sendable {
                 var e = transfer.encode(min(linear, 1))
                 e = FinishTable.sCurve(e, pivot: pivot, contrast: contrast)
                 e = look.lift + (1 - look.lift) * e
-                e += look.shadowTint[channel] * (1 - e) * (1 - e) + look.highlightTint[channel] * e * e
+                if toned { e += look.shadowTint[channel] * (1 - e) * (1 - e) + look.highlightTint[channel] * e * e }
                 t[i] = Float(min(1, max(0, e)))
             }
             tables.append(t)

@@ -1,4 +1,4 @@
-/// Where finished pixels go: interleaved RGB samples of one of three types.
+/// Where finished pixels go: interleaved RGB (or grey) samples of one of three types.
 enum FinishedBuffer {
     case uint8(UnsafeMutablePointer<UInt8>)
     case uint16(UnsafeMutablePointer<UInt16>)
@@ -69,6 +69,47 @@ struct Finisher: Sendable {
                     o[1] = curve(1, v1)
                     o[2] = curve(2, v2)
                 }
+            }
+        }
+    }
+
+    /// Finishes `count` grey pixels from one plane of light (a monochrome frame's) into one sample each: pixel `k`
+    /// goes to sample `first + k`. The gain is the matrix's first entry (a monochrome plan's matrix is its exposure
+    /// gain times the identity) and the curve the first table (a grey plan's three tables are one curve); 8-bit
+    /// samples take the nearest byte entry as ``finish(_:_:_:count:into:first:pixelStride:)`` does.
+    func finishGrey(_ light: UnsafePointer<Float>, count: Int, into buffer: FinishedBuffer, first: Int) {
+        let gain = m[0]
+        switch buffer {
+        case .uint8(let base):
+            let out = base + first, chunk = Finisher.chunk
+            let scale = gain / table.inputMaximum, n = Float(FinishTable.entries), magic: Float = 8_388_608
+            bytes[0].withUnsafeBufferPointer { curve in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { space in
+                    let index = space.baseAddress!
+                    var start = 0
+                    while start < count {
+                        let length = min(chunk, count - start), source = light + start
+                        for k in 0..<length {
+                            var x = source[k] * scale
+                            x = x >= 0 ? x : 0
+                            x = x < 1 ? x : 1
+                            index[k] = (x.squareRoot() * n + magic).bitPattern & 0x7F_FFFF
+                        }
+                        let target = out + start
+                        for k in 0..<length { target[k] = curve[Int(index[k])] }
+                        start += length
+                    }
+                }
+            }
+        case .uint16(let base):
+            let out = base + first
+            curves { curve in
+                for k in 0..<count { out[k] = UInt16(curve(0, gain * light[k]) * 65535 + 0.5) }
+            }
+        case .float32(let base):
+            let out = base + first
+            curves { curve in
+                for k in 0..<count { out[k] = curve(0, gain * light[k]) }
             }
         }
     }

@@ -6,7 +6,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable, Cus
     case jpeg = "jpg"
     /// HEIF with HEVC (x265) coding, 8 or 10 bits, through libheif.
     case heif = "heic"
-    /// TIFF, 16-bit integer or 32-bit float samples, through libtiff.
+    /// TIFF, 8- or 16-bit integer or 32-bit float samples, through libtiff.
     case tiff
     /// PNG, 8 or 16 bits, through libpng.
     case png
@@ -69,7 +69,7 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     public var quality: Int
     /// Bits per sample of HEIF files: 8 or 10 (default 8).
     public var heifBitDepth: Int
-    /// Bits per sample of TIFF files: 16 (unsigned integers) or 32 (IEEE floats) (default 16).
+    /// Bits per sample of TIFF files: 8 or 16 (unsigned integers) or 32 (IEEE floats) (default 16).
     public var tiffBitDepth: Int
     /// Bits per sample of PNG files: 8 or 16 (default 16).
     public var pngBitDepth: Int
@@ -96,8 +96,8 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     public func validated() throws(InvalidValueError) -> EncodeOptions {
         try require(EncodeOptions.qualityRange.contains(quality), "quality", "\(quality) is outside 1...100")
         try require(heifBitDepth == 8 || heifBitDepth == 10, "HEIF bit depth", "\(heifBitDepth) is not 8 or 10")
-        try require(tiffBitDepth == 16 || tiffBitDepth == 32, "TIFF bit depth",
-                    "\(tiffBitDepth) is not 16 (integer) or 32 (float)")
+        try require([8, 16, 32].contains(tiffBitDepth), "TIFF bit depth",
+                    "\(tiffBitDepth) is not 8, 16 (integer) or 32 (float)")
         try require(pngBitDepth == 8 || pngBitDepth == 16, "PNG bit depth", "\(pngBitDepth) is not 8 or 16")
         return self
     }
@@ -114,14 +114,14 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
 }
 
 extension SampleFormat {
-    /// The samples a file of `format` with `options` needs: bytes for 8-bit files, floats for 32-bit TIFF,
-    /// 16-bit otherwise.
+    /// The samples a file of `format` with `options` needs: bytes for 8-bit files (JPEG, and HEIF, PNG or TIFF at 8
+    /// bits), floats for 32-bit TIFF, 16-bit otherwise.
     public static func `for`(_ format: OutputFormat, options: EncodeOptions) -> SampleFormat {
         switch format {
         case .jpeg: .uint8
         case .heif: options.heifBitDepth == 8 ? .uint8 : .uint16
         case .png: options.pngBitDepth == 8 ? .uint8 : .uint16
-        case .tiff: options.tiffBitDepth == 32 ? .float32 : .uint16
+        case .tiff: options.tiffBitDepth == 32 ? .float32 : options.tiffBitDepth == 8 ? .uint8 : .uint16
         }
     }
 }

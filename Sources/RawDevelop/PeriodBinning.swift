@@ -4,13 +4,16 @@ import RawCore
 /// each colour's samples in it (normalised, white-balanced and clipped like the mosaic of a full development).
 /// For small pictures of large frames (thumbnails), ``sample(frame:rect:width:height:gains:ceilings:)`` looks at
 /// 2x2 periods around each output pixel's centre only, so the cost follows the output's size, not the frame's.
+///
+/// A monochrome frame's period is one pixel: its pictures have one plane, the pixel's normalised light.
 enum PeriodBinning {
-    /// `width` x `height` camera-RGB pixels, each the mean of the 2x2 CFA periods at the centre of the part of `rect`
-    /// it covers (fewer where `rect` is smaller than that).
+    /// `width` x `height` camera-RGB pixels (one plane of light for a monochrome frame), each the mean of the 2x2 CFA
+    /// periods at the centre of the part of `rect` it covers (fewer where `rect` is smaller than that).
     static func sample(frame: RawFrame, rect: PixelRect, width outW: Int, height outH: Int, gains: [Double],
                        ceilings: [Float]) -> PlanarImage {
         let pr = frame.cfa.rows, pc = frame.cfa.columns
-        let out = PlanarImage(width: outW, height: outH)
+        let mono = frame.cfa.isMonochrome
+        let out = PlanarImage(width: outW, height: outH, planes: mono ? 1 : 3)
         let white = Double(frame.whiteLevel)
         let windowRows = min(rect.height / pr, 2) * pr, windowColumns = min(rect.width / pc, 2) * pc
         let cellH = Double(rect.height) / Double(outH), cellW = Double(rect.width) / Double(outW)
@@ -21,6 +24,7 @@ enum PeriodBinning {
                 case .red: channel[dy * pc + dx] = 0
                 case .green: channel[dy * pc + dx] = 1
                 case .blue: channel[dy * pc + dx] = 2
+                case .white where mono: channel[dy * pc + dx] = 0
                 default: break
                 }
                 black[dy * pc + dx] = frame.blackLevel(row: rect.top + dy, column: rect.left + dx)
@@ -44,7 +48,7 @@ enum PeriodBinning {
                         counts[c] += 1
                     }
                 }
-                for c in 0..<3 { out.row(c, oy)[ox] = counts[c] > 0 ? Float(sums[c] / counts[c]) : 0 }
+                for c in 0..<out.planes.count { out.row(c, oy)[ox] = counts[c] > 0 ? Float(sums[c] / counts[c]) : 0 }
             }
         }
         return out
@@ -52,9 +56,10 @@ enum PeriodBinning {
 
     /// Every whole CFA period of `rect` binned into one pixel; with `toWidth`, each binned row is resized to that
     /// width right away (area averaging, as ``Resampler`` does) while it is in cache, so the full-width binned image
-    /// is never stored.
+    /// is never stored. A monochrome frame gives one plane (``monochrome(frame:rect:threads:toWidth:)``).
     static func bin(frame: RawFrame, rect: PixelRect, gains: [Double], ceilings: [Float], threads: Int,
                     toWidth: Int? = nil) -> PlanarImage {
+        if frame.cfa.isMonochrome { return monochrome(frame: frame, rect: rect, threads: threads, toWidth: toWidth) }
         let pr = frame.cfa.rows, pc = frame.cfa.columns
         let binnedW = max(1, rect.width / pc), outH = max(1, rect.height / pr)
         let outW = toWidth ?? binnedW
@@ -194,6 +199,55 @@ enum PeriodBinning {
                 if let horizontal, let scratch {
                     for c in 0..<3 { horizontal.apply(scratch.row(c, 0), into: out.row(c, y), width: outW) }
                 }
+            }
+        }
+    }
+}
+
+extension PeriodBinning {
+    /// A monochrome frame's `rect` as one plane of light (each sample less its black level over the range
+    /// black...white, clamped to 0...1), row by row; with `toWidth`, each row resized to that width while it is in
+    /// cache (area averaging), so the full-width plane is never stored.
+    static func monochrome(frame: RawFrame, rect: PixelRect, threads: Int, toWidth: Int? = nil) -> PlanarImage {
+        let outW = toWidth ?? rect.width
+        let out = PlanarImage(width: outW, height: rect.height, planes: 1)
+        let horizontal = outW == rect.width ? nil : Resampler.FlatTaps(Resampler.taps(from: rect.width, to: outW))
+        ParallelRows.run(rows: rect.height, threads: threads) { rows in
+            let scratch = horizontal == nil ? nil : PlaneBuffer(count: rect.width)
+            for y in rows {
+                let target = out.row(0, y)
+                light(frame, row: rect.top + y, left: rect.left, count: rect.width, into: scratch?.base ?? target)
+                if let horizontal, let scratch { horizontal.apply(scratch.base, into: target, width: outW) }
+            }
+        }
+        return out
+    }
+
+    /// `count` samples of a monochrome frame's `row` from column `left` as light: less their black level, over the
+    /// range black...white, clamped to 0...1.
+    static func light(_ frame: RawFrame, row: Int, left: Int, count: Int, into dst: UnsafeMutablePointer<Float>) {
+        let src = UnsafePointer(frame.storage.baseAddress + row * frame.rowStride + left)
+        let white = Float(frame.whiteLevel)
+        let phases = frame.blackLevels.columns
+        if phases == 1 {
+            // One black level along the row: a loop the compiler vectorises (clamps written as selects).
+            let black = Float(frame.blackLevel(row: row, column: left))
+            let scale = 1 / max(1, white - black)
+            for x in 0..<count {
+                let v = (Float(src[x]) - black) * scale
+                let low = v > 0 ? v : 0
+                dst[x] = low < 1 ? low : 1
+            }
+            return
+        }
+        for phase in 0..<min(phases, count) {
+            let black = Float(frame.blackLevel(row: row, column: left + phase))
+            let scale = 1 / max(1, white - black)
+            var x = phase
+            while x < count {
+                let v = (Float(src[x]) - black) * scale
+                dst[x] = min(max(v, 0), 1)
+                x += phases
             }
         }
     }

@@ -1,15 +1,17 @@
 import RawCore
 
-/// Three float planes (camera or output RGB) of one size: the working image between demosaic, resize and finish.
+/// Float planes of one size: three (camera or output RGB), or one (a monochrome sensor's light); the working image
+/// between demosaic, resize and finish.
 final class PlanarImage: Sendable {
     let width: Int
     let height: Int
     let planes: [PlaneBuffer]
 
-    init(width: Int, height: Int) {
+    /// `planes` (3 or 1) zero-filled planes.
+    init(width: Int, height: Int, planes count: Int = 3) {
         self.width = width
         self.height = height
-        planes = (0..<3).map { _ in PlaneBuffer(count: width * height) }
+        planes = (0..<count).map { _ in PlaneBuffer(count: width * height) }
     }
 
     /// An image over existing planes (at least `width * height` floats each).
@@ -23,6 +25,12 @@ final class PlanarImage: Sendable {
     @inline(__always)
     func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
         planes[channel].base + row * width
+    }
+
+    /// Pointer to the first pixel of `row` in channel `channel`, or in the one plane of a one-plane image.
+    @inline(__always)
+    func rowOrOnly(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
+        planes[planes.count == 1 ? 0 : channel].base + row * width
     }
 }
 

@@ -18,6 +18,11 @@ import RawCore
 ///
 /// ``preview(_:longEdge:)`` is the fast path for thumbnails and previews: each CFA period is binned into one
 /// pixel (no demosaic), then resized and finished with the same colour plan.
+///
+/// A monochrome frame (``CFALayout/monochrome``: no colour filters) develops into a grey picture
+/// (``DevelopedImage/Channels/grey``, one sample per pixel): black subtraction and scaling, exposure, tone curve and
+/// look as for colour; no white balance, demosaic or colour matrix (``ColorPlan/init(monochrome:settings:)``). Its
+/// samples are its luminance encoded with the output space's transfer curve.
 public struct RawDeveloper: Sendable {
     /// The settings.
     public let settings: DevelopSettings
@@ -36,8 +41,8 @@ public struct RawDeveloper: Sendable {
         public let demosaic: String
         /// Things the user should know.
         public let warnings: [String]
-        /// Pixels of the float planes (camera RGB, three planes each) the development held at once besides its
-        /// tiles: the output's width by one row per CFA period of the crop for a superpixel development; a strip of
+        /// Pixels of the float planes (camera RGB, three planes each; one plane for a monochrome frame) the
+        /// development held at once besides its tiles: the output's width by one row per CFA period of the crop for a superpixel development; a strip of
         /// the crop, that strip resized and a ring of output rows when the default demosaic was resized; the crop's
         /// size when another demosaic was resized; 0 when the demosaic streamed into an output of the crop's size.
         public let workingPixels: Int
@@ -55,15 +60,18 @@ public struct RawDeveloper: Sendable {
     public func develop(_ image: RawImage) throws(DevelopError) -> Result {
         let settings: DevelopSettings
         do { settings = try self.settings.validated() } catch { throw DevelopError(error.description) }
-        let plan = try ColorPlan(image: image, settings: settings)
+        let plan = try ColorPlan.of(image, settings: settings)
         let geometry = OutputGeometry(frame: image.frame, orientation: image.metadata.orientation, settings: settings)
         let developed: Developed
-        if settings.demosaic != .libRawAHD && geometry.binsPeriods(of: image.frame) {
+        if image.frame.cfa.isMonochrome {
+            developed = monochrome(image.frame, geometry: geometry, plan: plan, settings: settings)
+        } else if settings.demosaic != .libRawAHD && geometry.binsPeriods(of: image.frame) {
             developed = superpixels(image.frame, geometry: geometry, plan: plan, settings: settings)
         } else {
             developed = try demosaiced(image.frame, geometry: geometry, plan: plan, settings: settings)
         }
-        return Result(image: try upright(developed.samples, geometry: geometry, metadata: image.metadata, settings: settings),
+        return Result(image: try upright(developed.samples, channels: developed.channels, geometry: geometry,
+                                         metadata: image.metadata, settings: settings),
                       plan: plan, demosaic: developed.demosaic, warnings: plan.warnings + developed.warnings,
                       workingPixels: developed.workingPixels)
     }
@@ -88,7 +96,7 @@ public struct RawDeveloper: Sendable {
         if let known, settings.whiteBalance != .auto {
             plan = known
         } else {
-            plan = try ColorPlan(image: image, settings: settings)
+            plan = try ColorPlan.of(image, settings: settings)
         }
         var geometry = OutputGeometry(frame: frame, orientation: image.metadata.orientation, settings: settings)
         if longEdge < 16 { geometry.limit(longEdge: longEdge) }
@@ -106,7 +114,8 @@ public struct RawDeveloper: Sendable {
                                            toWidth: geometry.outputWidth)
             samples = finishResampled(binned, height: geometry.outputHeight, finisher: finisher, format: settings.sampleFormat)
         }
-        return (try upright(samples, geometry: geometry, metadata: image.metadata, settings: settings), plan)
+        return (try upright(samples, channels: frame.cfa.isMonochrome ? .grey : .rgb, geometry: geometry,
+                            metadata: image.metadata, settings: settings), plan)
     }
 
     // MARK: - Stages
@@ -168,28 +177,19 @@ public struct RawDeveloper: Sendable {
     }
 
     /// The image turned upright, with metadata that no longer asks readers to turn it.
-    func upright(_ samples: DevelopedImage.Samples, geometry: OutputGeometry, metadata: FrameMetadata,
-                 settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
+    func upright(_ samples: DevelopedImage.Samples, channels: DevelopedImage.Channels = .rgb, geometry: OutputGeometry,
+                 metadata: FrameMetadata, settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
         var metadata = metadata
         var oriented = samples
         var width = geometry.outputWidth, height = geometry.outputHeight
         if settings.applyOrientation {
-            let o = metadata.orientation
-            switch samples {
-            case .uint8(let s):
-                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
-                (oriented, width, height) = (.uint8(r.samples), r.width, r.height)
-            case .uint16(let s):
-                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
-                (oriented, width, height) = (.uint16(r.samples), r.width, r.height)
-            case .float32(let s):
-                let r = ImageOrienter.apply(o, to: s, width: width, height: height)
-                (oriented, width, height) = (.float32(r.samples), r.width, r.height)
-            }
+            (oriented, width, height) = ImageOrienter.apply(metadata.orientation, to: samples, width: width, height: height,
+                                                            channels: channels)
             metadata.orientation = .normal
         }
         do {
-            return try DevelopedImage(width: width, height: height, samples: oriented, colorSpace: settings.colorSpace,
+            return try DevelopedImage(width: width, height: height, channels: channels, samples: oriented,
+                                      colorSpace: settings.colorSpace,
                                       transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer, metadata: metadata)
         } catch {
             throw DevelopError(error.description)

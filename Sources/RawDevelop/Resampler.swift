@@ -1,6 +1,6 @@
 import RawCore
-/// Resizes planar images with separable filters: area averaging (each output pixel the exact mean of the
-/// input it covers) when shrinking, linear interpolation when enlarging an axis (non-square pixels).
+/// Resizes planar images (three planes or one) with separable filters: area averaging (each output pixel the exact
+/// mean of the input it covers) when shrinking, linear interpolation when enlarging an axis (non-square pixels).
 enum Resampler {
     /// Weights of one output sample along one axis.
     struct Tap {
@@ -55,9 +55,9 @@ enum Resampler {
     static func horizontal(_ image: PlanarImage, width: Int, threads: Int) -> PlanarImage {
         if image.width == width { return image }
         let horizontal = FlatTaps(taps(from: image.width, to: width))
-        let middle = PlanarImage(width: width, height: image.height)
+        let middle = PlanarImage(width: width, height: image.height, planes: image.planes.count)
         ParallelRows.run(rows: image.height, threads: threads) { rows in
-            for c in 0..<3 {
+            for c in 0..<image.planes.count {
                 for y in rows { horizontal.apply(image.row(c, y), into: middle.row(c, y), width: width) }
             }
         }
@@ -67,34 +67,34 @@ enum Resampler {
     /// `image` resized to `height` rows (its width kept).
     static func vertical(_ middle: PlanarImage, height: Int, threads: Int) -> PlanarImage {
         if middle.height == height { return middle }
-        let out = PlanarImage(width: middle.width, height: height)
+        let out = PlanarImage(width: middle.width, height: height, planes: middle.planes.count)
         verticalRows(middle, height: height, threads: threads) { y, r, g, b in
-            out.row(0, y).update(from: r, count: middle.width)
-            out.row(1, y).update(from: g, count: middle.width)
-            out.row(2, y).update(from: b, count: middle.width)
+            for (c, source) in [r, g, b].prefix(out.planes.count).enumerated() {
+                out.row(c, y).update(from: source, count: middle.width)
+            }
         }
         return out
     }
 
     /// `middle` resized to `height` rows, handed row by row to `sink` (row, red, green, blue; `middle.width` values
-    /// each) from several threads at once, so the resized image is never stored: each worker computes its rows into
-    /// one row of scratch.
+    /// each; a one-plane image hands its one row three times) from several threads at once, so the resized image is
+    /// never stored: each worker computes its rows into one row of scratch.
     static func verticalRows(_ middle: PlanarImage, height: Int, threads: Int,
                              sink: (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
-        let width = middle.width
+        let width = middle.width, planes = middle.planes.count
         if middle.height == height {
             ParallelRows.run(rows: height, threads: threads) { rows in
-                for y in rows { sink(y, middle.row(0, y), middle.row(1, y), middle.row(2, y)) }
+                for y in rows { sink(y, middle.rowOrOnly(0, y), middle.rowOrOnly(1, y), middle.rowOrOnly(2, y)) }
             }
             return
         }
         let vertical = FlatTaps(taps(from: middle.height, to: height))
         ParallelRows.run(rows: height, threads: threads, minimumRows: 4) { rows in
-            let scratch = PlanarImage(width: width, height: 1)
+            let scratch = PlanarImage(width: width, height: 1, planes: planes)
             vertical.weights.withUnsafeBufferPointer { weights in
                 for y in rows {
                     let first = vertical.first[y], w = weights.baseAddress! + vertical.offset[y], n = vertical.count[y]
-                    for c in 0..<3 {
+                    for c in 0..<planes {
                         let dst = scratch.row(c, 0), top = middle.row(c, first), w0 = w[0]
                         for x in 0..<width { dst[x] = w0 * top[x] }
                         for k in 1..<max(1, n) {
@@ -102,7 +102,7 @@ enum Resampler {
                             for x in 0..<width { dst[x] += wk * src[x] }
                         }
                     }
-                    sink(y, scratch.row(0, 0), scratch.row(1, 0), scratch.row(2, 0))
+                    sink(y, scratch.rowOrOnly(0, 0), scratch.rowOrOnly(1, 0), scratch.rowOrOnly(2, 0))
                 }
             }
         }

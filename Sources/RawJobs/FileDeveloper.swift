@@ -35,7 +35,11 @@ public struct FileDeveloper: Sendable {
         /// Size of the picture written.
         public let width: Int?
         public let height: Int?
-        /// The white balance used, as a temperature and tint (or the neutral when the camera has no matrix).
+        /// Grey (a monochrome sensor's picture, one sample per pixel) or RGB, and the bits per sample in the file.
+        public var channels: DevelopedImage.Channels?
+        public var bitsPerSample: Int?
+        /// The white balance used, as a temperature and tint (or the neutral when the camera has no matrix; nil for
+        /// a monochrome frame, which has none).
         public let whiteBalance: String?
         /// The demosaic used.
         public let demosaic: String?
@@ -78,6 +82,11 @@ public struct FileDeveloper: Sendable {
         plan.white?.description ?? "neutral " + plan.neutral.map { String(format: "%.3f", $0) }.joined(separator: ",")
     }
 
+    /// The white balance of a development: the plan's, none for a grey picture (a monochrome frame has no colour).
+    private static func whiteBalance(_ developed: RawDeveloper.Result) -> String? {
+        developed.image.isGrey ? nil : describe(developed.plan)
+    }
+
     /// Develops one file. Never throws: failures are results.
     public func develop(_ job: ConversionJob) -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -86,7 +95,8 @@ public struct FileDeveloper: Sendable {
             let developed = try developer.develop(try RawFileReader().readContent(path: job.input))
             let report = try writer.write(developed.image, to: job.output)
             return Result(inputs: [job.input], output: job.output, bytes: report.bytes, width: report.width, height: report.height,
-                          whiteBalance: Self.describe(developed.plan), demosaic: developed.demosaic, seconds: elapsed(),
+                          channels: report.channels, bitsPerSample: report.bitsPerSample,
+                          whiteBalance: Self.whiteBalance(developed), demosaic: developed.demosaic, seconds: elapsed(),
                           warnings: developed.warnings, error: nil)
         } catch {
             var result = Result(inputs: [job.input], output: job.output, bytes: nil, width: nil, height: nil, whiteBalance: nil,
@@ -106,8 +116,10 @@ public struct FileDeveloper: Sendable {
             let second = try developer.develop(try RawFileReader().readContent(path: job.second))
             let picture = try compositor.compose(first.image, second.image)
             let report = try writer.write(picture, to: job.output)
+            let balances = [first, second].map { Self.whiteBalance($0) ?? "monochrome" }
             return Result(inputs: [job.first, job.second], output: job.output, bytes: report.bytes, width: report.width,
-                          height: report.height, whiteBalance: Self.describe(first.plan) + " / " + Self.describe(second.plan),
+                          height: report.height, channels: report.channels, bitsPerSample: report.bitsPerSample,
+                          whiteBalance: balances.joined(separator: " / "),
                           demosaic: first.demosaic, seconds: elapsed(), warnings: first.warnings + second.warnings, error: nil)
         } catch {
             return Result(inputs: [job.first, job.second], output: job.output, bytes: nil, width: nil, height: nil,

@@ -92,23 +92,29 @@ public struct LiveMask: Sendable, Hashable {
 
 /// The live histogram: red, green, blue and luma of the developed preview (64 bins each, counts of pixels), and the
 /// fraction of raw samples at the white level per CFA colour (red, green, blue), which is what clipping warns of.
+///
+/// When every sensor is monochrome (``monochrome``) the picture is grey: luma is its one histogram, red, green and
+/// blue are empty, and `clipped` holds one fraction (the one plane's samples at the white level).
 public struct LiveHistogram: Sendable, Hashable, Codable {
     public var red: [UInt32]
     public var green: [UInt32]
     public var blue: [UInt32]
     public var luma: [UInt32]
-    /// Fraction of raw samples at or above the white level, per colour: red, green, blue.
+    /// Fraction of raw samples at or above the white level, per colour: red, green, blue (one value when monochrome).
     public var clipped: [Double]
+    /// True when the preview comes from monochrome sensors only: one luma trace, one clipping fraction.
+    public var monochrome: Bool
 
     /// Bins per channel.
     public static let bins = 64
 
     /// A histogram.
-    public init(red: [UInt32], green: [UInt32], blue: [UInt32], luma: [UInt32], clipped: [Double]) {
+    public init(red: [UInt32], green: [UInt32], blue: [UInt32], luma: [UInt32], clipped: [Double], monochrome: Bool = false) {
         self.red = red
         self.green = green
         self.blue = blue
         self.luma = luma
         self.clipped = clipped
+        self.monochrome = monochrome
     }
 }

@@ -5,6 +5,8 @@ package enum TIFFValue {
     package static let sampleFormatUnsigned: UInt16 = 1
     /// SampleFormat 3: IEEE floating-point samples.
     package static let sampleFormatFloat: UInt16 = 3
+    /// PhotometricInterpretation 1: BlackIsZero (grey, 0 is black).
+    package static let photometricBlackIsZero: UInt16 = 1
     /// PhotometricInterpretation 2: RGB.
     package static let photometricRGB: UInt16 = 2
     /// PlanarConfiguration 1: samples of a pixel stored together.

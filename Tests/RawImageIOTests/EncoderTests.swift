@@ -86,6 +86,18 @@ enum EncoderFixtures {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
     }
 
+    /// `exiv2 -pv ARGUMENTS PATH`'s values by group and tag (`Image.Make`, `Photo.ExposureTime`), and its output.
+    static func exiv2Values(_ path: String, arguments: [String] = []) throws -> (values: [String: String], result: ProcessResult) {
+        let result = try ExternalTool("exiv2").run(["-pv"] + arguments + [path])
+        var values: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count >= 6 else { continue }
+            values["\(parts[1]).\(parts[2])"] = parts[5...].joined(separator: " ")
+        }
+        return (values, result)
+    }
+
     /// Largest and mean absolute difference of two sample arrays.
     static func difference(_ a: [UInt16], _ b: [UInt16]) -> (max: Int, mean: Double) {
         var worst = 0, sum = 0
@@ -123,7 +135,7 @@ struct EncoderTests {
             (EncodeOptions(quality: 0), "invalid quality: 0 is outside 1...100"),
             (EncodeOptions(quality: 101), "invalid quality: 101 is outside 1...100"),
             (EncodeOptions(heifBitDepth: 12), "invalid HEIF bit depth: 12 is not 8 or 10"),
-            (EncodeOptions(tiffBitDepth: 8), "invalid TIFF bit depth: 8 is not 16 (integer) or 32 (float)"),
+            (EncodeOptions(tiffBitDepth: 12), "invalid TIFF bit depth: 12 is not 8, 16 (integer) or 32 (float)"),
             (EncodeOptions(pngBitDepth: 10), "invalid PNG bit depth: 10 is not 8 or 16"),
         ]
         let tmp = try TemporaryDirectory()
@@ -443,13 +455,7 @@ struct EncoderMetadataTests {
     func exiv2(format: OutputFormat) throws {
         let tmp = try TemporaryDirectory()
         let path = try EncoderFixtures.write(try EncoderFixtures.gradient(), format, in: tmp)
-        let result = try ExternalTool("exiv2").run(["-pv", "-q", path])
-        var values: [String: String] = [:]
-        for line in result.stdout.split(separator: "\n") {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count >= 6 else { continue }
-            values["\(parts[1]).\(parts[2])"] = parts[5...].joined(separator: " ")
-        }
+        let (values, result) = try EncoderFixtures.exiv2Values(path, arguments: ["-q"])
         #expect(values["Image.Make"] == "rawburst" && values["Image.Model"] == "Synthetic 12", "\(result.stdout)")
         #expect(values["Photo.DateTimeOriginal"] == "2026:11:22 14:03:07")
         #expect(values["Photo.ExposureTime"] == "1/250" && values["Photo.FNumber"] == "9/5")

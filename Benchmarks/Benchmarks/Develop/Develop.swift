@@ -122,4 +122,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("RawDeveloper.preview 1024 px from 12 MP") { _ in
         blackHole(try RawDeveloper(settings: settings()).preview(state.image!, longEdge: 1024).width)
     } setup: { try prepare("develop-preview") } teardown: { cleanUp() }
+
+    monochromeBenchmarks()
 }

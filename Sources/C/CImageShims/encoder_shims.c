@@ -12,20 +12,20 @@
 
 /* ---------------------------------------------------------------- JPEG */
 
-int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t row_bytes, int quality,
-                            const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
-                            int restart_every_row,
-                            unsigned char **out, unsigned long *out_len,
-                            char *errbuf, size_t errbuf_len) {
+int rb_jpeg_encode_icc(const uint8_t *samples, int components, int width, int height, size_t row_bytes, int quality,
+                       const uint8_t *app1, size_t app1_len, const uint8_t *icc, size_t icc_len,
+                       int restart_every_row,
+                       unsigned char **out, unsigned long *out_len,
+                       char *errbuf, size_t errbuf_len) {
     struct jpeg_compress_struct cinfo;
     struct rb_jpeg_error jerr;
     unsigned char *mem = NULL; /* address taken below, so it lives in memory across longjmp */
     unsigned long size = 0;
     if (errbuf && errbuf_len) errbuf[0] = 0;
-    if (!rgb || width <= 0 || height <= 0 || width > 65500 || height > 65500 || app1_len > 65533
-        || icc_len > 255u * 65519u || quality < 1 || quality > 100) {
+    if (!samples || (components != 1 && components != 3) || width <= 0 || height <= 0 || width > 65500 || height > 65500
+        || app1_len > 65533 || icc_len > 255u * 65519u || quality < 1 || quality > 100) {
         if (errbuf && errbuf_len)
-            snprintf(errbuf, errbuf_len, "libjpeg: invalid size, quality, or APP1/ICC data too long");
+            snprintf(errbuf, errbuf_len, "libjpeg: invalid size, components, quality, or APP1/ICC data too long");
         return 0;
     }
     memset(&cinfo, 0, sizeof cinfo);
@@ -43,9 +43,9 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
     jpeg_mem_dest(&cinfo, &mem, &size);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&cinfo); /* YCbCr, 4:2:0 */
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&cinfo); /* RGB: YCbCr, 4:2:0; grey: one component, 8x8 MCUs */
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = FALSE;
     cinfo.dct_method = JDCT_ISLOW;
@@ -55,7 +55,7 @@ int rb_jpeg_encode_rgb8_icc(const uint8_t *rgb, int width, int height, size_t ro
     if (app1 && app1_len) jpeg_write_marker(&cinfo, JPEG_APP0 + 1, app1, (unsigned int)app1_len);
     if (icc && icc_len) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_len);
     while (cinfo.next_scanline < cinfo.image_height) {
-        JSAMPROW row = (JSAMPROW)(rgb + (size_t)cinfo.next_scanline * row_bytes);
+        JSAMPROW row = (JSAMPROW)(samples + (size_t)cinfo.next_scanline * row_bytes);
         jpeg_write_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_compress(&cinfo);
@@ -108,17 +108,17 @@ static void rb_png_flush(png_structp png) {
     }
 }
 
-int rb_png_encode_rgb(FILE *fp, const void *rgb, uint32_t width, uint32_t height, size_t row_bytes,
-                      int bit_depth, const uint8_t *icc, size_t icc_len, const char *icc_name,
-                      const uint8_t *exif, size_t exif_len, int compression_level,
-                      int *sys_errno, char *errbuf, size_t errbuf_len) {
+int rb_png_encode(FILE *fp, const void *samples, int channels, uint32_t width, uint32_t height, size_t row_bytes,
+                  int bit_depth, const uint8_t *icc, size_t icc_len, const char *icc_name,
+                  const uint8_t *exif, size_t exif_len, int compression_level,
+                  int *sys_errno, char *errbuf, size_t errbuf_len) {
     struct rb_png_state state;
     png_structp png = NULL;
     png_infop info = NULL;
     if (sys_errno) *sys_errno = 0;
     if (errbuf && errbuf_len) errbuf[0] = 0;
-    if (!fp || !rgb || width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX
-        || (bit_depth != 8 && bit_depth != 16) || exif_len > PNG_UINT_31_MAX || icc_len > PNG_UINT_31_MAX
+    if (!fp || !samples || (channels != 1 && channels != 3) || width == 0 || height == 0 || width > PNG_UINT_31_MAX
+        || height > PNG_UINT_31_MAX || (bit_depth != 8 && bit_depth != 16) || exif_len > PNG_UINT_31_MAX || icc_len > PNG_UINT_31_MAX
         || compression_level < 0 || compression_level > 9) {
         if (errbuf && errbuf_len) snprintf(errbuf, errbuf_len, "libpng: invalid size, depth or metadata length");
         return 0;
@@ -146,7 +146,8 @@ int rb_png_encode_rgb(FILE *fp, const void *rgb, uint32_t width, uint32_t height
     }
     png_set_write_fn(png, &state, rb_png_write, rb_png_flush);
     png_set_compression_level(png, compression_level);
-    png_set_IHDR(png, info, width, height, bit_depth, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, width, height, bit_depth, channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc && icc_len)
         png_set_iCCP(png, info, (icc_name && icc_name[0]) ? icc_name : "ICC profile", PNG_COMPRESSION_TYPE_BASE,
@@ -158,7 +159,7 @@ int rb_png_encode_rgb(FILE *fp, const void *rgb, uint32_t width, uint32_t height
         if (*(const uint8_t *)&probe == 1) png_set_swap(png); /* PNG stores 16-bit samples big-endian */
     }
     for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)((const uint8_t *)rgb + (size_t)y * row_bytes));
+        png_write_row(png, (png_const_bytep)((const uint8_t *)samples + (size_t)y * row_bytes));
     }
     /* No info here: libpng 1.6.39 would write the eXIf chunk a second time, after IDAT. */
     png_write_end(png, NULL);

@@ -13,8 +13,8 @@ int rb_jpeg_encode_rgb8(const uint8_t *rgb, int width, int height, size_t row_by
                         unsigned char **out, unsigned long *out_len,
                         char *errbuf, size_t errbuf_len) {
     /* The developed-image encoder without an ICC profile (encoder_shims.c). */
-    return rb_jpeg_encode_rgb8_icc(rgb, width, height, row_bytes, quality, app1, app1_len, NULL, 0, 0,
-                                   out, out_len, errbuf, errbuf_len);
+    return rb_jpeg_encode_icc(rgb, 3, width, height, row_bytes, quality, app1, app1_len, NULL, 0, 0,
+                              out, out_len, errbuf, errbuf_len);
 }
 
 /* Records libjpeg warnings (corrupt or truncated data) instead of printing them; the first one is kept. */

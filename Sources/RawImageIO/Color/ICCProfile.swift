@@ -12,6 +12,10 @@ import Synchronization
 /// light is written as function type 0). v4 is used because its parametric curves carry the transfer
 /// function exactly; a v2 profile would have to sample it into a table.
 ///
+/// A grey picture (a monochrome sensor's) gets the space's grey profile instead: an ICC v4.3 grey display profile
+/// (`cmsCreateGrayProfile`) with the space's white and the same parametric curve as its `grayTRC`, so a grey code
+/// value means the luminance the space's neutral (v, v, v) has.
+///
 /// The bytes are reproducible: the header's creation date is fixed at ``creationDate`` and the profile ID
 /// (MD5) is computed, so the same space and curve always give the same bytes. Profiles are built once per
 /// (space, curve) and process and then served from a thread-safe cache.
@@ -20,7 +24,9 @@ public struct ICCProfile: Sendable, Hashable {
     public let colorSpace: OutputColorSpace
     /// The curve of the profile's TRC tags.
     public let transfer: TransferFunction
-    /// The profile description (`desc` tag), e.g. "Display P3" or "Display P3 (linear)".
+    /// True for a grey profile (one channel, `GRAY` data colour space).
+    public let isGrey: Bool
+    /// The profile description (`desc` tag), e.g. "Display P3", "Display P3 (linear)" or "Display P3 grey".
     public let description: String
     /// The serialised profile.
     public let data: [UInt8]
@@ -31,6 +37,7 @@ public struct ICCProfile: Sendable, Hashable {
     private struct Key: Hashable {
         let space: OutputColorSpace
         let transfer: TransferFunction
+        let grey: Bool
     }
 
     private static let cache = Mutex<[Key: ICCProfile]>([:])
@@ -45,9 +52,18 @@ public struct ICCProfile: Sendable, Hashable {
     /// (No optional-curve parameter here on purpose: Swift 6.3.1 release builds miscompile throwing calls
     /// that pass `nil` for an optional ``TransferFunction`` argument.)
     public static func profile(for space: OutputColorSpace, transfer: TransferFunction) throws(DevelopError) -> ICCProfile {
-        let key = Key(space: space, transfer: transfer)
+        try cached(Key(space: space, transfer: transfer, grey: false))
+    }
+
+    /// The grey profile of `space` with `transfer` (the space's white, the curve as its `grayTRC`), built on first use.
+    public static func greyProfile(for space: OutputColorSpace, transfer: TransferFunction) throws(DevelopError) -> ICCProfile {
+        try cached(Key(space: space, transfer: transfer, grey: true))
+    }
+
+    /// The profile of `key` from the cache, built on first use.
+    private static func cached(_ key: Key) throws(DevelopError) -> ICCProfile {
         if let known = cache.withLock({ $0[key] }) { return known }
-        let built = try build(space: key.space, transfer: key.transfer)
+        let built = try build(space: key.space, transfer: key.transfer, grey: key.grey)
         // Two threads may build the same profile at once; both results are byte-identical, keep the first.
         return cache.withLock { table in
             if let known = table[key] { return known }
@@ -56,18 +72,21 @@ public struct ICCProfile: Sendable, Hashable {
         }
     }
 
-    /// The profile of the samples of `image` (its colour space and transfer curve).
+    /// The profile of the samples of `image` (its colour space and transfer curve; the grey profile for a grey image).
     public static func profile(for image: DevelopedImage) throws(DevelopError) -> ICCProfile {
-        try profile(for: image.colorSpace, transfer: image.transfer)
+        image.isGrey ? try greyProfile(for: image.colorSpace, transfer: image.transfer)
+                     : try profile(for: image.colorSpace, transfer: image.transfer)
     }
 
     /// The description of the profile for `space` with `transfer`: the space's own name for its own curve,
-    /// with " (linear)" for linear light, or with the curve's exponent for any other curve.
-    public static func description(for space: OutputColorSpace, transfer: TransferFunction) -> String {
-        if transfer == space.transfer { return space.description }
-        if transfer == .linear { return space.description + " (linear)" }
+    /// with " (linear)" for linear light, or with the curve's exponent for any other curve; a grey profile's has
+    /// " grey" after the space's name.
+    public static func description(for space: OutputColorSpace, transfer: TransferFunction, grey: Bool = false) -> String {
+        let name = space.description + (grey ? " grey" : "")
+        if transfer == space.transfer { return name }
+        if transfer == .linear { return name + " (linear)" }
         let gamma = (transfer.gamma * 1000).rounded() / 1000
-        return space.description + " (gamma \(gamma))"
+        return name + " (gamma \(gamma))"
     }
 
     // MARK: - Building
@@ -80,8 +99,8 @@ public struct ICCProfile: Sendable, Hashable {
         return (4, [transfer.gamma, transfer.a, transfer.b, transfer.c, transfer.d])
     }
 
-    private static func build(space: OutputColorSpace, transfer: TransferFunction) throws(DevelopError) -> ICCProfile {
-        let text = description(for: space, transfer: transfer)
+    private static func build(space: OutputColorSpace, transfer: TransferFunction, grey: Bool) throws(DevelopError) -> ICCProfile {
+        let text = description(for: space, transfer: transfer, grey: grey)
         func failure(_ what: String) -> DevelopError {
             DevelopError("LittleCMS cannot build the \(text) ICC profile: \(what)")
         }
@@ -92,15 +111,21 @@ public struct ICCProfile: Sendable, Hashable {
 
         let white = space.whiteChromaticity
         var whitePoint = cmsCIExyY(x: white.x, y: white.y, Y: 1)
-        let p = space.primaries
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: p[0].x, y: p[0].y, Y: 1),
-                                        Green: cmsCIExyY(x: p[1].x, y: p[1].y, Y: 1),
-                                        Blue: cmsCIExyY(x: p[2].x, y: p[2].y, Y: 1))
-        var curves: [OpaquePointer?] = [curve, curve, curve]
-        guard let handle = curves.withUnsafeMutableBufferPointer({ buffer in
-            cmsCreateRGBProfile(&whitePoint, &primaries, buffer.baseAddress)
-        }) else { throw failure("cmsCreateRGBProfile failed") }
-        let profile = LCMSProfile(handle)
+        let profile: LCMSProfile
+        if grey {
+            guard let handle = cmsCreateGrayProfile(&whitePoint, curve) else { throw failure("cmsCreateGrayProfile failed") }
+            profile = LCMSProfile(handle)
+        } else {
+            let p = space.primaries
+            var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: p[0].x, y: p[0].y, Y: 1),
+                                            Green: cmsCIExyY(x: p[1].x, y: p[1].y, Y: 1),
+                                            Blue: cmsCIExyY(x: p[2].x, y: p[2].y, Y: 1))
+            var curves: [OpaquePointer?] = [curve, curve, curve]
+            guard let handle = curves.withUnsafeMutableBufferPointer({ buffer in
+                cmsCreateRGBProfile(&whitePoint, &primaries, buffer.baseAddress)
+            }) else { throw failure("cmsCreateRGBProfile failed") }
+            profile = LCMSProfile(handle)
+        }
 
         guard let mlu = cmsMLUalloc(nil, 1) else { throw failure("out of memory") }
         defer { cmsMLUfree(mlu) }
@@ -124,7 +149,7 @@ public struct ICCProfile: Sendable, Hashable {
         let final = try dated.serialized(failure)
         // The embedded bytes must read back.
         _ = try LCMSProfile(bytes: final, failure)
-        return ICCProfile(colorSpace: space, transfer: transfer, description: text, data: final)
+        return ICCProfile(colorSpace: space, transfer: transfer, isGrey: grey, description: text, data: final)
     }
 }
 

@@ -4,9 +4,10 @@ import RawDevelop
 
 /// Encodes developed images as HEIF (HEVC, through libheif's x265 encoder).
 ///
-/// The image is coded as YCbCr 4:2:0 (BT.601 matrix, full range) at 8 or 10 bits per sample with the
-/// given quality (8 bits: HEVC Main Still Picture; 10 bits: libheif's x265 "Main 10 Intra", a range-extensions
-/// profile). Its colour is described by one `colr` box holding the ICC profile of the image's space and curve
+/// The image is coded as YCbCr 4:2:0 (BT.601 matrix, full range) — or, for a grey picture, as monochrome (libheif's
+/// `heif_chroma_monochrome`: luma only, x265's 4:0:0) — at 8 or 10 bits per sample with the given quality (8 bits:
+/// HEVC Main Still Picture, or a range-extensions profile for 4:0:0; 10 bits: libheif's x265 "Main 10 Intra", a
+/// range-extensions profile). Its colour is described by one `colr` box holding the ICC profile of the image's space and curve
 /// (``ICCProfile``, `prof`); matrix, range and the space's H.273 primaries and curve codes (2, unspecified,
 /// where H.273 has none) are signalled in the HEVC stream's VUI. libheif writes no `nclx` box next to an ICC
 /// profile by default, because some macOS and iOS versions cannot read files with both.
@@ -112,25 +113,28 @@ public struct HEIFEncoder: Sendable, Hashable {
         if e.code != heif_error_Ok { throw DevelopError(path: path, "\(what): \(HEIFLibrary.message(e))") }
     }
 
-    /// A libheif image holding `image`'s pixels, interleaved 8-bit RGB or 10-bit RRGGBB (release it with
-    /// `heif_image_release`).
+    /// A libheif image holding `image`'s pixels, interleaved 8-bit RGB or 10-bit RRGGBB, or one grey (Y) plane of
+    /// 8 or 10 bits (release it with `heif_image_release`).
     private func heifPicture(_ image: DevelopedImage, path: String?) throws(DevelopError) -> OpaquePointer {
         func check(_ e: heif_error, _ what: String) throws(DevelopError) { try HEIFEncoder.check(e, what, path: path) }
-        let ten = bitDepth == 10
+        let ten = bitDepth == 10, grey = image.isGrey
+        let channel = grey ? heif_channel_Y : heif_channel_interleaved
         var imageHandle: OpaquePointer?
-        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB,
-                                    ten ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB, &imageHandle),
+        try check(heif_image_create(Int32(image.width), Int32(image.height),
+                                    grey ? heif_colorspace_monochrome : heif_colorspace_RGB,
+                                    grey ? heif_chroma_monochrome
+                                         : ten ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB, &imageHandle),
                   "cannot create the HEIF image")
         guard let picture = imageHandle else { throw DevelopError(path: path, "cannot create the HEIF image") }
         var filled = false
         defer { if !filled { heif_image_release(picture) } }
-        try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height),
-                                       Int32(bitDepth)), "cannot allocate the HEIF image plane")
+        try check(heif_image_add_plane(picture, channel, Int32(image.width), Int32(image.height), Int32(bitDepth)),
+                  "cannot allocate the HEIF image plane")
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
+        guard let plane = heif_image_get_plane(picture, channel, &stride) else {
             throw DevelopError(path: path, "libheif gave no image plane")
         }
-        let rowBytes = image.width * 3 * (ten ? 2 : 1)
+        let rowBytes = image.width * image.channels.count * (ten ? 2 : 1)
         guard Int(stride) >= rowBytes else { throw DevelopError(path: path, "libheif gave a plane stride of \(stride) bytes") }
         if ten {
             let samples = image.samples(bits: 10)

@@ -31,6 +31,8 @@ public struct ImageFileWriter: Sendable, Hashable {
         public let height: Int
         /// Bits per sample in the file (8, 10, 16, or 32 for float TIFF).
         public let bitsPerSample: Int
+        /// Grey (one sample per pixel: a monochrome sensor's picture) or RGB.
+        public let channels: DevelopedImage.Channels
     }
 
     /// The format written.
@@ -73,7 +75,7 @@ public struct ImageFileWriter: Sendable, Hashable {
             throw DevelopError(path: path, "written, but not durable: \(reason)", kind: .notDurable)
         }
         return Report(path: path, bytes: size, format: format, width: image.width, height: image.height,
-                      bitsPerSample: options.bitDepth(for: format))
+                      bitsPerSample: options.bitDepth(for: format), channels: image.channels)
     }
 
     /// Writes `bytes` into the existing (temporary) file `temporaryPath`, replacing its contents; errors name

@@ -1,17 +1,20 @@
 import RawCore
 import RawDevelop
 /// Joins baseline JPEGs of consecutive bands of one image, each encoded with a restart marker after every
-/// 16-row MCU row, into the JPEG of the whole image (see ``JPEGEncoder``).
+/// MCU row (16 rows for 4:2:0 colour, 8 for grey), into the JPEG of the whole image (see ``JPEGEncoder``).
 ///
 /// The first band's file gives the headers (its frame height raised to the whole image's); each later band
 /// gives only its entropy-coded data, after its own headers and before its EOI. Between bands goes the
 /// restart marker that ends the previous band's last MCU row. Every band must start on a multiple of 128 rows
-/// (one cycle of RST0...RST7), so that the markers inside each band already carry their numbers in the whole.
+/// (whole cycles of RST0...RST7 for either MCU height), so that the markers inside each band already carry their
+/// numbers in the whole.
 enum JPEGBandJoiner {
-    /// The joined file, or nil when a band is not a JPEG of the expected shape.
-    static func join(_ bands: [[UInt8]], startingAt starts: [Int], height: Int) -> [UInt8]? {
+    /// The joined file of bands whose MCU rows are `mcuRows` (16 or 8) pixel rows, or nil when a band is not a JPEG
+    /// of the expected shape.
+    static func join(_ bands: [[UInt8]], startingAt starts: [Int], height: Int, mcuRows: Int = 16) -> [UInt8]? {
         guard !bands.isEmpty, bands.count == starts.count, starts.first == 0,
-              starts.dropFirst().allSatisfy({ $0 % 128 == 0 }), height > 0, height <= 65500 else { return nil }   // libjpeg's limit
+              mcuRows == 8 || mcuRows == 16, starts.dropFirst().allSatisfy({ $0 % 128 == 0 }),
+              height > 0, height <= 65500 else { return nil }   // libjpeg's limit
         var layouts: [Layout] = []
         for band in bands {
             guard let layout = Layout(band) else { return nil }
@@ -23,7 +26,7 @@ enum JPEGBandJoiner {
         out[layouts[0].frameHeightOffset] = UInt8(height >> 8)
         out[layouts[0].frameHeightOffset + 1] = UInt8(height & 0xFF)
         for index in 1..<bands.count {
-            let mcuRowsBefore = starts[index] / 16
+            let mcuRowsBefore = starts[index] / mcuRows
             out.append(0xFF)
             out.append(0xD0 + UInt8((mcuRowsBefore - 1) % 8))
             out.append(contentsOf: bands[index][layouts[index].dataStart..<layouts[index].dataEnd])

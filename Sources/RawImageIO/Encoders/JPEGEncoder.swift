@@ -59,7 +59,8 @@ public struct JPEGEncoder: Sendable, Hashable {
             exif = try ExifBlock(image: image, format: .jpeg)
             icc = try ICCProfile.profile(for: image)
         } catch { throw error.naming(path) }
-        let rgb = image.uint8Samples
+        let pixels = image.uint8Samples
+        let components = image.channels.count
         // Bands of whole 128-row units; the last one takes what is left.
         let units = (image.height + Self.bandUnit - 1) / Self.bandUnit
         let step = bands > 1 ? (units + bands - 1) / bands * Self.bandUnit : image.height
@@ -67,13 +68,14 @@ public struct JPEGEncoder: Sendable, Hashable {
         let ends = Array(starts.dropFirst()) + [image.height]
         let pieces = PieceBox(count: starts.count)
         let width = image.width
-        rgb.withUnsafeBufferPointer { px in
+        pixels.withUnsafeBufferPointer { px in
             let base = px.baseAddress!
             ParallelRows.run(rows: starts.count, threads: starts.count, minimumRows: 1) { range in
                 for band in range {
                     // Only the first band carries the EXIF and ICC markers; the others' headers are dropped.
                     let first = band == 0
-                    pieces.store(band, Self.encodeRows(base + starts[band] * width * 3, width: width,
+                    pieces.store(band, Self.encodeRows(base + starts[band] * width * components, components: components,
+                                                        width: width,
                                                         height: ends[band] - starts[band], quality: quality,
                                                         app1: first ? exif.app1Payload : [], icc: first ? icc.data : [],
                                                         restarts: bands > 0))
@@ -90,23 +92,24 @@ public struct JPEGEncoder: Sendable, Hashable {
             }
         }
         if parts.count == 1 { return parts[0] }
-        guard let joined = JPEGBandJoiner.join(parts, startingAt: starts, height: image.height) else {
+        guard let joined = JPEGBandJoiner.join(parts, startingAt: starts, height: image.height,
+                                               mcuRows: components == 1 ? 8 : 16) else {
             throw DevelopError(path: path, "cannot encode the JPEG: libjpeg's bands could not be joined")
         }
         return joined
     }
 
-    /// One libjpeg pass over `height` rows.
-    private static func encodeRows(_ rows: UnsafePointer<UInt8>, width: Int, height: Int, quality: Int, app1: [UInt8],
-                                   icc: [UInt8], restarts: Bool) -> Result<[UInt8], BandFailure> {
+    /// One libjpeg pass over `height` rows of `components` (3 or 1) samples per pixel.
+    private static func encodeRows(_ rows: UnsafePointer<UInt8>, components: Int, width: Int, height: Int, quality: Int,
+                                   app1: [UInt8], icc: [UInt8], restarts: Bool) -> Result<[UInt8], BandFailure> {
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let ok = app1.withUnsafeBufferPointer { app1 in
             icc.withUnsafeBufferPointer { profile in
-                rb_jpeg_encode_rgb8_icc(rows, Int32(width), Int32(height), width * 3, Int32(quality),
-                                        app1.baseAddress, app1.count, profile.baseAddress, profile.count,
-                                        restarts ? 1 : 0, &out, &length, &message, message.count)
+                rb_jpeg_encode_icc(rows, Int32(components), Int32(width), Int32(height), width * components, Int32(quality),
+                                   app1.baseAddress, app1.count, profile.baseAddress, profile.count,
+                                   restarts ? 1 : 0, &out, &length, &message, message.count)
             }
         }
         guard ok != 0, let out else {

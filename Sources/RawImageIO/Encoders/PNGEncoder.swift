@@ -9,8 +9,9 @@ import Darwin
 
 /// Encodes developed images as PNG through libpng (a setjmp-safe C shim).
 ///
-/// The file is RGB, 8 or 16 bits per sample, not interlaced, zlib level 6 with libpng's adaptive filters. Its
-/// colour is described by one `iCCP` chunk holding the same ICC profile the other formats embed, for every
+/// The file is RGB (colour type 2) or, for a grey picture, greyscale (colour type 0), 8 or 16 bits per sample, not
+/// interlaced, zlib level 6 with libpng's adaptive filters. Its colour is described by one `iCCP` chunk holding the
+/// same ICC profile the other formats embed (a grey profile for a grey picture, as PNG requires), for every
 /// space including sRGB: no `sRGB`, `gAMA` or `cHRM` chunk is written, because an `sRGB` chunk cannot describe
 /// the linear variant, and gAMA/cHRM would only approximate the profile's curve. The EXIF block goes into
 /// an `eXIf` chunk (TIFF data without the `Exif\0\0` prefix), before the image data.
@@ -77,20 +78,21 @@ public struct PNGEncoder: Sendable, Hashable {
         func run(_ pixels: UnsafeRawPointer?, rowBytes: Int) -> Int32 {
             tiff.withUnsafeBufferPointer { exifBytes in
                 icc.data.withUnsafeBufferPointer { profile in
-                    rb_png_encode_rgb(stream, pixels, UInt32(image.width), UInt32(image.height), rowBytes,
-                                      Int32(bitDepth), profile.baseAddress, profile.count, name,
-                                      exifBytes.baseAddress, exifBytes.count, Int32(PNGEncoder.compressionLevel),
-                                      &systemError, &message, message.count)
+                    rb_png_encode(stream, pixels, Int32(image.channels.count), UInt32(image.width), UInt32(image.height),
+                                  rowBytes, Int32(bitDepth), profile.baseAddress, profile.count, name,
+                                  exifBytes.baseAddress, exifBytes.count, Int32(PNGEncoder.compressionLevel),
+                                  &systemError, &message, message.count)
                 }
             }
         }
         let ok: Int32
+        let samplesPerRow = image.width * image.channels.count
         if bitDepth == 8 {
-            let rgb = image.uint8Samples
-            ok = rgb.withUnsafeBytes { run($0.baseAddress, rowBytes: image.width * 3) }
+            let samples = image.uint8Samples
+            ok = samples.withUnsafeBytes { run($0.baseAddress, rowBytes: samplesPerRow) }
         } else {
-            let rgb = image.uint16Samples
-            ok = rgb.withUnsafeBytes { run($0.baseAddress, rowBytes: image.width * 6) }
+            let samples = image.uint16Samples
+            ok = samples.withUnsafeBytes { run($0.baseAddress, rowBytes: samplesPerRow * 2) }
         }
         guard ok != 0 else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -109,7 +109,9 @@ public struct ExifBlock: Sendable, Hashable {
         // EXIF IFD: the capture fields plus those describing this image.
         out += captureFields(for: m)
         out.append(Field(.exif, 0x9000, .undefined(Array("0232".utf8))))
-        if !tiff { out.append(Field(.exif, 0x9101, .undefined(ycbcr ? [1, 2, 3, 0] : [4, 5, 6, 0]))) }
+        // ComponentsConfiguration: Y Cb Cr (JPEG, HEIF), R G B (PNG), or Y alone for a grey picture.
+        let components: [UInt8] = image.isGrey ? [1, 0, 0, 0] : ycbcr ? [1, 2, 3, 0] : [4, 5, 6, 0]
+        if !tiff { out.append(Field(.exif, 0x9101, .undefined(components))) }
         out.append(Field(.exif, 0xA000, .undefined(Array("0100".utf8))))
         out.append(Field(.exif, 0xA001, .shorts([image.colorSpace.exifColorSpace])))
         if !tiff {

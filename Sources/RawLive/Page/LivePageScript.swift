@@ -232,10 +232,16 @@ enum LivePageScript {
           c.globalCompositeOperation = "source-over";
           const clipped = histogram.clipped || [];
           const labels = [];
+          // A monochrome sensor: one luma trace and one clipping fraction, shown on the first indicator as "Y".
+          const mono = !!histogram.monochrome;
+          $("clip-r").textContent = mono ? "Y" : "R";
+          $("clip-g").hidden = mono;
+          $("clip-b").hidden = mono;
           ["clip-r", "clip-g", "clip-b"].forEach((id, i) => {
+            if (mono && i > 0) { return; }
             const on = (clipped[i] || 0) > 0.001;
             $(id).className = on ? "on" : "";
-            if (on) { labels.push("RGB"[i] + " " + (clipped[i] * 100).toFixed(1) + "%"); }
+            if (on) { labels.push((mono ? "" : "RGB"[i] + " ") + (clipped[i] * 100).toFixed(1) + "%"); }
           });
           $("clip-text").textContent = labels.length ? "clipped " + labels.join(" ") : "";
         }

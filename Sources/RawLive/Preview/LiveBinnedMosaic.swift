@@ -182,9 +182,17 @@ public final class LiveBinnedMosaic: @unchecked Sendable {
         if clippedPerPhase.count != phases { clippedPerPhase = [Int](repeating: 0, count: phases) }
     }
 
-    /// The fraction of samples at or above the white level per colour: red, green, blue (0 for a colour the CFA lacks).
+    /// True when the binned frame is monochrome (one plane, no colours).
+    public var isMonochrome: Bool { source?.image.frame.cfa.isMonochrome ?? false }
+
+    /// The fraction of samples at or above the white level per colour: red, green, blue (0 for a colour the CFA lacks);
+    /// a monochrome frame's one fraction three times (its samples are every colour's light).
     public var clippedFractions: [Double] {
         guard let raw = source?.image.frame else { return [0, 0, 0] }
+        if raw.cfa.isMonochrome {
+            let fraction = samplesPerPhase == 0 ? 0 : Double(clippedPerPhase.reduce(0, +)) / Double(samplesPerPhase)
+            return [fraction, fraction, fraction]
+        }
         var clipped = [0, 0, 0], counted = [0, 0, 0]
         for dy in 0..<raw.cfa.rows {
             for dx in 0..<raw.cfa.columns {
@@ -203,15 +211,13 @@ public final class LiveBinnedMosaic: @unchecked Sendable {
         guard let source else { throw InvalidValueError("binned mosaic", "nothing has been binned yet") }
         let raw = source.image.frame
         let pr = raw.cfa.rows, pc = raw.cfa.columns
-        var pattern: [CFAColor] = [], blacks: [Double] = []
+        var blacks: [Double] = []
         for dy in 0..<pr {
-            for dx in 0..<pc {
-                pattern.append(raw.color(row: cropOrigin.top + dy, column: cropOrigin.left + dx))
-                blacks.append(raw.blackLevel(row: cropOrigin.top + dy, column: cropOrigin.left + dx))
-            }
+            for dx in 0..<pc { blacks.append(raw.blackLevel(row: cropOrigin.top + dy, column: cropOrigin.left + dx)) }
         }
-        let frame = try RawFrame(width: width, height: height, storage: storage,
-                                 cfa: try CFALayout(rows: pr, columns: pc, pattern: pattern),
+        // The pattern as seen from the crop's corner (a monochrome frame's stays monochrome).
+        let cfa = raw.cfa.shifted(rows: cropOrigin.top - raw.activeArea.top, columns: cropOrigin.left - raw.activeArea.left)
+        let frame = try RawFrame(width: width, height: height, storage: storage, cfa: cfa,
                                  blackLevels: try BlackLevels(rows: pr, columns: pc, values: blacks),
                                  whiteLevel: raw.whiteLevel, bitsPerSample: raw.bitsPerSample)
         return RawImage(frame: frame, metadata: source.image.metadata, calibration: source.image.calibration)

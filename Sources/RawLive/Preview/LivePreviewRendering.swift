@@ -10,11 +10,12 @@ enum LivePreviewRendering {
     /// The developer of the previews: the DNG previews' settings (as-shot white balance, the standard look).
     static let developer = RawDeveloper(settings: PreviewRenderer.settings)
 
-    /// The preview picture of a binned mosaic (one pixel per CFA period, so `longEdge` never resizes it); a camera the
-    /// developer cannot model goes through `PreviewRenderer`'s fallbacks.
+    /// The preview picture of a binned mosaic (one pixel per CFA period, so `longEdge` never resizes it), RGB (a
+    /// monochrome sensor's grey picture as R = G = B); a camera the developer cannot model goes through
+    /// `PreviewRenderer`'s fallbacks.
     static func develop(_ small: RawImage, longEdge: Int) -> DevelopedImage {
         if let picture = try? developer.preview(small, longEdge: longEdge), case .uint8 = picture.samples {
-            return picture
+            return picture.expandedToRGB()
         }
         let rgb = PreviewRenderer.render(small, longEdge: longEdge)
         // Sizes from the renderer are positive and match their pixels.
@@ -80,10 +81,16 @@ enum LivePreviewRendering {
         mask(Zebra(picture, threshold: level).mask, width: picture.width, height: picture.height)
     }
 
-    /// The live histogram of the developed picture (64 bins) with the raw clipping fractions given.
-    static func histogram(_ picture: DevelopedImage, clipped: [Double]) -> LiveHistogram {
+    /// The live histogram of the developed picture (64 bins) with the raw clipping fractions given (red, green, blue).
+    /// A `monochrome` preview (every sensor monochrome: the picture's R = G = B, so its luma is the grey value) keeps
+    /// only luma and one clipping fraction.
+    static func histogram(_ picture: DevelopedImage, clipped: [Double], monochrome: Bool = false) -> LiveHistogram {
         let h = ImageHistogram(picture, bins: LiveHistogram.bins)
         func counts(_ histogram: Histogram) -> [UInt32] { histogram.counts.map { UInt32(clamping: $0) } }
+        if monochrome {
+            return LiveHistogram(red: [], green: [], blue: [], luma: counts(h.luma), clipped: [clipped.max() ?? 0],
+                                 monochrome: true)
+        }
         return LiveHistogram(red: counts(h.red), green: counts(h.green), blue: counts(h.blue), luma: counts(h.luma),
                              clipped: clipped)
     }

@@ -169,7 +169,8 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
                                                    level: level)
         }
         let zebra = wanted.zebra ? LivePreviewRendering.zebra(picture, level: wanted.zebraLevel) : nil
-        let histogram = LivePreviewRendering.histogram(picture, clipped: Self.clipping(mosaics))
+        let histogram = LivePreviewRendering.histogram(picture, clipped: Self.clipping(mosaics),
+                                                       monochrome: mosaics.allSatisfy(\.isMonochrome))
         let sensors = mosaics.compactMap(\.source).map { frame in
             let white = LivePreviewRendering.whiteBalance(frame)
             return LiveFrame.Sensor(name: frame.sensorName, sequenceNumber: frame.sequenceNumber, settings: frame.settings,

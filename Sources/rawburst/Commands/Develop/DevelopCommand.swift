@@ -10,7 +10,9 @@ struct DevelopCommand: ParsableCommand {
         discussion: """
         Each raw is white-balanced, demosaiced, converted through the camera's colour matrices into the output \
         space, given a tone curve and a look, cropped, resized and turned upright, then written with its ICC \
-        profile and EXIF (with GPS when the raw has a position).
+        profile and EXIF (with GPS when the raw has a position). A monochrome raw (no colour filters) becomes a \
+        grey picture (one sample per pixel, a grey ICC profile with the space's curve): no white balance or \
+        demosaic (--wb and --demosaic are ignored with a warning), the same exposure, tone curve and look.
 
         White balance (--wb): as-shot (the camera's), auto (grey world), a preset (daylight 5500K, cloudy \
         6500K, shade 7500K, tungsten 2850K, fluorescent 4000K+10, flash 5900K), a temperature with an optional \
@@ -55,7 +57,7 @@ struct DevelopCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "JPEG/HEIF quality, 1-100.")
     var quality: Int = 90
 
-    @Option(parsing: .unconditional, help: "Bits per sample: HEIF 8 or 10, TIFF 16 or 32 (float), PNG 8 or 16 (default 8, 8, 16, 16).")
+    @Option(parsing: .unconditional, help: "Bits per sample: HEIF 8 or 10, TIFF 8, 16 or 32 (float), PNG 8 or 16 (default 8, 8, 16, 16).")
     var bits: Int?
 
     @Option(help: ArgumentHelp(
@@ -254,8 +256,9 @@ struct DevelopCommand: ParsableCommand {
                                              settings: chosen.settings, composite: chosen.compositor?.layout.description))
         } else if !reporting.quiet {
             if results.count == 1, let only = written.first {
+                let colour = only.channels == .grey ? "grey" : "white balance \(only.whiteBalance ?? "?")"
                 print("\(only.inputs.joined(separator: " + ")) → \(only.output) (\(only.width ?? 0)x\(only.height ?? 0), "
-                      + "\(formatBytes(bytes)), white balance \(only.whiteBalance ?? "?"), \(String(format: "%.2f", seconds)) s)")
+                      + "\(formatBytes(bytes)), \(colour), \(String(format: "%.2f", seconds)) s)")
             } else {
                 print("developed \(written.count) of \(results.count) \(chosen.compositor == nil ? "files" : "pairs") to "
                       + "\(outputOptions.output ?? "") (\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
@@ -274,6 +277,9 @@ struct DevelopReport: Encodable {
         let bytes: Int?
         let width: Int?
         let height: Int?
+        /// 1 for a grey picture (a monochrome raw), 3 for RGB.
+        let channels: Int?
+        let bitsPerSample: Int?
         let whiteBalance: String?
         let demosaic: String?
         let seconds: Double
@@ -303,7 +309,7 @@ struct DevelopReport: Encodable {
     init(results: [FileDeveloper.Result], seconds: Double, format: OutputFormat, settings s: DevelopSettings, composite: String?) {
         files = results.map {
             File(inputs: $0.inputs, output: $0.output, ok: $0.succeeded, bytes: $0.bytes, width: $0.width, height: $0.height,
-                 whiteBalance: $0.whiteBalance, demosaic: $0.demosaic, seconds: ($0.seconds * 1000).rounded() / 1000,
+                 channels: $0.channels?.count, bitsPerSample: $0.bitsPerSample, whiteBalance: $0.whiteBalance, demosaic: $0.demosaic, seconds: ($0.seconds * 1000).rounded() / 1000,
                  warnings: $0.warnings, error: $0.error)
         }
         developed = results.filter(\.succeeded).count
