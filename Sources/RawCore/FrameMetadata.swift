@@ -46,6 +46,9 @@ public struct FrameMetadata: Sendable, Hashable {
     public var focalLengthIn35mmFilm: Double?
     /// How noisy the raw samples are (DNG `NoiseProfile`), when the sensor's noise model is known.
     public var noiseProfile: NoiseProfile?
+    /// How much to brighten (in EV) the default rendering (DNG `BaselineExposure`) of a frame that has no colour
+    /// calibration to carry it — a monochrome frame; a colour frame's is its calibration's. Nil is 0.
+    public var baselineExposure: Double?
 
     /// Metadata with nothing known (for pictures that are not photographs: plots, contact sheets). Built here, in
     /// RawCore: Swift 6.3.1 release builds miscompile calls from other modules to this type's typed-throwing

@@ -38,7 +38,7 @@ enum DNGTagTable {
     }
 
     /// The tags that describe the camera and its colour, whatever image IFD0 holds; a monochrome frame's
-    /// (`calibration` nil) has no colour tags but BaselineExposure 0.
+    /// (`calibration` nil) has no colour tags, and the metadata's BaselineExposure (0 when it has none).
     static func cameraTags(metadata m: FrameMetadata, calibration: ColorCalibration?, software: String,
                            uniqueID: [UInt8]) -> [TagAssignment] {
         var out: [TagAssignment] = [
@@ -57,7 +57,7 @@ enum DNGTagTable {
         if let calibration {
             out += colourTags(calibration)
         } else {
-            out.append(.number(T.baselineExposure, 0))
+            out.append(.number(T.baselineExposure, m.baselineExposure ?? 0))
         }
         return out
     }

@@ -25,7 +25,7 @@ extension ColorPlan {
         neutral = [1, 1, 1]
         white = nil
         gains = [1, 1, 1]
-        let baseline = settings.applyBaselineExposure ? (image.calibration?.baselineExposure ?? 0) : 0
+        let baseline = settings.applyBaselineExposure ? (image.calibration?.baselineExposure ?? image.metadata.baselineExposure ?? 0) : 0
         exposure = settings.exposure + baseline + look.exposure
         let gain = pow(2, exposure)
         matrix = [gain, 0, 0, 0, gain, 0, 0, 0, gain]

@@ -32,6 +32,7 @@ enum LinearDNGReader {
         tiff.applyMetadataTags(main: main, exif: tiff.structure.exifDirectory, gps: tiff.structure.gpsDirectory, to: &metadata)
         metadata.noiseProfile = TIFFRawFacts.noiseProfile(main: main, raw: raw, planes: layout.samplesPerPixel)
         if layout.samplesPerPixel == 1 {
+            metadata.baselineExposure = (main.numbers(TIFFTag.baselineExposure) ?? raw.numbers(TIFFTag.baselineExposure))?.first
             let frame = try monochromeFrame(raw, layout: layout, storage: storage, path: path)
             return .mosaic(RawImage(frame: frame, metadata: metadata, calibration: nil))
         }

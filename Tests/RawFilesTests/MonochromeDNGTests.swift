@@ -21,6 +21,7 @@ struct MonochromeDNGTests {
                                            black: [Double(white / 32)], crop: PixelRect(top: 4, left: 6, height: height - 8, width: width - 12))
         var metadata = try SyntheticRaw.fullMetadata()
         metadata.noiseProfile = noise
+        metadata.baselineExposure = 0.75
         metadata.orientation = .normal
         return RawImage(frame: frame, metadata: metadata, calibration: nil)
     }
@@ -54,6 +55,7 @@ struct MonochromeDNGTests {
         #expect(back.frame.blackLevels == image.frame.blackLevels && back.frame.whiteLevel == image.frame.whiteLevel)
         #expect(back.frame.defaultCrop == image.frame.defaultCrop)
         #expect(back.metadata.noiseProfile == Self.noise)
+        #expect(back.metadata.baselineExposure == 0.75)
         #expect(DNGValidator.validate(path: url.path).isEmpty)
     }
 }
