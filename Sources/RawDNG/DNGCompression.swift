@@ -7,9 +7,9 @@ public enum DNGCompression: String, Sendable, Hashable, CaseIterable, Codable {
     case lj92
     /// Uncompressed (Compression 1) samples packed at the frame's bit depth, most significant bit first, each row
     /// starting on a byte boundary (`PackedSamples`): bit-exact, 12/16 of `none` for 12-bit frames (10/16 at 10
-    /// bits, 14/16 at 14) for a few milliseconds of CPU per 12 MP. It applies to depths 9–15 (odd ones too: DNG
-    /// allows 8–32 bits per sample); a frame with 8- or 16-bit samples is written as `none` would write it (the
-    /// writer's report says so), since packing would save nothing.
+    /// bits, 14/16 at 14, one byte a sample at 8) for a few milliseconds of CPU per 12 MP. It applies to depths 8–15
+    /// (odd ones too: DNG allows 8–32 bits per sample); a frame with 16-bit samples is written as `none` would write
+    /// it (the writer's report says so), since packing would save nothing.
     case packed
 
     /// The TIFF Compression tag value.

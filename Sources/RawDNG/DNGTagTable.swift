@@ -6,7 +6,7 @@ enum DNGTagTable {
     typealias T = TIFFTag
 
     /// IFD0: the thumbnail image and the camera-wide DNG tags.
-    static func mainIFD(image: RawImage, calibration: ColorCalibration, thumbnail: RGB8Image,
+    static func mainIFD(image: RawImage, calibration: ColorCalibration?, thumbnail: RGB8Image,
                         software: String, uniqueID: [UInt8]) -> [TagAssignment] {
         var out: [TagAssignment] = [
             .number(T.newSubFileType, 1),
@@ -25,9 +25,9 @@ enum DNGTagTable {
 
     /// IFD0 of a CinemaDNG frame: the raw mosaic itself (no thumbnail), the camera-wide tags and the
     /// sequence's TimeCodes, FrameRate and ReelName.
-    static func cinemaIFD(image: RawImage, calibration: ColorCalibration, layout: RawLayout, software: String,
+    static func cinemaIFD(image: RawImage, calibration: ColorCalibration?, layout: RawLayout, software: String,
                           uniqueID: [UInt8], cinema: CinemaDNGFrame) -> [TagAssignment] {
-        var out = rawIFD(frame: image.frame, layout: layout)
+        var out = rawIFD(frame: image.frame, noise: image.metadata.noiseProfile, layout: layout)
         out += cameraTags(metadata: image.metadata, calibration: calibration, software: software, uniqueID: uniqueID)
         out += [
             .bytes(T.timeCodes, cinema.timeCode.bytes),
@@ -37,8 +37,9 @@ enum DNGTagTable {
         return out
     }
 
-    /// The tags that describe the camera and its colour, whatever image IFD0 holds.
-    static func cameraTags(metadata m: FrameMetadata, calibration: ColorCalibration, software: String,
+    /// The tags that describe the camera and its colour, whatever image IFD0 holds; a monochrome frame's
+    /// (`calibration` nil) has no colour tags but BaselineExposure 0.
+    static func cameraTags(metadata m: FrameMetadata, calibration: ColorCalibration?, software: String,
                            uniqueID: [UInt8]) -> [TagAssignment] {
         var out: [TagAssignment] = [
             .number(T.orientation, Double(m.orientation.rawValue)),
@@ -53,7 +54,11 @@ enum DNGTagTable {
         if let model = m.model, !model.isEmpty { out.append(.text(T.model, model)) }
         if let serial = m.serialNumber, !serial.isEmpty { out.append(.text(T.cameraSerialNumber, serial)) }
         if let stamp = cameraStamp(m) { out.append(.text(T.imageDescription, stamp)) }
-        out += colourTags(calibration)
+        if let calibration {
+            out += colourTags(calibration)
+        } else {
+            out.append(.number(T.baselineExposure, 0))
+        }
         return out
     }
 
@@ -92,7 +97,7 @@ enum DNGTagTable {
     enum RawLayout {
         /// 16-bit samples, uncompressed, in strips of this many rows.
         case strips(rowsPerStrip: Int)
-        /// Uncompressed samples packed at `bits` bits (9...15), in strips of this many rows.
+        /// Uncompressed samples packed at `bits` bits (8...15), in strips of this many rows.
         case packedStrips(rowsPerStrip: Int, bits: Int)
         /// Lossless-JPEG tiles of `size` x `size` pixels with `precision`-bit samples.
         case losslessJPEGTiles(size: Int, precision: Int)
@@ -100,8 +105,9 @@ enum DNGTagTable {
         case losslessJPEGStrips(rowsPerStrip: Int, precision: Int)
     }
 
-    /// SubIFD 0: the raw mosaic.
-    static func rawIFD(frame: RawFrame, layout: RawLayout) -> [TagAssignment] {
+    /// SubIFD 0: the raw mosaic — a CFA image, or for a monochrome frame a LinearRaw image of one sample per pixel
+    /// (PhotometricInterpretation 34892, no CFA tags) — with its NoiseProfile when `noise` is known.
+    static func rawIFD(frame: RawFrame, noise: NoiseProfile?, layout: RawLayout) -> [TagAssignment] {
         let area = frame.activeArea
         let crop = frame.defaultCrop
         var data: [TagAssignment]
@@ -122,18 +128,21 @@ enum DNGTagTable {
             data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
             data.append(.jpegTablesInEachSegment)
         }
-        return [
-            .number(T.newSubFileType, 0),
-            .number(T.imageWidth, Double(frame.width)),
-            .number(T.imageLength, Double(frame.height)),
-        ] + data + [
+        let colour: [TagAssignment] = frame.cfa.isMonochrome ? [.number(T.photometricInterpretation, 34892)] : [
             .number(T.photometricInterpretation, 32803),
-            .number(T.samplesPerPixel, 1),
-            .number(T.planarConfiguration, 1),
             .numbers(T.cfaRepeatPatternDim, [Double(frame.cfa.rows), Double(frame.cfa.columns)]),
             .bytes(T.cfaPattern, frame.cfa.pattern.map(\.rawValue)),
             .bytes(T.cfaPlaneColor, frame.cfa.planeColors.map(\.rawValue)),
             .number(T.cfaLayout, 1),
+        ]
+        let noiseTags = noise.map { [TagAssignment.numbers(T.noiseProfile, $0.tagValues)] } ?? []
+        return [
+            .number(T.newSubFileType, 0),
+            .number(T.imageWidth, Double(frame.width)),
+            .number(T.imageLength, Double(frame.height)),
+        ] + data + colour + [
+            .number(T.samplesPerPixel, 1),
+            .number(T.planarConfiguration, 1),
             .numbers(T.blackLevelRepeatDim, [Double(frame.blackLevels.rows), Double(frame.blackLevels.columns)]),
             .numbers(T.blackLevel, frame.blackLevels.values),
             .numbers(T.whiteLevel, [Double(frame.whiteLevel)]),
@@ -141,7 +150,7 @@ enum DNGTagTable {
             .numbers(T.defaultCropOrigin, [Double(crop.left), Double(crop.top)]),
             .numbers(T.defaultCropSize, [Double(crop.width), Double(crop.height)]),
             .numbers(T.activeArea, [Double(area.top), Double(area.left), Double(area.bottom), Double(area.right)]),
-        ]
+        ] + noiseTags
     }
 
     /// SubIFD 1: a baseline JPEG preview (one strip holding the whole JPEG stream).

@@ -1,4 +1,6 @@
+import RawCore
 import RawTIFF
+
 /// Structural checks of a DNG against the DNG 1.6 specification, on a parsed ``TIFFStructure``.
 ///
 /// It checks what a reader needs to find and trust the raw data: the version tags, the raw image directory
@@ -129,6 +131,21 @@ struct DNGChecker {
         checkAreas(raw)
         checkLevels(raw)
         checkColour(main: main, raw: raw, planes: planes)
+        checkNoiseProfile(main: main, raw: raw, planes: planes)
+    }
+
+    /// NoiseProfile: 2 values (one model for every plane) or 2 per colour plane, each scale above 0 and each offset
+    /// at least 0 (DNG 1.3).
+    mutating func checkNoiseProfile(main: TIFFDirectory, raw: TIFFDirectory, planes: Int) {
+        guard let dir = raw[T.noiseProfile] != nil ? raw : main[T.noiseProfile] != nil ? main : nil,
+              let values = nums(dir, T.noiseProfile) else { return }
+        guard values.count == 2 || values.count == 2 * planes else {
+            return error(dir.path, "NoiseProfile has \(values.count) values, expected 2 or \(2 * planes) "
+                         + "(a scale and an offset for \(planes == 1 ? "the one plane" : "all planes or for each of \(planes)"))")
+        }
+        if NoiseProfile(tagValues: values) == nil {
+            error(dir.path, "NoiseProfile has a scale that is not above 0 or an offset below 0")
+        }
     }
 
     mutating func checkSegmentsInsideFile() {

@@ -3,10 +3,11 @@ import RawTIFF
 
 extension DNGWriter {
     /// The depth `.packed` stores `frame` at: the frame's bits per sample, or more if a sample is larger (the same
-    /// rule as lossless JPEG's precision), when that is 9...15; nil for 8 or 16 bits, which are written unpacked.
+    /// rule as lossless JPEG's precision), when that is 8...15 (8: one byte a sample, as an 8-bit sensor sends them);
+    /// nil for 16 bits, which are written unpacked.
     static func packedDepth(for frame: RawFrame) -> Int? {
         let bits = LJ92TileEncoder.precision(for: frame)
-        return (9...15).contains(bits) ? bits : nil
+        return (8...15).contains(bits) ? bits : nil
     }
 
     /// Writes the frame's rows as 16-bit little-endian strips of `rowsPerStrip` rows, straight from its storage when

@@ -69,8 +69,8 @@ public struct DNGWriter: Sendable {
         /// Whether the file's name is on disk too (`.notDurable` when its directory could not be flushed).
         public var publication: AtomicFile.Publication = .durable
         /// How the raw mosaic was stored: the options' compression, except `.none` when `.packed` was asked for a
-        /// frame whose samples need 8 or 16 bits (packing applies to 9–15 bits; the file is then exactly what
-        /// `.none` writes).
+        /// frame whose samples need 16 bits (packing applies to 8–15 bits; the file is then exactly what `.none`
+        /// writes).
         public var compression: DNGCompression = .none
         /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth, or the
         /// lossless-JPEG precision.
@@ -180,7 +180,7 @@ public struct DNGWriter: Sendable {
     }
 
     /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
-    private func writeContents(_ image: RawImage, codes: DNGStoredCodes?, calibration: ColorCalibration, options: Options,
+    private func writeContents(_ image: RawImage, codes: DNGStoredCodes?, calibration: ColorCalibration?, options: Options,
                                knownDigest: (digest: [UInt8], sampleBytes: Int)?,
                                to temporaryPath: String, reportingAs path: String) throws -> (raw: StoredRaw, digest: [UInt8]?) {
         let frame = image.frame
@@ -202,7 +202,9 @@ public struct DNGWriter: Sendable {
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
         // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
         let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
-        let digest = Self.digest(data, storedBits: precision, options: options, known: knownDigest)
+        // The digest hashes samples stored in 8 bits or fewer one byte each (packed 8-bit samples too).
+        let storedBits = options.compression == .packed ? Self.packedDepth(for: data) ?? 16 : precision
+        let digest = Self.digest(data, storedBits: storedBits, options: options, known: knownDigest)
         let digestTags = digest.map { [TagAssignment.bytes(TIFFTag.newRawImageDigest, $0)] } ?? []
         if let cinema = options.cinemaDNG {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
@@ -237,7 +239,7 @@ public struct DNGWriter: Sendable {
         // SubIFD 0: the raw mosaic.
         var rawTags: [TagAssignment] = []
         let stored = try writeRaw(data, options: options, precision: precision, tiff: tiff) { layout in
-            rawTags = DNGTagTable.rawIFD(frame: frame, layout: layout) + linearization
+            rawTags = DNGTagTable.rawIFD(frame: frame, noise: image.metadata.noiseProfile, layout: layout) + linearization
             return rawTags
         }
 
@@ -334,9 +336,16 @@ public struct DNGWriter: Sendable {
     }
 
     /// The calibration to write: the image's own, or (with a warning) ``ColorCalibration/standIn`` when unknown —
-    /// linear sRGB primaries, named "Uncalibrated: no camera profile" in ProfileName (docs/dng-tags.md).
-    private func resolvedCalibration(_ image: RawImage, path: String, warnings: inout [String]) throws(DNGWriteError) -> ColorCalibration {
+    /// linear sRGB primaries, named "Uncalibrated: no camera profile" in ProfileName (docs/dng-tags.md); nil for a
+    /// monochrome frame, which has no colour to describe (a calibration it carries is not written). Also checks that
+    /// a NoiseProfile has one plane or one per CFA plane.
+    private func resolvedCalibration(_ image: RawImage, path: String, warnings: inout [String]) throws(DNGWriteError) -> ColorCalibration? {
         let planes = image.frame.cfa.planeColors.count
+        if let noise = image.metadata.noiseProfile, noise.planes.count != 1, noise.planes.count != planes {
+            throw DNGWriteError(path: path, "the noise profile has \(noise.planes.count) planes but the "
+                                + (image.frame.cfa.isMonochrome ? "sensor is monochrome (1 plane)" : "CFA has \(planes) colours"))
+        }
+        if image.frame.cfa.isMonochrome { return nil }
         if let cal = image.calibration {
             guard cal.cameraChannels == planes else {
                 throw DNGWriteError(path: path, "the colour matrix has \(cal.cameraChannels) rows but the CFA has \(planes) colours")

@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Each `tileSize` x `tileSize` tile is one LJ92 stream with its own optimal Huffman table. A tile's rows are
 /// coded as pixels of two components (`tileSize / 2` wide), so each sample is predicted from the sample two
-/// columns to its left: the same CFA colour on a Bayer sensor. Tiles at the right and bottom edges are
+/// columns to its left: the same CFA colour on a Bayer sensor (a monochrome frame's rows are one component, each
+/// sample predicted from its left neighbour). Tiles at the right and bottom edges are
 /// padded to full size by repeating the last two columns or rows (keeping the CFA phase); readers crop them.
 /// Tiles are encoded one row of tiles at a time by up to `threads` workers, and handed out in tile order, so
 /// memory is one row of encoded tiles plus a workspace per worker, whatever the frame size.
@@ -110,8 +111,9 @@ public final class LJ92TileEncoder: Sendable {
         let height = blocks.height
         workspace.reserve(samples: width * height)
         let x0 = column * width, y0 = row * blocks.height
-        // Two components (each colour predicted from its own neighbour) when the row splits evenly.
-        let components = width % 2 == 0 ? 2 : 1
+        // Two components (each colour predicted from its own neighbour) when the row splits evenly; one on a
+        // monochrome sensor, where the nearest neighbour is the best prediction.
+        let components = !frame.cfa.isMonochrome && width % 2 == 0 ? 2 : 1
         let count: Int
         if x0 + width <= frame.width && y0 + height <= frame.height {
             // Inside the frame: encoded in place.

@@ -25,6 +25,9 @@ public enum PackedSamples {
         precondition(depths.contains(bits), "PackedSamples.pack: \(bits) bits per sample")
         let done: Int
         switch bits {
+        case 8:
+            for i in 0..<count { destination[i] = UInt8(truncatingIfNeeded: source[i]) }
+            done = count
         case 10: done = packEven(source, count, destination, bits: 10)
         case 12: done = packEven(source, count, destination, bits: 12)
         case 14: done = packEven(source, count, destination, bits: 14)
@@ -44,6 +47,9 @@ public enum PackedSamples {
         precondition(depths.contains(bits), "PackedSamples.unpack: \(bits) bits per sample")
         let done: Int
         switch bits {
+        case 8:
+            for i in 0..<count { destination[i] = UInt16(source[i]) }
+            done = count
         case 10: done = unpackEven(source, count, destination, bits: 10)
         case 12: done = unpackEven(source, count, destination, bits: 12)
         case 14: done = unpackEven(source, count, destination, bits: 14)

@@ -13,6 +13,15 @@ extension TIFFRawFacts {
         applyFrameTags(raw, to: &frame)
         applyCalibrationTags(main: main, raw: raw, to: &calibration)
         applyMetadataTags(main: main, exif: structure.exifDirectory, gps: structure.gpsDirectory, to: &metadata)
+        metadata.noiseProfile = Self.noiseProfile(main: main, raw: raw, planes: frame.cfa.planeColors.count)
+    }
+
+    /// The DNG's NoiseProfile (raw directory, or IFD0 where some writers put it) when it is one for all planes or one
+    /// per plane of `planes`; nil when absent or unusable.
+    static func noiseProfile(main: TIFFDirectory, raw: TIFFDirectory, planes: Int) -> NoiseProfile? {
+        guard let values = raw.numbers(TIFFTag.noiseProfile) ?? main.numbers(TIFFTag.noiseProfile),
+              values.count == 2 || values.count == 2 * planes else { return nil }
+        return NoiseProfile(tagValues: values)
     }
 
     /// Crop, scale, black and white levels of the raw directory.

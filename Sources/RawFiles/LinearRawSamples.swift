@@ -6,16 +6,19 @@ import RawImageIO
 import RawTIFF
 import Synchronization
 
-/// The samples of a LinearRaw DNG (PhotometricInterpretation 34892: three samples per pixel, no colour filter
-/// array), decoded from the file bytes: uncompressed (8 to 16 bits, strips or tiles), lossless JPEG (compression 7,
-/// each tile or strip one stream of 3 interleaved components, or of 1 component three times as wide) and lossy JPEG
-/// (compression 34892, each tile a baseline JPEG decoded to 8-bit RGB by libjpeg-turbo). A LinearizationTable is
+/// The samples of a LinearRaw DNG (PhotometricInterpretation 34892, no colour filter array: three samples per pixel,
+/// or one on a monochrome sensor), decoded from the file bytes: uncompressed (8 to 16 bits, strips or tiles), lossless
+/// JPEG (compression 7, each tile or strip one stream of its samples interleaved as components, or of fewer
+/// components as many times as wide) and lossy JPEG (compression 34892, each tile a baseline JPEG decoded to 8-bit RGB
+/// by libjpeg-turbo; a monochrome image keeps one of its equal channels). A LinearizationTable is
 /// applied. Blocks decode in parallel; a stream that does not fill its block, or damaged data, is an error naming
 /// the block.
 struct LinearRawSamples: BlockedRawLayout {
     let width: Int
     let height: Int
     let compression: Int
+    /// Samples per pixel: 3 (camera RGB) or 1 (monochrome).
+    let samplesPerPixel: Int
     /// Bits per sample as stored (8 for lossy JPEG).
     let bits: Int
     let littleEndian: Bool
@@ -43,9 +46,10 @@ struct LinearRawSamples: BlockedRawLayout {
             RawReadError(path: path, kind: kind, detail: detail)
         }
         let spp = raw.integer(TIFFTag.samplesPerPixel) ?? 1
-        guard spp == 3 else {
-            throw refuse(.unsupported, "LinearRaw DNG with \(spp) samples per pixel; rawburst reads 3 (RGB)")
+        guard spp == 3 || spp == 1 else {
+            throw refuse(.unsupported, "LinearRaw DNG with \(spp) samples per pixel; rawburst reads 3 (RGB) or 1 (monochrome)")
         }
+        samplesPerPixel = spp
         let compression = raw.integer(TIFFTag.compression) ?? 1
         guard Self.decodable.contains(compression) else {
             throw refuse(.unsupported, "the LinearRaw DNG's image uses \(TIFFRawFacts.compressionName(compression)), "
@@ -69,7 +73,7 @@ struct LinearRawSamples: BlockedRawLayout {
         }
         // Every 8x8 block of a JPEG costs at least a few bits, every lossless-JPEG sample one bit, every uncompressed one
         // its bits (the TIFF checks hold the last two already): a larger image than that needs blocks that overlap.
-        let bitsPerPixel = compression == 34892 ? 1.0 / 64 : compression == 7 ? 3 : Double(3 * bits)
+        let bitsPerPixel = compression == 34892 ? 1.0 / 64 : Double(spp * (compression == 7 ? 1 : bits))
         guard Double(width) * Double(height) * bitsPerPixel <= 8 * Double(fileSize) else {
             throw refuse(.corrupt, "a \(width)x\(height) image cannot fit in a \(fileSize)-byte file: its blocks overlap")
         }
@@ -112,7 +116,7 @@ struct LinearRawSamples: BlockedRawLayout {
             throw refuse(.corrupt, "image data: \(kind) at bytes \(a.offset) and \(b.offset) overlap")
         }
         if compression == 1 {
-            let rowBytes = PackedSamples.rowBytes(width: blockWidth * 3, bits: bits)
+            let rowBytes = PackedSamples.rowBytes(width: blockWidth * spp, bits: bits)
             for (index, block) in blocks.enumerated() where block.count < rowBytes * (isTiled ? blockHeight : min(blockHeight, height - index / across * blockHeight)) {
                 throw refuse(.truncated, "\(isTiled ? "tile" : "strip") \(index) holds \(block.count) bytes, too few for its samples")
             }
@@ -136,14 +140,15 @@ struct LinearRawSamples: BlockedRawLayout {
         return table.map { UInt16($0) }
     }
 
-    /// Decodes every block (in parallel) into interleaved RGB samples, `width * height * 3` of them, as stored (the
-    /// LinearizationTable is applied by ``linearize(_:)``).
+    /// Decodes every block (in parallel) into interleaved samples, `width * height * samplesPerPixel` of them, as
+    /// stored (the LinearizationTable is applied by ``linearize(_:)``).
     func read(from bytes: [UInt8], threads: Int, path: String) throws(RawReadError) -> PixelStorage {
         let failure = Mutex<String?>(nil)
-        let storage = PixelStorage(unsafeUninitializedCount: width * height * 3) { destination in
+        let spp = samplesPerPixel
+        let storage = PixelStorage(unsafeUninitializedCount: width * height * spp) { destination in
             bytes.withUnsafeBytes { file in
                 ParallelRows.run(rows: blocks.count, threads: threads, minimumRows: 1) { range in
-                    let tile = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: blockWidth * blockHeight * 3)
+                    let tile = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: blockWidth * blockHeight * spp)
                     defer { tile.deallocate() }
                     for index in range where failure.withLock({ $0 == nil }) {
                         if let problem = decodeBlock(index, file: file, tile: tile, into: destination) {
@@ -171,16 +176,17 @@ struct LinearRawSamples: BlockedRawLayout {
         let stream = UnsafeRawBufferPointer(rebasing: file[block.offset..<(block.offset + block.count)])
         let rows = rows(ofBlock: index)
         let what = blocks.count > 1 ? "\(isTiled ? "tile" : "strip") \(index) of \(blocks.count)" : "image data"
+        let spp = samplesPerPixel
         switch compression {
         case 1:
             unpack(stream, rows: rows, into: tile.baseAddress!)
         case 7:
-            let decoder = LJ92Decoder(maximumSamples: blockWidth * blockHeight * 3)
+            let decoder = LJ92Decoder(maximumSamples: blockWidth * blockHeight * spp)
             do {
                 let frame = try decoder.frame(of: stream)
-                guard frame.sampleCount == blockWidth * rows * 3 else {
+                guard frame.sampleCount == blockWidth * rows * spp else {
                     return "\(what): a lossless-JPEG stream of \(frame.width)x\(frame.height)x\(frame.components) samples "
-                        + "does not fill a \(blockWidth)x\(rows) block of 3 samples per pixel"
+                        + "does not fill a \(blockWidth)x\(rows) block of \(spp) sample\(spp == 1 ? "" : "s") per pixel"
                 }
                 _ = try decoder.decode(stream, into: tile)
             } catch {
@@ -199,20 +205,25 @@ struct LinearRawSamples: BlockedRawLayout {
                 rgb.samples.withUnsafeBufferPointer { bytes in
                     let source = bytes.baseAddress!, target = tile.baseAddress!
                     for y in 0..<rgb.height {
-                        let src = source + y * rgb.width * 3, dst = target + y * blockWidth * 3
-                        for i in 0..<(rgb.width * 3) { dst[i] = UInt16(src[i]) }
+                        let src = source + y * rgb.width * 3, dst = target + y * blockWidth * spp
+                        if spp == 3 {
+                            for i in 0..<(rgb.width * 3) { dst[i] = UInt16(src[i]) }
+                        } else {
+                            // A grey JPEG comes out of the decoder as three equal channels.
+                            for i in 0..<rgb.width { dst[i] = UInt16(src[3 * i]) }
+                        }
                     }
                 }
             }
         }
-        copyBlock(index, from: tile.baseAddress!, samplesPerPixel: 3, into: destination)
+        copyBlock(index, from: tile.baseAddress!, samplesPerPixel: spp, into: destination)
         return nil
     }
 
     /// Uncompressed samples of `rows` block rows: 16-bit in the file's byte order, fewer bits packed (most
     /// significant bit first), 8-bit bytes.
     private func unpack(_ stream: UnsafeRawBufferPointer, rows: Int, into tile: UnsafeMutablePointer<UInt16>) {
-        let perRow = blockWidth * 3
+        let perRow = blockWidth * samplesPerPixel
         let rowBytes = PackedSamples.rowBytes(width: perRow, bits: bits)
         let source = stream.bindMemory(to: UInt8.self).baseAddress!
         for r in 0..<rows {

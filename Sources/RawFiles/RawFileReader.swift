@@ -109,10 +109,11 @@ public struct RawFileReader: Sendable {
         try tiff?.checkComplete(path: path, fileSize: fileSize)
         try tiff?.checkValid(path: path)
         if let tiff, tiff.isLinearRawDNG {
-            guard linear else { throw Self.linearRefused(path) }
-            let image = try LinearDNGReader.read(tiff, path: path)
-            if image.calibration?.asShotNeutral != nil { neutralOrigin = .file }
-            return .linear(image)
+            // One sample per pixel is a monochrome sensor's image: a one-plane mosaic every step takes.
+            guard linear || tiff.isMonochromeDNG else { throw Self.linearRefused(path) }
+            let content = try LinearDNGReader.read(tiff, path: path)
+            if content.calibration?.asShotNeutral != nil { neutralOrigin = .file }
+            return content
         }
 
         guard let handle = LibRawHandle() else {

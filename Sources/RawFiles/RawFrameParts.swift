@@ -50,7 +50,9 @@ extension RawFrameParts {
     init(libRaw handle: LibRawHandle, samples: PixelStorage? = nil, path: String) throws(RawReadError) {
         let d = handle.data
         let raw = d.pointee.rawdata.raw_image
-        guard samples != nil || raw != nil, d.pointee.idata.filters != 0 else {
+        // A colour filter array, or a monochrome sensor's one colour (Leica Monochrom, Phase One Achromatic...).
+        let monochrome = d.pointee.idata.filters == 0 && d.pointee.idata.colors == 1
+        guard samples != nil || raw != nil, d.pointee.idata.filters != 0 || monochrome else {
             throw RawReadError(path: path, kind: .unsupported, detail: "not a colour-filter-array raw")
         }
         if d.pointee.rawdata.ioparams.fuji_width != 0 {
@@ -98,7 +100,7 @@ extension RawFrameParts {
             }
         }
 
-        let cfa = try Self.cfaLayout(handle, path: path)
+        let cfa = monochrome ? CFALayout.monochrome : try Self.cfaLayout(handle, path: path)
         width = rawWidth
         height = rawHeight
         self.storage = storage

@@ -87,6 +87,7 @@ public enum TIFFTag {
     public static let frameRate: UInt16 = 51044
     public static let reelName: UInt16 = 51081
     public static let newRawImageDigest: UInt16 = 51111
+    public static let noiseProfile: UInt16 = 51041
     // GPS directory (numbers of their own namespace)
     public static let gpsVersionID: UInt16 = 0
     public static let gpsLatitudeRef: UInt16 = 1
