@@ -75,10 +75,10 @@ struct MonoStreamCLITests {
     @Test("each monochrome format's frames reach one-colour DNGs sample for sample; the stream's levels", arguments: [
         ("Y10P", 320, 200, 416, 3),  // an OV9281's Y10P (R10_CSI2P) with padded rows, smaller
         ("R10_CSI2P", 64, 48, nil, 2),
-        ("GREY", 37, 11, 40, 2),  // odd sizes: a monochrome frame has no 2x2 period
-        ("Y12", 48, 16, nil, 2),
-        ("Y14P", 30, 10, 64, 2),
-        ("Y16", 32, 8, nil, 2),
+        ("GREY", 37, 23, 40, 2),  // odd sizes: a monochrome frame has no 2x2 period (LibRaw reads 22x22 and up)
+        ("Y12", 48, 24, nil, 2),
+        ("Y14P", 30, 22, 64, 2),
+        ("Y16", 32, 24, nil, 2),
     ] as [(String, Int, Int, Int?, Int)])
     func formats(format: String, width: Int, height: Int, stride: Int?, count: Int) throws {
         let tmp = try TemporaryDirectory()
