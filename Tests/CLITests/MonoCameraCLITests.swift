@@ -4,9 +4,9 @@ import Testing
 
 /// `rawburst capture --camera` from monochrome GenICam cameras: Aravis's in-process fake described as a 1280x1024
 /// monochrome sensor (`samples/genicam/rawburst-fake-mono-camera.xml`, every sample a known function of its position
-/// and frame id) in each of its eight formats, and the stock GigE fake (`arv-fake-gv-camera-0.8`), which starts in
-/// Mono8. Every DNG is read back with LibRaw (rawpy): one colour, each sample the one the camera sent.
-@Suite(.serialized, .enabled(if: Python.hasModule("rawpy") && Python.hasModule("numpy"), "rawpy and numpy are needed"))
+/// and frame id) in each of its eight formats (the stock GigE fake, which starts in Mono8: MonoGigECameraCLITests.swift).
+/// Every DNG is read back with LibRaw (rawpy): one colour, each sample the one the camera sent.
+@Suite(.enabled(if: Python.hasModule("rawpy") && Python.hasModule("numpy"), "rawpy and numpy are needed"))
 struct MonoCameraCLITests {
     static let xml = TestPaths.samples.appendingPathComponent("genicam/rawburst-fake-mono-camera.xml").path
     static var environment: [String: String] { ["RAWBURST_FAKE_CAMERA_XML": xml] }
@@ -79,44 +79,6 @@ struct MonoCameraCLITests {
                                         + "Mono12p, Mono10Packed, Mono12Packed)"), "\(refused.stderr)")
     }
 
-    @Test("the stock GigE fake in its default format, Mono8, with no option: 2048x2048 one-colour DNGs of its pattern",
-          .enabled(if: FakeGigECamera.missingReason == nil, "arv-fake-gv-camera-0.8 is not installed"))
-    func gigEDefaultFormat() throws {
-        let camera = try FakeGigECamera(serial: "RBMONO1")
-        defer { camera.stop() }
-        let tmp = try TemporaryDirectory()
-        let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--frames", "6", "-o", out.path, "--json"],
-                                 timeout: 300)
-        #expect([0, 3].contains(result.exitStatus), "\(result)")
-        #expect(!result.stderr.contains("monochrome"), "no colour option given, nothing to say: \(result.stderr)")
-        let books = try CameraCLITests.books(result.stdout)
-        #expect(books.produced == books.written.count + books.drops.count && books.written.count >= 5, "\(books.drops)")
-        let manifest = try JSONValue(parsing: Data(contentsOf: out.appendingPathComponent("manifest.json")))
-        #expect(manifest["camera"]?["pixelFormat"]?.string == "Mono8" && manifest["camera"]?["width"]?.int == 2048)
-        // Frames two ids apart agree after a two-pixel shift (the fake's Mono8 ramp is a function of x + y + id).
-        #expect(try Self.checkShiftedPairs(out, written: books.written, shape: [2048, 2048]) >= 2)
-        try Self.expectMonochromeTags(out.appendingPathComponent("camera-\(String(format: "%04d", books.written[0])).dng").path,
-                                      bits: Self.storedBits(manifest, number: books.written[0], bits: 8), "GigE Mono8")
-    }
-
-    @Test("the stock GigE fake in Mono16: one-colour 16-bit DNGs of its pattern",
-          .enabled(if: FakeGigECamera.missingReason == nil, "arv-fake-gv-camera-0.8 is not installed"))
-    func gigEMono16() throws {
-        let camera = try FakeGigECamera(serial: "RBMONO16")
-        defer { camera.stop() }
-        let tmp = try TemporaryDirectory()
-        let out = tmp.url.appendingPathComponent("burst")
-        let result = try CLI.run(["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "Mono16", "--crop",
-                                  "256x256+0+0", "--frames", "6", "-o", out.path, "--json"], timeout: 300)
-        #expect([0, 3].contains(result.exitStatus), "\(result)")
-        let books = try CameraCLITests.books(result.stdout)
-        #expect(books.written.count >= 5, "\(books.drops)")
-        #expect(try Self.checkShiftedPairs(out, written: books.written, shape: [256, 256]) >= 2)
-        try Self.expectMonochromeTags(out.appendingPathComponent("camera-\(String(format: "%04d", books.written[0])).dng").path,
-                                      bits: 16, "GigE Mono16")
-    }
-
     /// BitsPerSample of frame `number`'s DNG of `bits`-bit samples as the manifest says it was stored: 16
     /// uncompressed, the samples' own bits packed or in lossless JPEG.
     static func storedBits(_ manifest: JSONValue, number: Int, bits: Int) -> Int {
@@ -147,24 +109,5 @@ struct MonoCameraCLITests {
         // A ramp, not a flat frame (a shifted flat frame would pass the pair check).
         #expect((result["distinct"]?.int ?? 0) > 100)
         return Int(result["pairs"]?.int ?? 0)
-    }
-
-    @Test("rawburst cameras sorts the stock fake's formats: Bayer, monochrome (Mono8, Mono16), not raw (RGB8)",
-          .enabled(if: FakeGigECamera.missingReason == nil, "arv-fake-gv-camera-0.8 is not installed"))
-    func camerasListing() throws {
-        let camera = try FakeGigECamera(serial: "RBMONOLIST")
-        defer { camera.stop() }
-        let json = try CLI.run(["cameras", "--json"], timeout: 60)
-        let entry = (try JSONValue(parsing: Data(json.stdout.utf8)).array ?? []).first {
-            $0["device"]?["serialNumber"]?.string == "RBMONOLIST"
-        }
-        let raw = entry?["rawPixelFormats"]?.array ?? []
-        #expect(raw.compactMap { $0["name"]?.string } == ["BayerBG8", "BayerGB8", "BayerGR8", "BayerRG8", "Mono8", "Mono16"])
-        #expect(raw.compactMap { $0["colors"]?.string } == ["BGGR", "GBRG", "GRBG", "RGGB", "mono", "mono"])
-        #expect(raw.compactMap { $0["bitsPerSample"]?.int } == [8, 8, 8, 8, 8, 16])
-        #expect(entry?["pixelFormats"]?.array?.compactMap(\.string).contains("RGB8") == true)
-        let text = try CLI.run(["cameras"], timeout: 60)
-        #expect(text.stdout.contains("pixel formats: Bayer BayerBG8, BayerGB8, BayerGR8, BayerRG8; monochrome Mono8, Mono16; "
-                                     + "not raw (not captured) RGB8 (current Mono8)"), "\(text.stdout)")
     }
 }
