@@ -153,6 +153,13 @@ public final class AravisCamera {
         try withGError("cannot set Gain to \(gain)") { arv_camera_set_gain(handle, gain, $0) }
     }
 
+    /// The step between the Gain values the camera takes (from its minimum), nil when it takes any value: 1 for an
+    /// integer GainRaw (Aravis cuts a fractional value towards zero), or the increment a float Gain declares.
+    public func gainIncrement() -> Double? {
+        let step = rb_arv_gain_increment(handle)
+        return step > 0 ? step : nil
+    }
+
     /// Gain, nil when the camera cannot say.
     public func gain() -> Double? {
         try? withGError("") { arv_camera_get_gain(handle, $0) }

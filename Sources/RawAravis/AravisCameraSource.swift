@@ -89,6 +89,8 @@ public final class AravisCameraSource: FrameSource {
     let options: Options
     let cfa: CFALayout
     let gainBounds: ClosedRange<Double>?
+    /// The step between the camera's Gain values (nil: any value), so an ISO is set as the nearest step.
+    let gainStep: Double?
     let exposureBounds: ClosedRange<Double>?
     let stream: AravisStream
     let identity: (make: String, model: String, serial: String)
@@ -166,6 +168,7 @@ public final class AravisCameraSource: FrameSource {
             try camera.setFrameRate(fps)
         }
         gainBounds = camera.gainBounds()
+        gainStep = camera.gainIncrement()
         exposureBounds = camera.exposureTimeBounds()
         identity = (options.profile?.make ?? camera.vendor, options.profile?.model ?? camera.model, camera.serialNumber)
         gainTable = options.profile?.gainTable ?? .sfnc
@@ -261,13 +264,27 @@ public final class AravisCameraSource: FrameSource {
     public func configure(_ settings: CaptureSettings) throws(CaptureSettingsError) {
         try check(settings)
         do throws(AravisError) {
-            if let iso = settings.iso, let gain = gainTable.gain(iso: iso) { try camera.setGain(gain) }
+            if let iso = settings.iso, let gain = gainTable.gain(iso: iso) {
+                try camera.setGain(Self.settableGain(gain, step: gainStep, bounds: gainBounds))
+            }
             if let shutter = settings.shutter { try camera.setExposureTime(microseconds: shutter * 1e6) }
         } catch {
             throw CaptureSettingsError(setting: error.feature ?? "camera", error.message)
         }
         applied = Self.applied(gain: camera.gain(), table: gainTable, exposureMicroseconds: camera.exposureTime())
         readWhiteBalance()
+    }
+
+    /// The Gain value to set for `gain`: the nearest of the camera's steps (minimum + k × `step`) within its bounds.
+    /// Aravis writes an integer GainRaw cut towards zero, so ISO 190 through a table asking GainRaw 3.6 became GainRaw
+    /// 3 (ISO 175); the nearest step is 4 (ISO 200), and the frames record the ISO of the Gain the camera then reports.
+    static func settableGain(_ gain: Double, step: Double?, bounds: ClosedRange<Double>?) -> Double {
+        guard let step, step > 0, gain.isFinite else { return gain }
+        let base = bounds?.lowerBound ?? 0
+        var value = base + ((gain - base) / step).rounded() * step
+        guard let bounds else { return value }
+        if value > bounds.upperBound { value -= step }
+        return max(bounds.lowerBound, value)
     }
 
     /// Not called for a source on its own clock (the engine never skips its frames); returns the next number.

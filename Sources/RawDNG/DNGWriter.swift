@@ -77,6 +77,8 @@ public struct DNGWriter: Sendable {
         public var bitsPerSample: Int = 16
         /// The NewRawImageDigest written (16 bytes), or nil when the options leave it out.
         public var rawImageDigest: [UInt8]?
+        /// The file's device and inode (``AtomicFile/identity``), nil when they could not be read.
+        public var identity: FileIdentity?
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -176,6 +178,7 @@ public struct DNGWriter: Sendable {
         report.compression = stored.raw.compression
         report.bitsPerSample = stored.raw.bitsPerSample
         report.rawImageDigest = stored.digest
+        report.identity = file.identity
         return report
     }
 

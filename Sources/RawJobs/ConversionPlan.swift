@@ -96,24 +96,28 @@ public struct ConversionPlan: Sendable {
         self.jobs = jobs
     }
 
-    /// Refuses two jobs with one output, an output that is its own input, (without `overwrite`) existing outputs, and
-    /// (with it) outputs that are not regular files.
+    /// Refuses two jobs with one output, an output that is its own input or another job's, (without `overwrite`)
+    /// existing outputs, and (with it) outputs that are not regular files.
     static func check(_ jobs: [ConversionJob], overwrite: Bool) throws(ConversionPlanError) {
-        let fm = FileManager.default
-        var seen: [String: String] = [:]
-        for job in jobs {
-            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
-            if let other = seen[key] {
-                throw ConversionPlanError("\(other) and \(job.input) would both be written to \(job.output)")
+        try check(jobs.map { JobPaths(inputs: [$0.input], outputs: [$0.output]) }, overwrite: overwrite)
+    }
+
+    /// Refuses, before anything is written, an output that is an input or another output — by what the paths name
+    /// (``OutputClashCheck``: device and inode, a symbolic link or hard link or `..` changes nothing), not by how they
+    /// are spelled — then (without `overwrite`) outputs that exist, and (with it) outputs that are not regular files.
+    /// The message names both paths.
+    public static func check(_ jobs: [JobPaths], overwrite: Bool) throws(ConversionPlanError) {
+        if let clash = OutputClashCheck.firstClash(in: jobs) {
+            guard clash.kind == .sameOutput else { throw ConversionPlanError(clash.description) }
+            let inputs = [clash.otherJob, clash.outputJob].map { jobs[$0].inputs.joined(separator: " + ") }
+            throw ConversionPlanError("\(inputs[0]) and \(inputs[1]) would both be written to \(clash.output)"
+                                      + (clash.other == clash.output ? "" : " (\(clash.other) is the same file)"))
+        }
+        for output in jobs.flatMap(\.outputs) {
+            if !overwrite, FileManager.default.fileExists(atPath: output) {
+                throw ConversionPlanError("\(output): already exists (use --overwrite to replace it)")
             }
-            seen[key] = job.input
-            if key == URL(fileURLWithPath: job.input).standardizedFileURL.path {
-                throw ConversionPlanError("\(job.input): the output would replace its own input")
-            }
-            if !overwrite, fm.fileExists(atPath: job.output) {
-                throw ConversionPlanError("\(job.output): already exists (use --overwrite to replace it)")
-            }
-            do { try AtomicFile.checkReplaceable(job.output) } catch { throw ConversionPlanError("\(error)") }
+            do { try AtomicFile.checkReplaceable(output) } catch { throw ConversionPlanError("\(error)") }
         }
     }
 

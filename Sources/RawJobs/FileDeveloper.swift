@@ -197,7 +197,7 @@ public enum CompositePlan {
             }
             jobs.append(CompositeJob(first: first, second: second, output: target))
         }
-        _ = try ConversionPlan(checked: jobs.map { ConversionJob(input: $0.first, output: $0.output) }, overwrite: overwrite)
+        try ConversionPlan.check(jobs.map { JobPaths(inputs: [$0.first, $0.second], outputs: [$0.output]) }, overwrite: overwrite)
         let parent = AtomicFile.directory(of: jobs[0].output)
         var parentIsDirectory: ObjCBool = false
         guard fm.fileExists(atPath: parent, isDirectory: &parentIsDirectory), parentIsDirectory.boolValue else {

@@ -14,17 +14,22 @@ public struct LiveStatus: Sendable, Codable, Hashable {
     public struct Burst: Sendable, Codable, Hashable {
         /// `waiting` (for the trigger), `recording`, `paused` or `ended`.
         public var state: String
+        /// Whether a recording is under way (`recording` or `paused`): before the trigger frames are only shown, and
+        /// `fps` is the rate they are made for the preview.
+        public var recording: Bool
         /// The recording's number (`rawburst live` counts takes from 1) and its folder.
         public var take: Int
         public var folder: String
-        /// Frames asked for per sensor, and produced, written and dropped so far (all sensors).
+        /// Frames asked for per sensor, and produced (shown frames included), written and dropped so far (all
+        /// sensors). `dropped` counts the recording's drops only: the frames let go while they were only shown (before
+        /// the trigger) are not the recording's, and are 0 here (the take's manifest still counts every one).
         public var frames: Int
         public var produced: Int
         public var written: Int
         public var dropped: Int
-        /// Drops by typed reason (`pool-full`, `late`, `outside-pre-record` ...).
+        /// The recording's drops by typed reason (`pool-full`, `late`, `write-failed` ...); empty before the trigger.
         public var droppedByReason: [String: Int]
-        /// Frames made per second over the last second.
+        /// Frames made per second over the last second (while not recording: the preview's rate).
         public var fps: Double
         /// Frames waiting for a writer, and the pool's slots.
         public var queued: Int
@@ -40,10 +45,11 @@ public struct LiveStatus: Sendable, Codable, Hashable {
         public var secondsUntilFull: Double?
 
         /// The burst's figures.
-        public init(state: String, take: Int, folder: String, frames: Int, produced: Int, written: Int, dropped: Int,
-                    droppedByReason: [String: Int], fps: Double, queued: Int, slots: Int, occupancy: [Double],
+        public init(state: String, recording: Bool, take: Int, folder: String, frames: Int, produced: Int, written: Int,
+                    dropped: Int, droppedByReason: [String: Int], fps: Double, queued: Int, slots: Int, occupancy: [Double],
                     megabytesPerSecond: Double, governor: String, previewsThinned: Bool, secondsUntilFull: Double?) {
             self.state = state
+            self.recording = recording
             self.take = take
             self.folder = folder
             self.frames = frames

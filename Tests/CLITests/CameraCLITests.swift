@@ -139,6 +139,34 @@ struct CameraCLITests {
         }
     }
 
+    @Test("issue #33: --iso 190 on GainRaw sets the nearest step (4, ISO 200), not Aravis's cut (3, ISO 175), says so; no f/0.0")
+    func isoOnGainSteps() throws {
+        let camera = try FakeGigECamera(serial: "RBISO1")
+        defer { camera.stop() }
+        let tmp = try TemporaryDirectory()
+        let out = tmp.url.appendingPathComponent("burst")
+        // The profile's raw gain table: GainRaw 0 → ISO 100, 4 → 200, 10 → 800; ISO 190 asks GainRaw 3.6.
+        let profile = TestPaths.packageRoot.appendingPathComponent("samples/genicam/rawburst-fake-camera-profile.json").path
+        let arguments = ["capture", "--camera", "aravis:\(camera.deviceID)", "--pixel-format", "BayerRG8", "--crop", "512x384+0+0",
+                         "--frames", "3", "--fps", "10", "--iso", "190", "--shutter", "1/100", "--profile", profile, "-o"]
+        let result = try CLI.run(arguments + [out.path], timeout: 300)
+        #expect([0, 3].contains(result.exitStatus), "\(result)")
+        let settingsLine = result.stdout.split(separator: "\n").first { $0.contains("ISO ") } ?? ""
+        #expect(settingsLine.contains("ISO 200 (asked for 190"), "\(result.stdout)")
+        #expect(!result.stdout.contains("f/"), "no aperture for a camera without one: \(result.stdout)")
+        let manifest = try JSONValue(parsing: try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let frames = try #require(manifest["frames"]?.array)
+        #expect(!frames.isEmpty && frames.allSatisfy { $0["settings"]?["iso"]?.double == 200 }, "\(frames.map { $0["settings"]?["iso"] })")
+        let dng = out.appendingPathComponent("camera-\(String(format: "%04d", frames[0]["sequenceNumber"]?.int ?? 0)).dng").path
+        #expect(try ExifTool.tags(of: dng, extraArguments: ["-n"])["ExifIFD:ISO"]?.int == 200)
+        let inspect = try CLI.run(["inspect", dng])
+        #expect(inspect.exitStatus == 0 && inspect.stdout.contains("ISO") && !inspect.stdout.contains("Aperture")
+                && !inspect.stdout.contains("f/0"), "\(inspect.stdout)")
+        // An ISO on a step is set as asked, and says nothing more.
+        let exact = try CLI.run(arguments.map { $0 == "190" ? "200" : $0 } + [tmp.url.appendingPathComponent("exact").path], timeout: 300)
+        #expect(exact.stdout.contains("ISO 200, ") && !exact.stdout.contains("asked for"), "\(exact.stdout)")
+    }
+
     @Test("a starved burst (tiny pool, slow disk, drop-newest) counts every lost frame; numbers stay contiguous")
     func starved() throws {
         let camera = try FakeGigECamera(serial: "RBSTARVE1")

@@ -41,6 +41,27 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(odd + ".png").path))
     }
 
+    /// Issue #33: a job whose output is another job's input through a linked folder passes the planner's own path
+    /// check, and is refused by rawburst's `--check` (device and inode), naming the user's lines and both paths.
+    @Test func anOutputThatIsAnotherJobsInputThroughALinkIsRefusedByTheCheck() throws {
+        let tmp = try TemporaryDirectory(prefix: "rawburst-dask-identity")
+        let raws = try tmp.subdirectory("raws")
+        try FileManager.default.copyItem(at: try #require(TestPaths.sharedSample("kodak-dc120-jpeg.kdc")),
+                                         to: raws.appendingPathComponent("a.kdc"))
+        try FileManager.default.copyItem(atPath: try TinyCamera.dng(in: tmp.url), toPath: raws.path + "/b.dng")
+        let before = try WorkerSupport.sha256sum(raws.path + "/b.dng")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/link", withDestinationPath: raws.path)
+        let out = tmp.file("out")
+        let manifest = tmp.file("jobs.jsonl")
+        try WorkerSupport.manifest([["input": raws.path + "/a.kdc", "output": tmp.path + "/link/b.dng"],
+                                    ["input": raws.path + "/b.dng", "output": out.path + "/b.dng"]], at: manifest)
+        let refused = try Self.run(["convert", manifest.path, out.path])
+        DaskCommandLineTests.expectRefused(refused, naming: "jobs.jsonl line 2: the input \(raws.path)/b.dng is the output of line 1")
+        #expect(refused.stderr.contains(tmp.path + "/link/b.dng"), "\(refused.stderr)")
+        #expect(try WorkerSupport.sha256sum(raws.path + "/b.dng") == before)
+        #expect(!FileManager.default.fileExists(atPath: out.path + "/b.dng"))
+    }
+
     @Test func aNameThatIsNotUTF8FailsAloneAndRedoReplacesEveryOutput() throws {
         let tmp = try TemporaryDirectory(prefix: "rawburst-dask-badname")
         let raws = try tmp.subdirectory("raws")

@@ -69,6 +69,14 @@ import TestSupport
         #expect(point["y"]?.double.map { abs($0 - 0.75) < 0.03 } ?? false)
         #expect(report["tapFrameMetering"]?.string?.hasPrefix("spot:0.2") ?? false,
                 "the next frames are metered at the tap: \(String(describing: report["tapFrameMetering"]))")
+        // Only looking, the page says it is not recording and shows the preview's rate, no drops (issue #33: it read
+        // "drops 166 (outside-pre-record)"); recording, the recording's own written frames and drops.
+        let looking = report["burstPanelLooking"]?.string ?? ""
+        #expect(looking.contains("not recording") && looking.contains("fps preview"), "\(looking)")
+        #expect(!looking.contains("drops") && !looking.contains("outside-pre-record") && !looking.contains("written"), "\(looking)")
+        let recording = report["burstPanelRecording"]?.string ?? ""
+        #expect(recording.contains("written") && recording.contains("drops") && !recording.contains("not recording"), "\(recording)")
+        #expect(!recording.contains("outside-pre-record"), "\(recording)")
         // Record and stop: the take's DNGs and manifest, nothing lost but the frames shown before Record, and every
         // previewed frame's latency in the manifest.
         #expect(report["recordingSeen"] == .bool(true))

@@ -96,6 +96,52 @@ import TestSupport
         #expect(manifest["viewfinder"]?["frames"]?.array?.count == frames.count)
     }
 
+    /// Issue #33: while frames are only shown nothing is recording and no drop is counted (the frames let go are not a
+    /// recording's); once recording, its own drops only. `/files` of the take lists and serves what the recording
+    /// wrote (matched with its journal by device and inode), never a hard or symbolic link placed in the folder.
+    @Test func whileOnlyLookingNoDropsAreCountedAndTheTakesFilesAreItsOwn() throws {
+        let (folder, profile, config) = try Self.workspace("looking")
+        let out = folder.appendingPathComponent("out").path, take = out + "/take-001"
+        let outside = folder.appendingPathComponent("outside-secret.txt").path
+        try Data("outside secret".utf8).write(to: URL(fileURLWithPath: outside))
+        let r = try Self.drive([["wait_status": "s['burst']['produced'] >= 15", "seconds": 60], ["get": "/status"],
+                                ["post": ["cmd": "trigger"]], ["wait_status": "s['burst']['written'] >= 3", "seconds": 60],
+                                ["get": "/status"], ["hardlink": [outside, take + "/hard-0001.dng"]],
+                                ["symlink": [outside, take + "/soft-0001.dng"]], ["get": "/files"], ["get": "/files/hard-0001.dng"],
+                                ["get": "/files/soft-0001.dng"], ["post": ["cmd": "quit"]]],
+                               ["live", "--profile", profile, "--fps", "10", "--live", "127.0.0.1:0", "--live-size", "160",
+                                "-o", out], config: config)
+        #expect(r["exitCode"]?.int == 0, "\(r["stderr"]?.string ?? "")")
+        let steps = r["steps"]?.array ?? []
+        #expect(steps[safe: 0]?["ok"] == .bool(true))
+        let looking = steps[safe: 1]?["json"]?["burst"]
+        #expect(looking?["state"]?.string == "waiting" && looking?["recording"] == .bool(false), "\(String(describing: looking))")
+        #expect((looking?["produced"]?.int ?? 0) >= 15 && (looking?["fps"]?.double ?? 0) > 0)
+        #expect(looking?["dropped"]?.int == 0 && looking?["droppedByReason"]?.object?.isEmpty == true, "\(String(describing: looking))")
+        let recording = steps[safe: 4]?["json"]?["burst"]
+        #expect(recording?["recording"] == .bool(true) && recording?["state"]?.string == "recording", "\(String(describing: recording))")
+        #expect(recording?["droppedByReason"]?["outside-pre-record"] == nil, "\(String(describing: recording))")
+        let listed = (steps[safe: 7]?["json"]?.array ?? []).compactMap { $0["name"]?.string }
+        #expect(listed.contains("journal.jsonl") && listed.filter { $0.hasSuffix(".dng") }.count >= 3, "\(listed)")
+        #expect(!listed.contains("hard-0001.dng") && !listed.contains("soft-0001.dng"), "\(listed)")
+        #expect(steps[safe: 8]?["status"]?.int == 404 && steps[safe: 9]?["status"]?.int == 404)
+        // The take's manifest still counts every frame let go while only shown (nothing lost unsaid).
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: take + "/manifest.json")))
+        let shown = (manifest["burst"]?["dropped"]?.array ?? []).filter { $0["reason"]?.string == "outside-pre-record" }
+        #expect(shown.count >= 10, "\(shown.count) frames shown before Record")
+        // The journal identifies each DNG and, once written, the manifest by device and inode.
+        let lines = try String(contentsOfFile: take + "/journal.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        let identified = lines.filter { ["committed", "file"].contains($0["event"]?.string ?? "") }
+        #expect(identified.contains { $0["file"]?.string == "manifest.json" })
+        for line in identified {
+            let name = try #require(line["file"]?.string)
+            let attributes = try FileManager.default.attributesOfItem(atPath: take + "/" + name)
+            #expect(line["inode"]?.int.map { UInt64($0) } == (attributes[.systemFileNumber] as? NSNumber)?.uint64Value, "\(name)")
+            #expect(line["device"]?.int.map { UInt64($0) } == (attributes[.systemNumber] as? NSNumber)?.uint64Value, "\(name)")
+        }
+    }
+
     @Test func aTokenGuardsEveryRequestAndQuitEndsLiveCleanly() throws {
         let (folder, profile, config) = try Self.workspace("token")
         let token = "abcdefghijklmnop0123456789"

@@ -110,6 +110,44 @@ struct RecoverBooksCLITests {
         #expect(result.stdout.hasPrefix("2 frames exist: 0-1 (the burst did not finish)"), "\(result.stdout)")
     }
 
+    @Test("issue #33: recover exits 1 when a frame was lost in flight; 0 when every frame is written or dropped with its reason")
+    func aFrameLostInFlightIsExitStatusOne() throws {
+        let tmp = try TemporaryDirectory()
+        let folder = tmp.url.appendingPathComponent("burst")
+        let arguments = TinyCamera.quickCapture.map { $0 == "1" ? "3" : $0 }
+        let capture = try CLI.run(["capture", "--profile", try TinyCamera.writeProfile(in: tmp.url), "-o", folder.path] + arguments)
+        try #require(capture.exitStatus == 0, "\(capture)")
+        let whole = try CLI.run(["recover", folder.path])
+        #expect(whole.exitStatus == 0, "\(whole)")
+        #expect(whole.stdout.hasPrefix("3 frames exist: 0-2 (the burst finished)") && !whole.stdout.contains("lost"), "\(whole.stdout)")
+
+        // A crash before the end: frame 3 produced, frame 4 produced and dropped (pool-full), frame 3 never settled.
+        try Self.cutJournalEnd(in: folder)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("manifest.json"))
+        let journal = try FileHandle(forWritingTo: folder.appendingPathComponent("journal.jsonl"))
+        try journal.seekToEnd()
+        for line in [#"{"event":"produced","sequenceNumber":4,"sensor":"phone-front"}"#,
+                     #"{"event":"dropped","reason":"pool-full","sensor":"phone-front","sequenceNumber":4}"#] {
+            try journal.write(contentsOf: Data((line + "\n").utf8))
+        }
+        try journal.close()
+        let dropped = try CLI.run(["recover", folder.path])
+        #expect(dropped.exitStatus == 0, "a frame dropped with its reason is accounted for: \(dropped)")
+        #expect(dropped.stdout.contains("1 dropped during the burst: 4") && !dropped.stdout.contains("lost"), "\(dropped.stdout)")
+
+        let again = try FileHandle(forWritingTo: folder.appendingPathComponent("journal.jsonl"))
+        try again.seekToEnd()
+        try again.write(contentsOf: Data((#"{"event":"produced","sequenceNumber":3,"sensor":"phone-front"}"# + "\n").utf8))
+        try again.close()
+        let lost = try CLI.run(["recover", folder.path, "--json"])
+        #expect(lost.exitStatus == 1, "\(lost)")
+        let report = try JSONValue(parsing: lost.stdout)
+        #expect(report["recovered"]?["lostInFlight"]?.array?.compactMap { $0["sequenceNumber"]?.int } == [3])
+        #expect(report["recovered"]?["frames"]?.array?.count == 3)
+        let text = try CLI.run(["recover", folder.path])
+        #expect(text.exitStatus == 1 && text.stdout.contains("1 lost in flight: 3"), "\(text)")
+    }
+
     @Test("item 14: capture into a folder it cannot write exits 2 with one line and creates nothing")
     func captureIntoAReadOnlyFolder() throws {
         let tmp = try TemporaryDirectory()

@@ -39,8 +39,10 @@ struct RecoverCLITests {
         #expect(process.terminationReason == .uncaughtSignal)
 
         let result = try CLI.run(["recover", out.path, "--json"])
-        #expect(result.exitStatus == 0, "\(result)")
         let report = try JSONValue(parsing: result.stdout)
+        // Frames in the pool or being written when it was killed are lost in flight: exit status 1 says so.
+        let lost = report["recovered"]?["lostInFlight"]?.array ?? []
+        #expect(result.exitStatus == (lost.isEmpty ? 0 : 1), "\(result)")
         let frames = try #require(report["recovered"]?["frames"]?.array)
         #expect(report["recovered"]?["finished"]?.bool == false)
         #expect(report["recovered"]?["problems"]?.array?.isEmpty == true)

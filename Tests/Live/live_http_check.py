@@ -11,6 +11,7 @@ ACTIONS_JSON is a list of steps, done in order once the command has printed its 
   {"frame": true}                                         GET /frame.jpg; records the status and its JPEG's size
   {"watch": seconds, "send": {...}}                       a WebSocket client reading for that long (after sending one
                                                           command, if given): binary and text messages counted
+  {"hardlink": [existing, new]}, {"symlink": [target, new]}   makes a link at `new` (a file placed in a take's folder)
 Prints one JSON object: the address, each step's result, the command's exit status, stdout and stderr.
 """
 import json
@@ -138,6 +139,10 @@ if url:
             out = counts
         elif "sleep" in step:
             time.sleep(step["sleep"])
+        elif "hardlink" in step:
+            os.link(*step["hardlink"])
+        elif "symlink" in step:
+            os.symlink(*step["symlink"])
         elif "wait_status" in step:
             end, ok = time.time() + step.get("seconds", 60), False
             while time.time() < end and not ok:

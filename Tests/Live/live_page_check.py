@@ -117,6 +117,9 @@ try:
         time.sleep(0.03)
     result["framesIn2s"] = state("window.rawburstLive.frames") - first
     result["distinctSequencesIn2s"] = len(sequences - {None})
+    # Only looking: the burst panel as a person reads it (hidden parts are not in innerText), with frames let go.
+    wait_for("window.rawburstLive.lastStatus && window.rawburstLive.lastStatus.burst.produced > 10", 30)
+    result["burstPanelLooking"] = state("document.getElementById('burst').innerText")
     shot("01-preview.png")
 
     # Peaking on: marked pixels in the overlay.
@@ -185,6 +188,7 @@ try:
     driver.find_element(By.ID, "record").click()
     result["recordingSeen"] = bool(wait_for("window.rawburstLive.lastStatus && window.rawburstLive.lastStatus.burst.state == 'recording'", 30))
     wait_for("window.rawburstLive.lastStatus.burst.written >= 5", 60)
+    result["burstPanelRecording"] = state("document.getElementById('burst').innerText")
     shot("06-recording.png")
     driver.find_element(By.ID, "stop").click()
     wait_for("window.rawburstLive.lastStatus.burst.take == 2", 60)

@@ -37,6 +37,34 @@ import Testing
         #expect(recovered.dropped.isEmpty && recovered.problems.isEmpty && recovered.missingSidecars == ["phone-wide-0001.json"])
     }
 
+    @Test("issue #33: the journal names each file the burst wrote by device and inode: DNGs, sidecars, itself")
+    func theJournalIdentifiesItsFiles() throws {
+        let tmp = try TemporaryDirectory()
+        let (report, _) = try Faults.burst(in: tmp.url.path, frames: 3, failing: .first(.sync, pathContaining: "no-such-file"))
+        #expect(report.ledger.written.sorted() == [0, 1, 2] && report.failures.isEmpty)
+        let entries = try BurstJournal.read(path: tmp.url.path + "/" + BurstJournal.fileName).entries
+        let files = BurstJournal.Entry.identifiedFiles(entries)
+        #expect(Set(files.keys) == Set([BurstJournal.fileName] + (0...2).flatMap { ["phone-wide-000\($0).dng", "phone-wide-000\($0).json"] }))
+        for (name, identity) in files {
+            var info = stat()
+            #expect(lstat(tmp.url.path + "/" + name, &info) == 0)
+            #expect(identity == FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), "\(name)")
+        }
+        #expect(entries.first { $0.kind == .start }?.identity == FileIdentity(path: tmp.url.path + "/" + BurstJournal.fileName))
+        // A journal written before identities were recorded names no file, and still reads and recovers.
+        let old = entries.map { entry -> BurstJournal.Entry in
+            var e = entry
+            (e.device, e.inode, e.sidecarInode) = (nil, nil, nil)
+            return e
+        }
+        #expect(BurstJournal.Entry.identifiedFiles(old).isEmpty)
+        let encoder = JSONEncoder()
+        try Data(old.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n").utf8)
+            .write(to: tmp.url.appendingPathComponent(BurstJournal.fileName))
+        let recovered = try BurstRecovery.recover(directory: tmp.url.path)
+        #expect(recovered.frames.map(\.sequenceNumber) == [0, 1, 2] && recovered.frames.allSatisfy(\.journaled) && recovered.problems.isEmpty)
+    }
+
     @Test("item 3: a directory that cannot be flushed after the rename is a typed failure, journaled, not ignored",
           arguments: [FileSystemCall.openDirectory, .syncDirectory])
     func aDirectoryFlushFailureIsNotIgnored(call: FileSystemCall) throws {

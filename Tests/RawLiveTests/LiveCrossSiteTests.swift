@@ -12,6 +12,7 @@ extension LiveServerSuites {
         @Test func foreignHostOrOriginIsRefusedOnEveryRoute() throws {
             let tmp = try TemporaryDirectory()
             try Data("hello".utf8).write(to: tmp.url.appendingPathComponent("a.txt"))
+            try LiveTakeJournal.record(["a.txt"], in: tmp.path)
             let harness = try LiveHarness(folder: tmp.path)
             defer { harness.stop() }
             harness.server.publish(LiveFrames.frame(1))

@@ -16,6 +16,7 @@ extension LiveServerSuites {
             try Data("hidden".utf8).write(to: tmp.url.appendingPathComponent(".hidden"))
             try FileManager.default.createSymbolicLink(atPath: tmp.path + "/link.txt", withDestinationPath: outside.path + "/secret.txt")
             try FileManager.default.createDirectory(atPath: tmp.path + "/sub", withIntermediateDirectories: false)
+            try LiveTakeJournal.record(["frame_000001.dng", ".hidden", "link.txt", "sub"], in: tmp.path)
             let harness = try LiveHarness(folder: tmp.path)
             defer { harness.stop() }
             let attempts = ["/files/..%2f..%2fetc%2fpasswd", "/files/%2e%2e", "/files/%2e%2e%2fsecret.txt", "/files/.hidden",
@@ -31,9 +32,54 @@ extension LiveServerSuites {
             #expect(file.body == real)
             let list = try LiveHTTP.request(port: harness.port, path: "/files")
             let entries = try JSONSerialization.jsonObject(with: Data(list.body)) as? [[String: Any]]
-            #expect(entries?.count == 1, "only the regular file, no link, folder or hidden name")
-            #expect(entries?.first?["name"] as? String == "frame_000001.dng")
+            #expect(entries?.map { $0["name"] as? String } == ["frame_000001.dng", "journal.jsonl"],
+                    "the regular file and the journal; no link, folder or hidden name")
             #expect(entries?.first?["bytes"] as? Int == 3000)
+        }
+
+        /// Issue #33: only the files the recording made are listed and served, each matched by device and inode
+        /// against the take's journal — not a hard link or a symbolic link placed in the folder (to a file outside it),
+        /// not a file dropped in afterwards, not a recorded file replaced since, and nothing from a folder without a journal.
+        @Test func onlyTheRecordingsOwnFilesAreServed() throws {
+            let outside = try TemporaryDirectory()
+            let secret = Array("outside secret bytes".utf8)
+            try Data(secret).write(to: outside.url.appendingPathComponent("secret.txt"))
+            let tmp = try TemporaryDirectory()
+            let frames = (1...3).map { n in (0..<(500 * n)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ n) } }
+            for (n, bytes) in frames.enumerated() {
+                try Data(bytes).write(to: tmp.url.appendingPathComponent("frame_00000\(n + 1).dng"))
+            }
+            let harness = try LiveHarness(folder: tmp.path)
+            defer { harness.stop() }
+            func names() throws -> [String] {
+                let list = try LiveHTTP.request(port: harness.port, path: "/files")
+                let entries = try JSONSerialization.jsonObject(with: Data(list.body)) as? [[String: Any]] ?? []
+                return entries.compactMap { $0["name"] as? String }
+            }
+            #expect(try names() == [], "no journal: nothing is the recording's")
+            #expect(try LiveHTTP.request(port: harness.port, path: "/files/frame_000001.dng").status == 404)
+
+            try LiveTakeJournal.record(["frame_000001.dng", "frame_000002.dng", "frame_000003.dng"], in: tmp.path)
+            #expect(try names() == ["frame_000001.dng", "frame_000002.dng", "frame_000003.dng", "journal.jsonl"])
+            #expect(try LiveHTTP.request(port: harness.port, path: "/files/frame_000002.dng").body == frames[1])
+
+            // Placed afterwards: a hard link and a symbolic link to the outside file, and a file of its own.
+            try FileManager.default.linkItem(atPath: outside.path + "/secret.txt", toPath: tmp.path + "/hard_link.dng")
+            try FileManager.default.createSymbolicLink(atPath: tmp.path + "/soft_link.dng", withDestinationPath: outside.path + "/secret.txt")
+            try Data("dropped in".utf8).write(to: tmp.url.appendingPathComponent("frame_000004.dng"))
+            // Recorded names whose files were replaced: by a hard link to the outside file, by a symbolic link to it,
+            // and by new bytes under the same name.
+            try FileManager.default.removeItem(atPath: tmp.path + "/frame_000001.dng")
+            try FileManager.default.linkItem(atPath: outside.path + "/secret.txt", toPath: tmp.path + "/frame_000001.dng")
+            try FileManager.default.removeItem(atPath: tmp.path + "/frame_000002.dng")
+            try FileManager.default.createSymbolicLink(atPath: tmp.path + "/frame_000002.dng", withDestinationPath: outside.path + "/secret.txt")
+            try Data("replaced".utf8).write(to: tmp.url.appendingPathComponent("frame_000003.dng"), options: .atomic)
+            #expect(try names() == ["journal.jsonl"])
+            for name in ["hard_link.dng", "soft_link.dng", "frame_000004.dng", "frame_000001.dng", "frame_000002.dng", "frame_000003.dng"] {
+                let r = try LiveHTTP.request(port: harness.port, path: "/files/" + name)
+                #expect(r.status == 404, "\(name): \(r.status)")
+                #expect(!r.body.elementsEqual(secret) && !r.text.contains("outside secret") && !r.text.contains("replaced"), "\(name)")
+            }
         }
 
         /// A large file is streamed from the thread pool in chunks: byte-exact, with the process's memory bounded and
@@ -42,6 +88,7 @@ extension LiveServerSuites {
             let tmp = try TemporaryDirectory()
             let bytes = 64 << 20
             try LiveLargeFile.write(to: tmp.path + "/big.bin", bytes: bytes)
+            try LiveTakeJournal.record(["big.bin"], in: tmp.path)
             let harness = try LiveHarness(folder: tmp.path)
             defer { harness.stop() }
             harness.startProducing()
@@ -81,10 +128,12 @@ extension LiveServerSuites {
             let first = try TemporaryDirectory(), second = try TemporaryDirectory()
             try Data("one".utf8).write(to: first.url.appendingPathComponent("f.txt"))
             try Data("two".utf8).write(to: second.url.appendingPathComponent("f.txt"))
+            try Data().write(to: first.url.appendingPathComponent("empty.txt"))
+            try LiveTakeJournal.record(["f.txt", "empty.txt"], in: first.path)
+            try LiveTakeJournal.record(["f.txt"], in: second.path)
             let harness = try LiveHarness(folder: first.path)
             defer { harness.stop() }
             #expect(try LiveHTTP.request(port: harness.port, path: "/files/f.txt").text == "one")
-            try Data().write(to: first.url.appendingPathComponent("empty.txt"))
             let empty = try LiveHTTP.request(port: harness.port, path: "/files/empty.txt")
             #expect(empty.status == 200 && empty.body.isEmpty && empty.headers["content-length"] == "0")
             harness.server.setFolder(second.path)

@@ -1,4 +1,5 @@
 import Foundation
+import RawCapture
 import RawCore
 import RawDevelop
 import RawImageIO
@@ -68,7 +69,7 @@ enum LiveFrames {
     }
 
     static func status(state: String = "recording") -> LiveStatus {
-        LiveStatus(burst: .init(state: state, take: 1, folder: "/tmp/x", frames: 100, produced: 10, written: 9, dropped: 1,
+        LiveStatus(burst: .init(state: state, recording: state == "recording", take: 1, folder: "/tmp/x", frames: 100, produced: 10, written: 9, dropped: 1,
                                 droppedByReason: ["late": 1], fps: 10, queued: 2, slots: 8, occupancy: [0.1, 0.2],
                                 megabytesPerSecond: 12.5, governor: "normal", previewsThinned: false, secondsUntilFull: nil),
                    controls: .init(settings: CaptureSettings(iso: 400), mode: "manual", autoExposureLock: false,
@@ -128,5 +129,17 @@ final class LiveHarness: @unchecked Sendable {  // lets, atomics and the produce
         let start = Date()
         server.stop()
         return Date().timeIntervalSince(start)
+    }
+}
+
+/// Makes a folder a recording's, as far as `/files` is concerned: a journal (with its own device and inode in its start
+/// line) whose `file` lines record `names` as they are now, the way a burst records what it writes.
+enum LiveTakeJournal {
+    static func record(_ names: [String], in folder: String) throws {
+        let journal = try BurstJournal(directory: folder)
+        var start = BurstJournal.Entry(.start)
+        start.identity = journal.identity
+        try journal.append(start)
+        try BurstJournal.recordFiles(names, in: folder)
     }
 }

@@ -11,6 +11,7 @@ extension LiveServerSuites {
         @Test func missingOrWrongTokenIsRefusedEverywhere() throws {
             let tmp = try TemporaryDirectory()
             try Data("hello".utf8).write(to: tmp.url.appendingPathComponent("a.txt"))
+            try LiveTakeJournal.record(["a.txt"], in: tmp.path)
             let harness = try LiveHarness(folder: tmp.path, token: Self.token)
             defer { harness.stop() }
             #expect(harness.address.url == "http://127.0.0.1:\(harness.port)/?token=s3cret-Token_42")
@@ -34,6 +35,7 @@ extension LiveServerSuites {
         @Test func rightTokenByQueryOrBearerIsServed() throws {
             let tmp = try TemporaryDirectory()
             try Data("hello".utf8).write(to: tmp.url.appendingPathComponent("a.txt"))
+            try LiveTakeJournal.record(["a.txt"], in: tmp.path)
             let harness = try LiveHarness(folder: tmp.path, token: Self.token)
             defer { harness.stop() }
             #expect(try LiveHTTP.request(port: harness.port, path: "/?token=\(Self.token)").status == 200)

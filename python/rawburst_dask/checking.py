@@ -1,7 +1,8 @@
 """The manifest check before any chunk: the whole normalised plan, written once to the state folder, is read by
 ``rawburst COMMAND --manifest M --check [options]`` on one worker, exactly as a run would read it (JSON, keys, the
-options parsed, values, duplicate outputs, an output that is another job's input, NUL bytes). A refusal stops the
-run with rawburst's one line, naming the line of the user's manifest (or the input of a walked file)."""
+options parsed, values, duplicate outputs, an output that is another job's input by device and inode, NUL bytes).
+A refusal stops the run with rawburst's one line, naming the line of the user's manifest (or the input of a walked
+file)."""
 
 from __future__ import annotations
 

@@ -196,7 +196,8 @@ def plan_manifest(manifest: str) -> List[Job]:
 
 
 def check_outputs(jobs: Sequence[Job]) -> None:
-    """Refuses two jobs with one output and an output that is its own input."""
+    """Refuses two jobs with one output and an output that is its own input, by path string: a quick first look.
+    rawburst's ``--check`` (checking.py) compares them by device and inode, which a linked folder cannot hide."""
     seen: Dict[str, str] = {}
     for job in jobs:
         if job.output in seen:

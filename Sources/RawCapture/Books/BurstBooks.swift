@@ -30,6 +30,9 @@ struct BurstBooks: Sendable {
     var lateDropped = 0
     /// Frames dropped by reason, all sensors (counted as they are dropped, for the progress line).
     var droppedByReason: [BurstLedger.DropReason: Int] = [:]
+    /// `droppedByReason` when the recording began (at the trigger, once the frames beyond the pre-record are let go):
+    /// what was dropped while frames were only shown. Empty for a burst that starts recording; nil until the trigger.
+    var droppedBeforeRecording: [BurstLedger.DropReason: Int]?
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
 
@@ -52,6 +55,9 @@ struct WriteOutcome: Sendable {
     var publication: AtomicFile.Publication
     /// Why its sidecar could not be written, nil when it was (or none was asked for).
     var sidecarFailure: String?
+    /// The DNG's and its sidecar's device and inode, as they were written (nil when unknown or no sidecar).
+    var identity: FileIdentity?
+    var sidecarIdentity: FileIdentity?
 }
 
 extension BurstRun {
@@ -101,6 +107,8 @@ extension BurstRun {
         committed.file = file
         committed.bytes = record.bytes
         if outcome.sidecarFailure != nil { committed.sidecar = false }
+        committed.identity = outcome.identity
+        if let sidecar = outcome.sidecarIdentity, sidecar.device == outcome.identity?.device { committed.sidecarInode = sidecar.inode }
         if !outcome.publication.isDurable { committed.durable = false }
         journalAppend(committed)
         let sensor = session.sensorNames.count > 1 ? record.sensor : nil
@@ -164,6 +172,7 @@ extension BurstRun {
             start.overflow = configuration.overflow.rawValue
             start.name = configuration.nameTemplate.text
             start.sidecars = configuration.sidecars
+            start.identity = opened.identity
             try opened.append(start)
             return opened
         } catch {
@@ -179,12 +188,18 @@ extension BurstRun {
         let (isPaused, waiting) = session.control.status
         let now = books.withLock { books in
             let totals = BurstLedger.totals(books.ledgers.values)
+            var recording: [BurstLedger.DropReason: Int] = [:]
+            if let before = books.droppedBeforeRecording {
+                for (reason, count) in books.droppedByReason where count > before[reason, default: 0] {
+                    recording[reason] = count - before[reason, default: 0]
+                }
+            }
             return BurstSession.Progress(produced: totals.produced, made: totals.produced - books.lateDropped,
                                          written: totals.written, dropped: totals.dropped,
                                          queued: stats.queued, slots: stats.slotCount, bytes: books.bytesWritten,
                                          seconds: Double(MonotonicClock.nanoseconds() - startedNanoseconds) / 1e9,
                                          level: books.level, paused: isPaused, waitingForTrigger: waiting,
-                                         droppedByReason: books.droppedByReason)
+                                         droppedByReason: books.droppedByReason, recordingDroppedByReason: recording)
         }
         progress(now)
     }

@@ -9,14 +9,20 @@ import SystemPackage
 /// A frame is journaled as committed only after its DNG (and its sidecar, or the sidecar's failure) is settled
 /// under its final name, so after a crash every committed line names a complete file. Lines:
 ///
-/// - `{"event":"start","version":2,"sensor":"phone-wide","frames":30,"overflow":"block","name":"%s-%4q","sidecars":true}`
+/// - `{"event":"start","version":2,"sensor":"phone-wide","frames":30,"overflow":"block","name":"%s-%4q","sidecars":true,
+///   "device":2049,"inode":1835041}` (the journal's own device and inode)
 /// - `{"event":"produced","sequenceNumber":4,"sensor":"phone-wide"}` (kept in memory until the next flushed line,
 ///   which writes and flushes it too; a frame produced but never committed or dropped was lost in flight)
-/// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704}`, with
-///   `"sidecar":false` when its sidecar could not be written and `"durable":false` when its directory could not be
-///   flushed (the file is whole under its name, but a power loss may lose the name)
+/// - `{"event":"committed","sequenceNumber":4,"file":"phone-wide-0004.dng","bytes":24534704,"device":2049,"inode":1835077,
+///   "sidecarInode":1835078}`, with `"sidecar":false` when its sidecar could not be written and `"durable":false` when its
+///   directory could not be flushed (the file is whole under its name, but a power loss may lose the name). `device` and
+///   `inode` identify the DNG (`st_dev`, `st_ino`, read from the descriptor it was written through), `sidecarInode` its
+///   sidecar (on the same device: the same folder); journals written before they were recorded have neither.
 /// - `{"event":"dropped","sequenceNumber":5,"reason":"pool-full"}`
 /// - `{"event":"end","produced":30,"written":29,"dropped":1}`
+/// - `{"event":"file","file":"manifest.json","device":2049,"inode":1835102}`: another file the burst made in its folder
+///   (the manifest, a colour chart, a developed picture), recorded once it is written (after the end line for those
+///   written after the burst)
 ///
 /// A crash can leave the last line cut short; `BurstRecovery` ignores a line that does not parse.
 public final class BurstJournal: Sendable {
@@ -37,6 +43,8 @@ public final class BurstJournal: Sendable {
             case dropped
             /// The burst ended (produced, written and dropped counts).
             case end
+            /// Another file of the burst is in its folder (the manifest, a chart, a developed picture), with its identity.
+            case file
         }
 
         /// The line's kind as written (see `kind`).
@@ -59,6 +67,12 @@ public final class BurstJournal: Sendable {
         public var sidecar: Bool?
         /// A committed line: false when the file's directory could not be flushed to disk.
         public var durable: Bool?
+        /// The device and inode of the line's file (a committed or `file` line), or of the journal itself (the start
+        /// line); absent from journals written before they were recorded.
+        public var device: UInt64?
+        public var inode: UInt64?
+        /// A committed line: the inode of the frame's sidecar (on `device`), when one was written.
+        public var sidecarInode: UInt64?
 
         /// An entry of `event` with nothing else set.
         public init(event: String) { self.event = event }
@@ -68,6 +82,35 @@ public final class BurstJournal: Sendable {
 
         /// The line's kind, nil for one this version does not know.
         public var kind: Event? { Event(rawValue: event) }
+
+        /// `device` and `inode` as an identity, nil when the line has none.
+        public var identity: FileIdentity? {
+            get { device.flatMap { device in inode.map { FileIdentity(device: device, inode: $0) } } }
+            set { (device, inode) = (newValue?.device, newValue?.inode) }
+        }
+
+        /// The files the lines say the burst made in its folder, by name, with their identities: the journal itself
+        /// (as the start line records it), each committed frame's DNG and sidecar, and the `file` lines. Lines without
+        /// identities (journals written before they were recorded) name none.
+        public static func identifiedFiles(_ entries: [Entry]) -> [String: FileIdentity] {
+            var files: [String: FileIdentity] = [:]
+            for entry in entries {
+                guard let identity = entry.identity else { continue }
+                switch entry.kind {
+                case .start?:
+                    files[fileName] = identity
+                case .committed?, .file?:
+                    guard let file = entry.file else { continue }
+                    files[file] = identity
+                    if entry.kind == .committed, let sidecar = entry.sidecarInode {
+                        files[FrameSidecar.fileName(forDNG: file)] = FileIdentity(device: identity.device, inode: sidecar)
+                    }
+                default:
+                    continue
+                }
+            }
+            return files
+        }
     }
 
     /// The journal's path.
@@ -87,6 +130,9 @@ public final class BurstJournal: Sendable {
         return e
     }()
 
+    /// The journal file's own device and inode (put in the start line), nil when they could not be read.
+    public let identity: FileIdentity?
+
     /// Starts a new journal in `directory` (replacing one left by an earlier burst there).
     public init(directory: String) throws(FileError) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
@@ -96,6 +142,37 @@ public final class BurstJournal: Sendable {
                                                  permissions: FilePermissions(rawValue: 0o644))
         } catch {
             throw FileError(path: path, "cannot open the journal: \(FileError.reason(error))")
+        }
+        identity = FileIdentity(descriptor: descriptor.rawValue)
+    }
+
+    /// Opens the journal of `directory` to add lines after its burst (never creating one, never through a link);
+    /// nil when it has none.
+    private init?(appendingIn directory: String) throws(FileError) {
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.append, .noFollow, .closeOnExec])
+        } catch let error as Errno where error == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw FileError(path: path, "cannot open the journal: \(FileError.reason(error))")
+        }
+        identity = FileIdentity(descriptor: descriptor.rawValue)
+    }
+
+    /// Adds a flushed `file` line to the journal of `directory` for each of `names` (files in that folder, each as it
+    /// is now: its device and inode, not following a link; a name with nothing, or no regular file, under it is left
+    /// out): the files a burst writes beside its frames (its manifest, charts, developed pictures). Nothing happens in
+    /// a folder without a journal.
+    public static func recordFiles(_ names: [String], in directory: String) throws(FileError) {
+        guard let journal = try BurstJournal(appendingIn: directory) else { return }
+        for name in names {
+            guard let found = FileIdentity.entry(at: (directory as NSString).appendingPathComponent(name)),
+                  found.isRegularFile else { continue }
+            var line = Entry(.file)
+            line.file = name
+            line.identity = found.identity
+            try journal.append(line)
         }
     }
 

@@ -67,6 +67,7 @@ extension BurstRun {
             s.triggered = true
             s.triggeredAt = s.lastSequence.map { $0 + 1 } ?? 0
             dropBeyondPreRecord()
+            books.withLock { $0.droppedBeforeRecording = $0.droppedByReason }
             pool.setHeld(false)
         }
         if s.triggered && s.taken >= configuration.frames { throw SensorLoopEnd(cause: nil) }

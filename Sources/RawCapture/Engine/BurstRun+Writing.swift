@@ -49,12 +49,14 @@ extension BurstRun {
             return
         }
         // The DNG is whole under its final name: from here on the frame is written, whatever else fails.
-        var outcome = WriteOutcome(publication: written.publication)
+        var outcome = WriteOutcome(publication: written.publication, identity: written.identity)
         if configuration.sidecars {
             let sidecar = FrameSidecar(frame: frame, file: name, bracketIndex: pending.bracketIndex, preset: configuration.presetName)
             let sidecarPath = (configuration.outputDirectory as NSString).appendingPathComponent(FrameSidecar.fileName(forDNG: name))
             do {
-                let publication = try AtomicFile.write(sidecar.json(), to: sidecarPath, overwrite: configuration.dngOptions.overwrite)
+                let (publication, identity) = try AtomicFile.publish(sidecar.json(), to: sidecarPath,
+                                                                     overwrite: configuration.dngOptions.overwrite)
+                outcome.sidecarIdentity = identity
                 if case .notDurable(let reason) = publication, outcome.publication.isDurable {
                     outcome.publication = .notDurable(reason: reason)
                 }

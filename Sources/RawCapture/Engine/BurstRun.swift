@@ -39,6 +39,7 @@ final class BurstRun: Sendable {
         startedNanoseconds = started
         faults = session.configuration.storageFaults.map { StorageFaultInjector($0, startNanoseconds: started) }
         var opening = BurstBooks(sensorNames: session.source.sensorNames)
+        if !session.control.status.waitingForTrigger { opening.droppedBeforeRecording = [:] }
         journal = Self.openJournal(session, failures: &opening.failures)
         books = Mutex(opening)
     }

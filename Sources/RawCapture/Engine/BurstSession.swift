@@ -175,5 +175,12 @@ extension BurstSession {
         public let waitingForTrigger: Bool
         /// Frames dropped so far by reason (all sensors; the counts sum to `dropped`).
         public let droppedByReason: [BurstLedger.DropReason: Int]
+        /// The drops of the recording alone, by reason: those since the trigger, not the frames let go while frames
+        /// were only shown (before the trigger of a pre-record or a viewfinder's take, nothing is recording). Empty
+        /// until the trigger; for a burst that starts recording, the same as `droppedByReason`.
+        public let recordingDroppedByReason: [BurstLedger.DropReason: Int]
+
+        /// The recording's drops in all (`recordingDroppedByReason` summed).
+        public var recordingDropped: Int { recordingDroppedByReason.values.reduce(0, +) }
     }
 }

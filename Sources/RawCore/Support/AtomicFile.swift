@@ -23,6 +23,9 @@ public final class AtomicFile {
     public let overwrite: Bool
     /// Whether `commit()` or `discard()` ran; only the owner reads or changes it (the type is not `Sendable`).
     private var finished = false
+    /// The identity of the file `commit()` gave its final name (read from the descriptor it flushed, before the
+    /// rename, so it is this file's whatever else takes the name later); nil before, or when it could not be read.
+    public private(set) var identity: FileIdentity?
 
     /// Prepares a temporary file beside `path`. Throws when the directory is missing or not writable,
     /// or when `path` exists and `overwrite` is false.
@@ -112,6 +115,7 @@ public final class AtomicFile {
             try? fd.close()
             throw fail("cannot flush to disk: \(error)")
         }
+        identity = FileIdentity(descriptor: fd.rawValue)
         try? fd.close()
         try publish()
         finished = true
@@ -161,6 +165,12 @@ public final class AtomicFile {
     /// Writes `bytes` to `path` atomically and durably (a small file: reports, sidecars); see `commit()` for
     /// what is thrown and what is returned.
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(FileError) -> Publication {
+        try publish(bytes, to: path, overwrite: overwrite).publication
+    }
+
+    /// Writes like ``write(_:to:overwrite:)`` and also returns the written file's ``identity``.
+    public static func publish(_ bytes: [UInt8], to path: String,
+                               overwrite: Bool) throws(FileError) -> (publication: Publication, identity: FileIdentity?) {
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let fd: FileDescriptor
         do {
@@ -177,7 +187,7 @@ public final class AtomicFile {
             throw file.fail("cannot write: \(FileError.reason(error))")
         }
         try? fd.close()
-        return try file.commit()
+        return (try file.commit(), file.identity)
     }
 
     /// Called by a writer that fills `temporaryPath` itself (through a library) before it writes: the one point

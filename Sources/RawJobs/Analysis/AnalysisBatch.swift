@@ -56,6 +56,20 @@ public struct AnalysisBatch: Sendable {
                               files: results)
     }
 
+    /// What ``run(_:progress:)`` may write, for ``OutputClashCheck`` before it runs: each file with its pictures (named
+    /// by ``stems(_:)``), then the contact sheet; nothing without a picture directory.
+    public func plannedPaths(_ files: [String]) -> [JobPaths] {
+        guard let directory = options.pictureDirectory else { return [] }
+        var kinds: [String] = []
+        if options.analysis.histogram { kinds += ["histogram", "rgb-histogram"] }
+        if options.analysis.peaking { kinds.append("peaking") }
+        if options.zebraThreshold != nil { kinds.append("zebra") }
+        let picture = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        return zip(files, Self.stems(files)).map { file, stem in
+            JobPaths(inputs: [file], outputs: kinds.map { picture("\(stem)-\($0).png") })
+        } + [JobPaths(inputs: [], outputs: [picture("contact-sheet.png")])]
+    }
+
     /// One file's analysis, pictures and contact-sheet tile.
     private func analyse(_ path: String, stem: String) -> (AnalysisFileResult, AnalysisPictures.Tile?) {
         var result = AnalysisFileResult(path: path, ok: false)

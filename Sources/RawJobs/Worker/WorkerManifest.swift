@@ -25,14 +25,14 @@ public enum WorkerManifest {
 
     /// The jobs of the manifest at `path`, in order; `check` is called with each job and throws when its options do
     /// not parse (its error's description is the message); it returns the job's settings (``WorkerJob/settings``).
-    /// Two jobs writing one output, or an output that is a job's input (its own or another's), are refused.
+    /// Two jobs writing one output, or an output that is a job's input (its own or another's), are refused by what the
+    /// paths name (``OutputClashCheck``), once every line has been read.
     public static func read(path: String, check: (WorkerJob) throws -> String) throws(WorkerManifestError) -> [WorkerJob] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw WorkerManifestError("\(path): cannot read the manifest (\(FileError.errnoText()))")
         }
         var jobs: [WorkerJob] = []
-        var outputs: [String: Int] = [:], inputs: [String: Int] = [:]
         var lineNumber = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -45,19 +45,34 @@ public enum WorkerManifest {
             } catch {
                 throw fail(error.message)
             }
-            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
-            let source = URL(fileURLWithPath: job.input).standardizedFileURL.path
-            if let other = outputs[key] { throw fail("\(job.output) is also the output of line \(other)") }
-            if key == source { throw fail("the output would replace its own input") }
-            if let other = inputs[key] { throw fail("the output \(job.output) is the input of line \(other)") }
-            if let other = outputs[source] { throw fail("the input \(job.input) is the output of line \(other)") }
-            outputs[key] = lineNumber
-            inputs[source] = inputs[source] ?? lineNumber
             do { job.settings = try check(job) } catch { throw fail("\(error)") }
             jobs.append(job)
         }
         guard !jobs.isEmpty else { throw WorkerManifestError("\(path): the manifest has no jobs") }
+        if let clash = OutputClashCheck.firstClash(in: jobs.map { JobPaths(inputs: [$0.input], outputs: [$0.output]) }) {
+            throw WorkerManifestError(describe(clash, jobs: jobs, manifest: path))
+        }
         return jobs
+    }
+
+    /// A clash in one line naming the manifest, the line it is found on, both paths and the other line.
+    static func describe(_ clash: OutputClash, jobs: [WorkerJob], manifest: String) -> String {
+        let (output, other) = (jobs[clash.outputJob].line ?? clash.outputJob + 1, jobs[clash.otherJob].line ?? clash.otherJob + 1)
+        let samePath = clash.output == clash.other
+        switch clash.kind {
+        case .sameOutput:
+            return "\(manifest) line \(output): \(clash.output) is also the output of line \(other)"
+                + (samePath ? "" : " (as \(clash.other): one file)")
+        case .replacesInput where clash.outputJob == clash.otherJob:
+            return "\(manifest) line \(output): the output would replace its own input"
+                + (samePath ? "" : " (\(clash.output) is \(clash.other))")
+        case .replacesInput where clash.otherJob > clash.outputJob:
+            return "\(manifest) line \(other): the input \(clash.other) is the output of line \(output)"
+                + (samePath ? "" : " (as \(clash.output): one file)")
+        case .replacesInput:
+            return "\(manifest) line \(output): the output \(clash.output) is the input of line \(other)"
+                + (samePath ? "" : " (as \(clash.other): one file)")
+        }
     }
 
     /// One line's job (the message names what is wrong, without the line).

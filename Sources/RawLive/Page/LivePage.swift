@@ -85,9 +85,11 @@ public enum LivePage {
               <div class="row"><span>buffer <b id="fill">–</b></span><canvas id="occupancy" width="120" height="28"></canvas></div>
               <div class="row"><span><b id="mbps">–</b> MB/s</span><span>left <b id="time-left">–</b></span>
                 <span>gov <b id="governor">–</b></span></div>
-              <div class="row"><span><b id="burst-fps">–</b> fps</span><span>written <b id="written">0</b></span>
+              <div class="row"><span><b id="burst-fps">–</b> <span id="fps-kind">fps</span></span>
+                <span id="not-recording" class="muted">not recording</span>
+                <span id="recording-figures"><span>written <b id="written">0</b></span>
                 <span>drops <b id="drops">0</b></span>
-                <span class="muted" id="drop-reasons"></span></div>
+                <span class="muted" id="drop-reasons"></span></span></div>
             </div>
             <div id="controls" class="panel">
               <label>ISO <select id="iso"><option value="auto">Auto</option></select></label>

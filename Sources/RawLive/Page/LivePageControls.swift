@@ -30,7 +30,7 @@ enum LivePageControls {
           const mark = (name, text) => automatic.includes(name) ? text + " A" : text;
           $("readout-iso").textContent = mark("iso", String(Math.round(s.iso)));
           $("readout-shutter").textContent = mark("shutter", shutterText(s.shutter));
-          $("readout-aperture").textContent = "f/" + numberText(s.aperture, 1);
+          $("readout-aperture").textContent = s.aperture > 0 ? "f/" + numberText(s.aperture, 1) : "–";
           $("readout-focus").textContent = mark("focus", focusText(s.focus));
           const k = typeof sensor.kelvin === "number" ? Math.round(sensor.kelvin) + "K" : s.whiteBalance;
           const tint = typeof sensor.tint === "number" ? (sensor.tint >= 0 ? "+" : "") + sensor.tint.toFixed(0) : "";
@@ -59,7 +59,13 @@ enum LivePageControls {
           $("pause").textContent = b.state === "paused" ? "Resume" : "Pause";
           const fill = (b.occupancy || []).length ? b.occupancy[b.occupancy.length - 1] : (b.slots ? b.queued / b.slots : null);
           $("fill").textContent = fill === null ? "–" : Math.round(100 * fill) + "%";
+          // Before Record frames are only shown: the rate they come at, and no recording's figures (its drops
+          // are counted for a recording only).
+          const figures = b.recording || b.state === "ended";
           $("burst-fps").textContent = numberText(b.fps, 1);
+          $("fps-kind").textContent = figures ? "fps" : "fps preview";
+          $("not-recording").hidden = figures;
+          $("recording-figures").hidden = !figures;
           $("mbps").textContent = numberText(b.megabytesPerSecond, 1);
           $("time-left").textContent = typeof b.secondsUntilFull === "number" ? b.secondsUntilFull.toFixed(0) + " s" : "∞";
           $("governor").textContent = b.governor + (b.previewsThinned ? " (previews thinned)" : "");

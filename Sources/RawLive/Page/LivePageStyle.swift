@@ -23,6 +23,8 @@ enum LivePageStyle {
         aside { flex: 0 0 300px; display: flex; flex-direction: column; gap: 6px; }
         .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
         .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 3px 0; }
+        #recording-figures { display: inline-flex; flex-wrap: wrap; gap: 8px; }
+        [hidden] { display: none !important; }
         #toggles { padding: 4px 0; }
         #readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: 4px; font-variant-numeric: tabular-nums; }
         #readouts div { display: flex; flex-direction: column; }

@@ -1,11 +1,16 @@
 import Foundation
+import RawCapture
+import RawCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The burst folder as the pages may see it: its regular files by name, nothing outside it.
+/// The take's folder as the pages may see it: the files its recording made, and nothing else. A file is listed and
+/// served only when the folder's journal (`journal.jsonl`, itself a regular file) records its name with its device
+/// and inode, and the entry under that name is that very regular file: a hard link or a symbolic link placed there, a
+/// file dropped in afterwards, or a file replaced since, is not the recording's (docs/live.md).
 struct LiveFolder: Sendable {
     /// The folder's path as configured.
     let path: String
@@ -20,7 +25,7 @@ struct LiveFolder: Sendable {
     enum Refusal: Error, Equatable {
         /// Not a plain file name (the pattern, `..`), 400.
         case badName
-        /// No such regular file inside the folder (or a link leading outside it), 404.
+        /// No file of the recording by that name, 404.
         case notFound
     }
 
@@ -39,32 +44,35 @@ struct LiveFolder: Sendable {
         return bytes.enumerated().allSatisfy { allowed($0.element, first: $0.offset == 0) }
     }
 
-    /// The folder's regular files (not links, not folders, not hidden names), sorted by name.
+    /// The files the journal says the recording made, by name, with their device and inode (none without a journal,
+    /// or with one written before identities were recorded).
+    func recordedFiles() -> [String: FileIdentity] {
+        guard let (entries, _) = try? BurstJournal.read(path: file(BurstJournal.fileName)) else { return [:] }
+        return BurstJournal.Entry.identifiedFiles(entries).filter { Self.isPlainName($0.key) }
+    }
+
+    /// The recording's files that are in the folder as they were made, sorted by name.
     func list() -> [Entry] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
-        return names.sorted().compactMap { name in
-            guard Self.isPlainName(name) else { return nil }
-            var info = stat()
-            guard lstat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return Entry(name: name, bytes: Int(info.st_size))
+        recordedFiles().sorted { $0.key < $1.key }.compactMap { name, identity in
+            guard let found = FileIdentity.entry(at: file(name)), found.isRegularFile, found.identity == identity else { return nil }
+            return Entry(name: name, bytes: found.bytes)
         }
     }
 
-    /// The real path of file `name`, checked: a plain name whose resolved path (links followed) is a regular file
-    /// directly inside the folder's resolved path.
-    func resolve(_ name: String) throws(Refusal) -> String {
+    /// File `name` of the recording, opened for reading: a plain name the journal records, opened without following a
+    /// link, and the regular file with the recorded device and inode (checked on the open descriptor, so what is
+    /// served is that file whatever takes the name afterwards).
+    func openFile(_ name: String) throws(Refusal) -> LiveServedFile {
         guard Self.isPlainName(name) else { throw .badName }
-        guard let folder = Self.realPath(path), let file = Self.realPath(path + "/" + name) else { throw .notFound }
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        guard file.hasPrefix(prefix), !file.dropFirst(prefix.count).contains("/") else { throw .notFound }
-        var info = stat()
-        guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound }
-        return file
+        guard let identity = recordedFiles()[name] else { throw .notFound }
+        let descriptor = open(file(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .notFound }
+        guard let found = FileIdentity.entry(descriptor: descriptor), found.isRegularFile, found.identity == identity else {
+            close(descriptor)
+            throw .notFound
+        }
+        return LiveServedFile(descriptor: descriptor, bytes: found.bytes)
     }
 
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    private func file(_ name: String) -> String { path + "/" + name }
 }

@@ -26,19 +26,16 @@ enum LiveRoutes {
         }
         router.get("/files/{name}") { _, context -> Response in
             let name = try context.parameters.require("name")
-            let path: String
+            let file: LiveServedFile
             do throws(LiveFolder.Refusal) {
-                path = try core.folder.resolve(name)
+                file = try core.folder.openFile(name)
             } catch .badName {
                 throw HTTPError(.badRequest, message: "not a file name of the burst folder")
             } catch .notFound {
-                throw HTTPError(.notFound, message: "no such file in the burst folder")
+                throw HTTPError(.notFound, message: "no such file of the recording")
             }
-            // Read in chunks on NIO's thread pool, each written before the next is read: the event loop only
-            // forwards them, and memory stays at a few chunks whatever the file's size.
-            let body = try await FileIO(threadPool: .singleton).loadFile(path: path, context: context, chunkLength: fileChunkBytes)
             return Response(status: .ok, headers: [.contentType: contentType(of: name),
-                                                   .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
+                                                   .contentDisposition: "attachment; filename=\"\(name)\""], body: body(of: file))
         }
         router.post("/command") { request, _ -> Response in
             var request = request
@@ -55,6 +52,24 @@ enum LiveRoutes {
 
     /// The chunks `/files/{name}` is read and sent in.
     static let fileChunkBytes = 256 * 1024
+
+    /// `file` read in chunks on NIO's thread pool, each written before the next is read: the event loop only forwards
+    /// them, and memory stays at a few chunks whatever the file's size. A file that shrinks while it is sent ends the
+    /// response short (the connection is closed).
+    private static func body(of file: LiveServedFile) -> ResponseBody {
+        guard file.bytes > 0 else { return ResponseBody() }
+        return ResponseBody(contentLength: file.bytes) { writer in
+            var offset = 0
+            while offset < file.bytes {
+                let (at, count) = (offset, min(fileChunkBytes, file.bytes - offset))
+                let chunk = try await NIOThreadPool.singleton.runIfActive { try file.read(at: at, count: count) }
+                guard chunk.readableBytes > 0 else { throw LiveServedFile.ReadFailure(description: "the file shrank while it was sent") }
+                try await writer.write(chunk)
+                offset += chunk.readableBytes
+            }
+            try await writer.finish(nil)
+        }
+    }
 
     /// Whether an upgrade request opens a page's WebSocket: `/ws`, passing ``LiveCrossSiteCheck``, with the token (when
     /// there is one); anything else is refused (hummingbird-websocket answers a refused upgrade with 400 and closes).

@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Output file (one input) or existing directory (not with --manifest: each job names its output).")
     var output: String?
 
-    @Flag(help: "Replace existing output files.")
+    @Flag(help: "Replace existing output files (never an input or another output, whatever path names it: compared by device and inode).")
     var overwrite = false
 
     /// An empty -o names no file.

@@ -139,12 +139,13 @@ struct AnalyzeCommand: ParsableCommand {
                     throw BadValue("cannot create \(png): \(error.localizedDescription)")
                 }
             }
-            // --overwrite replaces pictures, never a FIFO, device or folder that has a picture's name.
-            let names = AnalysisBatch.stems(files).flatMap { stem in
-                ["histogram", "rgb-histogram", "peaking", "zebra"].map { "\(stem)-\($0).png" }
-            } + ["contact-sheet.png"]
-            for name in names {
-                do { try AtomicFile.checkReplaceable((png as NSString).appendingPathComponent(name)) } catch { throw BadValue("\(error)") }
+            // No picture may be one of the raws (by device and inode: a linked folder or a hard link changes
+            // nothing) or another picture; --overwrite replaces pictures, never a FIFO, device or folder that has a
+            // picture's name.
+            let planned = AnalysisBatch(options: batchOptions()).plannedPaths(files)
+            if let clash = OutputClashCheck.firstClash(in: planned) { throw BadValue(clash.description) }
+            for picture in planned.flatMap(\.outputs) {
+                do { try AtomicFile.checkReplaceable(picture) } catch { throw BadValue("\(error)") }
             }
         }
         return files

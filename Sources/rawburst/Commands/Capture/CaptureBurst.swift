@@ -150,10 +150,12 @@ extension CaptureCommand {
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
+        recordOtherFiles(chartFiles + (developmentReport.map { $0.developed.map(\.path) + $0.composites.map(\.path) } ?? [])
+                         + (manifestWritten ? [manifest] : []))
         if json {
             Terminal.printJSON(summary)
         } else {
-            printSummary(setup: setup, burst: burst, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
+            printSummary(setup: setup, burst: burst, askedISO: settings.iso, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
                          frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
                          development: developmentReport)
         }
@@ -161,6 +163,14 @@ extension CaptureCommand {
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
         if !problems.isEmpty || !report.failures.isEmpty || !manifestDurable || developFailed { throw ExitCode(1) }
         if !dropped.isEmpty || (report.stoppedEarly && !stoppedOnRequest) { throw ExitCode(3) }
+    }
+
+    /// Records in the burst's journal the files it wrote beside its frames (by device and inode: what the viewfinder
+    /// serves of a take); a journal that cannot take the lines is said on standard error (the files are whole).
+    private func recordOtherFiles(_ paths: [String]) {
+        let names = paths.filter { AtomicFile.directory(of: $0) == AtomicFile.directory(of: outputFile(Self.manifestName)) }
+            .map { ($0 as NSString).lastPathComponent }
+        do { try BurstJournal.recordFiles(names, in: output) } catch { Terminal.error("rawburst capture: \(error)") }
     }
 
     /// Takes the burst with its controls and live status. The session (and its pool) lives only while the burst
@@ -205,7 +215,7 @@ extension CaptureCommand {
     }
 
     /// The human summary of a burst.
-    private func printSummary(setup: CaptureSetup, burst: ResolvedBurst, report: BurstSession.Report, statistics: BurstStatistics,
+    private func printSummary(setup: CaptureSetup, burst: ResolvedBurst, askedISO: Double?, report: BurstSession.Report, statistics: BurstStatistics,
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
                               dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
                               development: CaptureDevelopmentReport?) {
@@ -226,7 +236,7 @@ extension CaptureCommand {
         if setup.replayedFiles == nil && setup.stream == nil {
             for camera in setup.cameras {
                 if let s = frames.first(where: { $0.sensor == camera.name })?.settings {
-                    print("  \(setup.cameras.count > 1 ? camera.name + ": " : "")" + Self.settingsSummary(s))
+                    print("  \(setup.cameras.count > 1 ? camera.name + ": " : "")" + Self.settingsSummary(s, askedISO: askedISO))
                 }
             }
         }

@@ -307,11 +307,15 @@ struct CaptureCommand: ParsableCommand {
         return s
     }
 
-    /// ISO, shutter, aperture, focus and white balance of `s` in one line, with what was automatic.
-    static func settingsSummary(_ s: AppliedSettings) -> String {
+    /// ISO, shutter, aperture, focus and white balance of `s` in one line, with what was automatic. The ISO asked for
+    /// is added when the source set another (a camera's gain has steps); a source without an aperture (0: a camera
+    /// whose lens says nothing) shows none.
+    static func settingsSummary(_ s: AppliedSettings, askedISO: Double? = nil) -> String {
         let focusText = s.focus == .infinity ? "infinity" : String(format: "%.2f m", s.focus.metresValue)
-        return "ISO \(Int(s.iso.rounded())), \(ShutterSpeed.display(s.shutter)), f/\(s.aperture), focus \(focusText), "
-            + "WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))")
+        let iso = Int(s.iso.rounded())
+        let asked = askedISO.flatMap { Int($0.rounded()) == iso ? nil : " (asked for \(SettingText.number($0)): the nearest the camera sets)" }
+        return "ISO \(iso)\(asked ?? ""), \(ShutterSpeed.display(s.shutter)), " + (s.aperture > 0 ? "f/\(s.aperture), " : "")
+            + "focus \(focusText), WB \(s.whiteBalance)" + (s.automatic.isEmpty ? "" : " (auto: \(s.automatic.joined(separator: ", ")))")
     }
 
     func run() throws {

@@ -22,6 +22,9 @@ struct ConvertCommand: ParsableCommand {
         each file is a job run in a sandbox process (-j of them), with limits, one JSON line of results per job \
         and --resume to keep what an earlier run finished (docs/worker.md).
 
+        No output may be an input or another output: paths are compared by what they name (device and inode), so a \
+        linked folder, a hard link or .. cannot make --overwrite or --resume replace an input; the refusal names both.
+
         Exit status: 0 all converted, 1 some files failed, 2 nothing could start (bad arguments or paths).
         """
     )

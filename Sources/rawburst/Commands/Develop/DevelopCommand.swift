@@ -30,7 +30,9 @@ struct DevelopCommand: ParsableCommand {
         (phone-wide-0003.dng with phone-front-0003.dng; --primary names the frame that comes first). Outputs are \
         <first frame>-composite.<format>.
 
-        Nothing is overwritten without --overwrite, and nothing half-written is left under a final name.
+        Nothing is overwritten without --overwrite, and nothing half-written is left under a final name. No output \
+        may be an input (either frame of a composite) or another output, compared by device and inode, so a linked \
+        folder, a hard link or .. cannot hide one.
 
         As a worker (--manifest, --results, --shard, --resume, --timeout-per-file or --memory-limit-per-file): \
         each file is a job run in a sandbox process (-j of them), with limits, one JSON line of results per job \

@@ -92,11 +92,13 @@ final class LiveStatusPump: Sendable {
             else if p?.paused ?? false { state = "paused" }
             else if p?.waitingForTrigger ?? true { state = "waiting" }
             else { state = "recording" }
+            // Only the recording's drops: frames let go while they were only shown are no failure of the take.
             var reasons: [String: Int] = [:]
-            for (reason, count) in p?.droppedByReason ?? [:] { reasons[reason.rawValue] = count }
+            for (reason, count) in p?.recordingDroppedByReason ?? [:] { reasons[reason.rawValue] = count }
             return LiveStatus.Burst(
-                state: state, take: s.take, folder: s.folder, frames: s.frames, produced: p?.produced ?? 0,
-                written: p?.written ?? 0, dropped: p?.dropped ?? 0, droppedByReason: reasons, fps: (fps * 10).rounded() / 10,
+                state: state, recording: !s.ended && !(p?.waitingForTrigger ?? true), take: s.take, folder: s.folder,
+                frames: s.frames, produced: p?.produced ?? 0, written: p?.written ?? 0, dropped: p?.recordingDropped ?? 0,
+                droppedByReason: reasons, fps: (fps * 10).rounded() / 10,
                 queued: p?.queued ?? 0, slots: p?.slots ?? 0, occupancy: s.occupancy,
                 megabytesPerSecond: (bytesPerSecond / 1e5).rounded() / 10, governor: p?.level.name ?? "normal",
                 previewsThinned: p.map { $0.level != .normal } ?? false,

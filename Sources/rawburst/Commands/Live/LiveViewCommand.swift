@@ -16,9 +16,11 @@ struct LiveViewCommand: ParsableCommand {
         the burst's figures (fps, pool fill, MB/s, drops by reason, the governor); its controls set ISO, shutter, \
         focus, white balance and EV, lock AE and AF, focus and meter where you tap, and trigger, pause and stop.
 
-        Nothing is recorded until Record: frames shown before it are counted in the take's manifest as \
-        outside-pre-record (--pre-record keeps the last seconds of them). Each recording (--frames frames, or until \
-        Stop) goes to OUT/take-001/, OUT/take-002/ ... with its manifest; Quit on the page, q, Ctrl-C or SIGTERM end \
+        Nothing is recorded until Record: the page says "not recording" and shows the preview's rate, and the frames \
+        shown are counted in the take's manifest as outside-pre-record (--pre-record keeps the last seconds of them), \
+        not as the recording's drops. Each recording (--frames frames, or until Stop) goes to OUT/take-001/, \
+        OUT/take-002/ ... with its manifest; the page's /files serves only the files the recording made (matched with \
+        its journal by device and inode). Quit on the page, q, Ctrl-C or SIGTERM end \
         the command. The last settings are kept in $XDG_CONFIG_HOME/rawburst/live.json and used at the next start \
         unless the command line says otherwise (or --ignore-saved-settings).
 

@@ -15,8 +15,10 @@ struct RecoverCommand: ParsableCommand {
         the frames lost in flight. When the burst did not finish, it writes manifest.json from what it found; it \
         never replaces a manifest.json it did not write without --force.
 
-        Exit status: 0 every journaled frame is there and valid; 1 a journaled frame is missing or damaged, the \
-        folder holds an invalid DNG, or manifest.json could not be written durably; 2 the folder cannot be read, \
+        Exit status: 0 every frame is accounted for: each one the journal says was produced is there and valid, or \
+        was dropped during the burst with its reason; 1 something was lost — a frame lost in flight (produced, \
+        neither written nor dropped), a journaled frame missing or damaged — or the folder holds an invalid DNG, or \
+        manifest.json could not be written durably; 2 the folder cannot be read, \
         has no journal (not a burst folder) or holds a manifest.json recover did not write, and --force was not \
         given (nothing is changed).
         """
@@ -61,7 +63,9 @@ struct RecoverCommand: ParsableCommand {
         } else {
             printSummary(result, manifestWritten: manifestWritten)
         }
-        if !result.problems.isEmpty || !result.invalidFiles.isEmpty || manifestFailed { throw ExitCode(1) }
+        if !result.lostInFlight.isEmpty || !result.problems.isEmpty || !result.invalidFiles.isEmpty || manifestFailed {
+            throw ExitCode(1)
+        }
     }
 
     /// The most bytes a manifest.json may hold for recover to read it; a larger one is refused, not read.
