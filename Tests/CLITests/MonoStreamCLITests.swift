@@ -12,11 +12,8 @@ struct MonoStreamCLITests {
     enum Packer {
         static func row(_ v: [UInt16], format: String) -> [UInt8] {
             switch format {
-            case "Y10P", "R10_CSI2P":  // Y[9:2] of four pixels, then Y3[1:0] Y2[1:0] Y1[1:0] Y0[1:0] from bit 7 down
-                return stride(from: 0, to: v.count, by: 4).flatMap { i -> [UInt8] in
-                    let q = (0..<4).map { i + $0 < v.count ? v[i + $0] : 0x3FF }
-                    return q.map { UInt8($0 >> 2) } + [UInt8((q[3] & 3) << 6 | (q[2] & 3) << 4 | (q[1] & 3) << 2 | q[0] & 3)]
-                }
+            case "Y10P", "R10_CSI2P":  // MIPI CSI-2 RAW10, as the Bayer SRGGB10_CSI2P
+                return StreamCLITests.Packer.row(ArraySlice(v), format: "SRGGB10_CSI2P")
             case "Y14P":  // Y[13:6] of four pixels, then Y1[1:0] Y0[5:0], Y2[3:0] Y1[5:2], Y3[5:0] Y2[5:4]
                 return stride(from: 0, to: v.count, by: 4).flatMap { i -> [UInt8] in
                     let q = (0..<4).map { i + $0 < v.count ? v[i + $0] : 0x3FFF }
