@@ -1,3 +1,5 @@
+import RawCameras
+
 /// A camera as `rawburst cameras` lists it: what discovery reports, and what the camera says when opened briefly.
 public struct AravisCameraDescription: Sendable, Hashable, Codable {
     /// Lowest and highest value of a feature.
@@ -16,10 +18,30 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
         }
     }
 
+    /// A pixel format the camera offers that rawburst captures.
+    public struct RawFormat: Sendable, Hashable, Codable {
+        /// The GenICam name (`BayerRG12p`, `Mono8`).
+        public let name: String
+        /// `RGGB` ... `BGGR` for a Bayer format, `mono` for a monochrome one (monochrome DNGs).
+        public let colors: String
+        /// Significant bits per sample.
+        public let bitsPerSample: Int
+
+        /// The description of `format`, named `name` as the camera names it.
+        init(name: String, format: PixelFormat) {
+            self.name = name
+            colors = format.colors.description
+            bitsPerSample = format.bitsPerSample
+        }
+    }
+
     /// What discovery reported.
     public let device: AravisDeviceList.Device
-    /// Every pixel format the camera offers (GenICam names).
+    /// Every pixel format the camera offers (GenICam names), raw or not.
     public let pixelFormats: [String]
+    /// The formats among them rawburst captures (Bayer and monochrome), in the camera's order; the others (RGB8,
+    /// YUV...) are not raw and cannot be captured.
+    public let rawPixelFormats: [RawFormat]
     /// The pixel format it is set to.
     public let currentPixelFormat: String?
     /// Sensor width in pixels.
@@ -50,7 +72,8 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
             let formats = try camera.availablePixelFormats()
             let code = try camera.pixelFormatCode()
             let size = try camera.sensorSize()
-            return AravisCameraDescription(device: device, pixelFormats: formats.map(\.name),
+            let raw = formats.compactMap { offered in PixelFormat(pfncCode: offered.code).map { RawFormat(name: offered.name, format: $0) } }
+            return AravisCameraDescription(device: device, pixelFormats: formats.map(\.name), rawPixelFormats: raw,
                                            currentPixelFormat: formats.first { $0.code == code }?.name,
                                            sensorWidth: size.width, sensorHeight: size.height,
                                            frameRate: Bounds(camera.frameRateBounds()),
@@ -60,7 +83,7 @@ public struct AravisCameraDescription: Sendable, Hashable, Codable {
                                            binningVertical: Bounds(camera.binningBounds()?.vertical),
                                            balanceRatio: camera.balanceRatioFeature != nil, error: nil)
         } catch {
-            return AravisCameraDescription(device: device, pixelFormats: [], currentPixelFormat: nil, sensorWidth: nil,
+            return AravisCameraDescription(device: device, pixelFormats: [], rawPixelFormats: [], currentPixelFormat: nil, sensorWidth: nil,
                                            sensorHeight: nil, frameRate: nil, exposureTimeMicroseconds: nil, gain: nil,
                                            triggerSources: [], binningHorizontal: nil, binningVertical: nil,
                                            balanceRatio: false, error: error.description)

@@ -156,12 +156,12 @@ extension AravisCameraSource {
         let lens = LensCapabilities(name: "camera", focalLength: 1, apertureRange: 1...1, minimumFocusDistance: 0,
                                     horizontalFieldOfView: 1)
         return SourceCapabilities(name: name, width: width, height: height, bitsPerSample: max(8, format.bitsPerSample),
-                                  cfaPattern: format.cfa.map { String(describing: $0) } ?? "", maximumFrameRate: frameRate,
+                                  cfaPattern: format.cfa.description, maximumFrameRate: frameRate,
                                   isoRange: isoRange, shutterRange: shutterRange, lenses: [lens])
     }
 
     /// The settings the camera reports (ISO from its gain through the table; 0 where it cannot say; aperture and focus
-    /// unknown).
+    /// unknown). AsShotNeutral is 1, 1, 1 until the white balance is read (`readWhiteBalance`).
     static func applied(gain: Double?, table: GainTable, exposureMicroseconds: Double?) -> AppliedSettings {
         AppliedSettings(iso: gain.flatMap(table.iso(gain:)) ?? 0, shutter: (exposureMicroseconds ?? 0) / 1e6, aperture: 0,
                         focus: .infinity, exposureCompensation: 0, lens: "camera", focalLength: 0, whiteBalance: .auto,

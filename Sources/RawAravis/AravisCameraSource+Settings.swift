@@ -45,8 +45,14 @@ extension AravisCameraSource {
     }
 
     /// Reads the camera's balance ratios (when it has them) and makes each frame's calibration and AsShotNeutral
-    /// follow them.
+    /// follow them; a monochrome camera's frames have neither (one unfiltered colour).
     func readWhiteBalance() {
+        if isMonochrome {
+            whiteBalance = nil
+            frameCalibration = nil
+            applied.asShotNeutral = []
+            return
+        }
         let ratios = camera.balanceRatios()
         whiteBalance = ratios.flatMap {
             CameraWhiteBalance(ratios: $0, auto: camera.string("BalanceWhiteAuto"), handling: options.whiteBalance)
@@ -69,9 +75,10 @@ extension AravisCameraSource {
     }
 
     /// Refuses a white balance other than automatic: a GenICam camera is balanced through its BalanceRatio per colour,
-    /// which rawburst writes as each DNG's AsShotNeutral; a preset or a temperature has no feature to go to.
+    /// which rawburst writes as each DNG's AsShotNeutral; a preset or a temperature has no feature to go to. A
+    /// monochrome camera has no colours to balance: any setting is accepted and has no effect (the CLI says so).
     func checkWhiteBalance(_ setting: WhiteBalanceSetting) throws(CaptureSettingsError) {
-        guard setting != .auto else { return }
+        guard setting != .auto, !isMonochrome else { return }
         guard let feature = camera.balanceRatioFeature else {
             throw CaptureSettingsError(setting: "white balance", "the camera has no BalanceRatio: --wb \(setting) cannot be set "
                                        + "(leave --wb out: developers then balance the raw themselves)")

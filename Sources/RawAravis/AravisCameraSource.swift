@@ -22,17 +22,21 @@ import Synchronization
 /// for each frame asked for (so a frame is exposed with the settings configured before it), or a hardware line.
 /// ``Options/binning`` sets BinningHorizontal/BinningVertical; the camera's BalanceRatio goes into each DNG as
 /// ``CameraWhiteBalance`` says.
+///
+/// A camera in a monochrome format (PFNC `Mono8/10/12/16`, `Mono10p/12p`, GigE Vision `Mono10Packed/12Packed`) makes
+/// monochrome frames (`CFALayout.monochrome`, no colour calibration): its BalanceRatio, a profile's colour matrices
+/// and a white balance setting do not apply and are left out (``isMonochrome``), never refused.
 public final class AravisCameraSource: FrameSource {
     /// How the camera is opened and run.
     public struct Options: Sendable {
         /// Aravis device id (nil: the first camera found).
         public var id: String?
-        /// Pixel format to set (nil: the camera's current one). Must be a Bayer format.
+        /// Pixel format to set (nil: the camera's current one). Must be a Bayer or monochrome GenICam format.
         public var pixelFormat: PixelFormat?
         /// AcquisitionFrameRate to set (nil: the camera's own).
         public var frameRate: Double?
         /// The region of interest to set (nil: the whole sensor). Offsets and sizes even, so the mosaic keeps
-        /// the format's colour order.
+        /// the format's colour order (any, in a monochrome format).
         public var region: CameraRegion?
         /// Buffers queued on the stream when they are Aravis's own memory (the copy path); lent pool slots are
         /// counted by the burst's memory plan instead.
@@ -68,6 +72,9 @@ public final class AravisCameraSource: FrameSource {
     public let camera: AravisCamera
     /// The pixel format frames arrive in.
     public let pixelFormat: PixelFormat
+    /// True when the camera sends a monochrome format: its frames have one unfiltered colour and no colour calibration,
+    /// and white balance does not apply.
+    public var isMonochrome: Bool { pixelFormat.isMonochrome }
     public let capabilities: SourceCapabilities
     public var samplesPerFrame: Int { capabilities.width * capabilities.height }
     public var pacing: FramePacing { .source }
@@ -123,10 +130,6 @@ public final class AravisCameraSource: FrameSource {
         ids = camera.isGigEVision ? FrameIDExtender() : FrameIDExtender(modulus: 1 << 48, zeroIsSkipped: false)
         let available = try camera.availablePixelFormats()
         if let wanted = options.pixelFormat {
-            guard wanted.cfa != nil else {
-                throw AravisError(.unsupportedFormat, feature: "PixelFormat", "\(wanted.name) is not a raw Bayer format "
-                                  + "rawburst can write (the camera is left as it was)")
-            }
             guard let code = wanted.pfncCode, available.contains(where: { $0.code == code }) else {
                 throw AravisError(.unsupportedFormat, feature: "PixelFormat", "the camera does not offer \(wanted.name) (it offers: "
                                   + available.map(\.name).joined(separator: ", ") + ")")
@@ -134,18 +137,19 @@ public final class AravisCameraSource: FrameSource {
             try camera.setPixelFormat(code: code)
         }
         let code = try camera.pixelFormatCode()
-        guard let format = PixelFormat(pfncCode: code), let cfa = format.cfa else {
+        guard let format = PixelFormat(pfncCode: code) else {
             let name = available.first { $0.code == code }?.name ?? String(code, radix: 16)
-            throw AravisError(.unsupportedFormat, feature: "PixelFormat", "\(name) is not a raw Bayer format rawburst can write "
-                              + "(choose one with --pixel-format: " + available.map(\.name).filter {
-                                  (try? PixelFormat(name: $0))?.cfa != nil }.joined(separator: ", ") + ")")
+            throw AravisError(.unsupportedFormat, feature: "PixelFormat", "\(name) is not a raw Bayer or monochrome format "
+                              + "rawburst can write (choose one with --pixel-format: "
+                              + available.filter { PixelFormat(pfncCode: $0.code) != nil }.map(\.name).joined(separator: ", ") + ")")
         }
         pixelFormat = format
-        self.cfa = cfa
+        cfa = format.cfa
         let sensor = try Self.setUpBinning(camera, options.binning, format: format)
         binning = sensor.binning
         let wanted = options.region ?? CameraRegion(x: 0, y: 0, width: sensor.width, height: sensor.height)
-        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height, binning: sensor.binning)
+        try wanted.check(sensorWidth: sensor.width, sensorHeight: sensor.height, binning: sensor.binning,
+                         monochrome: format.isMonochrome)
         try camera.setRegion(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height)
         let region = try camera.region()
         guard CameraRegion(x: region.x, y: region.y, width: region.width, height: region.height) == wanted else {

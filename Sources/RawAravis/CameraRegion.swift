@@ -29,15 +29,17 @@ public struct CameraRegion: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 
     /// Refuses a region outside a sensor of `sensorWidth` x `sensorHeight`, empty, or at odd offsets or sizes (a
-    /// Bayer mosaic's colour order would shift with an odd offset; a period needs even sizes).
-    /// With `binning`, the sizes are the binned sensor's (the region is counted in binned pixels).
-    public func check(sensorWidth: Int, sensorHeight: Int, binning: CameraBinning? = nil) throws(AravisError) {
+    /// Bayer mosaic's colour order would shift with an odd offset; a period needs even sizes) unless the sensor is
+    /// `monochrome` (no mosaic: any offset and size). With `binning`, the sizes are the binned sensor's (the region is
+    /// counted in binned pixels).
+    public func check(sensorWidth: Int, sensorHeight: Int, binning: CameraBinning? = nil,
+                      monochrome: Bool = false) throws(AravisError) {
         guard width > 0, height > 0, x >= 0, y >= 0, width <= sensorWidth - x, height <= sensorHeight - y else {
             let binned = binning.flatMap { $0.isNone ? nil : " (binned \($0))" } ?? ""
             throw AravisError(.outOfRange, feature: "Width/Height/OffsetX/OffsetY",
                               "the region \(self) is not inside the \(sensorWidth)x\(sensorHeight) sensor\(binned)")
         }
-        guard [x, y, width, height].allSatisfy({ $0 % 2 == 0 }) else {
+        guard monochrome || [x, y, width, height].allSatisfy({ $0 % 2 == 0 }) else {
             throw AravisError(.outOfRange, feature: "Width/Height/OffsetX/OffsetY",
                               "the region \(self) needs even offsets and sizes (the Bayer mosaic's colour order)")
         }

@@ -22,9 +22,10 @@ struct FakeCameraCLITests {
         let mismatches: Int
     }
 
-    /// Reads each written DNG `numbers` of `directory` with rawpy and compares it with the pattern over the region.
+    /// Reads each written DNG `numbers` of `directory` with rawpy and compares it with the pattern over the region;
+    /// also LibRaw's white level, CFA pattern (empty for a monochrome DNG), shape and number of colours.
     static func check(_ directory: URL, numbers: [Int], bits: Int, region: (x: Int, y: Int, width: Int, height: Int))
-        throws -> (frames: [Checked], white: Int?, pattern: [[Int]], shape: [Int]) {
+        throws -> (frames: [Checked], white: Int?, pattern: [[Int]], shape: [Int], colors: Int?) {
         let result = try Python.json(script: """
             import json, sys, os, rawpy, numpy as np
             d, numbers = sys.argv[1], [int(n) for n in sys.argv[2].split(',')]
@@ -47,8 +48,9 @@ struct FakeCameraCLITests {
                 with rawpy.imread(os.path.join(d, 'camera-%04d.dng' % n)) as r:
                     raw = r.raw_image.copy()
                     out['white'] = int(r.white_level)
-                    out['pattern'] = r.raw_pattern.tolist()
+                    out['pattern'] = r.raw_pattern.tolist() if r.raw_pattern is not None else []
                     out['shape'] = list(raw.shape)
+                    out['colors'] = int(r.num_colors)
                 ids = [int(f) for f in candidates[(heads == raw[0, :16].astype(np.uint64)).all(axis=1)]]
                 bad = int(np.count_nonzero(field(ids[0]) != raw)) if len(ids) == 1 and raw.shape == (h, w) else -1
                 out['frames'].append({'n': n, 'ids': ids, 'bad': bad})
@@ -61,7 +63,7 @@ struct FakeCameraCLITests {
         }
         return (frames, result["white"]?.int,
                 result["pattern"]?.array?.map { $0.array?.compactMap(\.int) ?? [] } ?? [],
-                result["shape"]?.array?.compactMap(\.int) ?? [])
+                result["shape"]?.array?.compactMap(\.int) ?? [], result["colors"]?.int)
     }
 
     /// Expects every checked frame to match the pattern exactly, with one frame id each advancing with its sequence

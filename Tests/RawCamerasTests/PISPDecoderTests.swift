@@ -227,6 +227,6 @@ struct PISPDecoderTests {
         }
         // v4l2_fourcc('P', 'C', '1', 'R').
         #expect(PixelFormat.pispComp1(.rggb).v4l2FourCC == 0x5231_4350)
-        #expect(PixelFormat.pispComp1(.gbrg).cfa == .gbrg && PixelFormat.pispComp1Mono.cfa == nil)
+        #expect(PixelFormat.pispComp1(.gbrg).cfa == .gbrg && PixelFormat.pispComp1Mono.cfa == .monochrome)
     }
 }

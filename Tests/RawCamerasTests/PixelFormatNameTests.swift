@@ -70,10 +70,42 @@ struct PixelFormatNameTests {
             #expect(format.name == libcamera)
             #expect(PixelFormat(v4l2FourCC: format.v4l2FourCC!) == format)
         }
-        // The PiSP compressed formats' codes are in PISPDecoderTests.
-        #expect(PixelFormat.allCases.filter { $0.family == .v4l2 && $0.packing.isLossless }.count == expected.count)
+        // The PiSP compressed formats' codes are in PISPDecoderTests, the greyscale ones' in greyFourCCs.
+        #expect(PixelFormat.allCases.filter { $0.family == .v4l2 && $0.packing.isLossless && !$0.isMonochrome }.count
+                == expected.count)
         // v4l2_fourcc('p', 'R', 'A', 'A') = 'p' | 'R' << 8 | 'A' << 16 | 'A' << 24.
         #expect(PixelFormat.v4l2Bayer10CSI2P(.rggb).v4l2FourCC == 0x4141_5270)
+    }
+
+    @Test("V4L2 greyscale fourccs and names, written out from videodev2.h and pixfmt-yuv-luma; libcamera's R names")
+    func greyFourCCs() throws {
+        let expected: [(PixelFormat, String, UInt32, String, String?, Int)] = [
+            (.v4l2Grey8, "GREY", 0x5945_5247, "GREY", "R8", 8),
+            (.v4l2Grey10, "Y10 ", 0x2030_3159, "Y10", "R10", 10),
+            (.v4l2Grey12, "Y12 ", 0x2032_3159, "Y12", "R12", 12),
+            (.v4l2Grey14, "Y14 ", 0x2034_3159, "Y14", nil, 14),
+            (.v4l2Grey16, "Y16 ", 0x2036_3159, "Y16", "R16", 16),
+            (.v4l2Grey10CSI2P, "Y10P", 0x5030_3159, "Y10P", "R10_CSI2P", 10),
+            (.v4l2Grey12CSI2P, "Y12P", 0x5032_3159, "Y12P", "R12_CSI2P", 12),
+            (.v4l2Grey14CSI2P, "Y14P", 0x5034_3159, "Y14P", nil, 14),
+        ]
+        for (format, text, code, v4l2, libcamera, bits) in expected {
+            #expect(format.v4l2FourCCText == text && format.v4l2FourCC == code, "\(v4l2)")
+            #expect(format.v4l2Name == v4l2 && format.libcameraName == libcamera && format.name == v4l2)
+            #expect(PixelFormat(v4l2FourCC: code) == format)
+            #expect(format.isMonochrome && format.cfa == .monochrome && format.bitsPerSample == bits && format.pfncCode == nil)
+            // Both spellings parse, in any case, with or without V4L2_PIX_FMT_.
+            #expect(try PixelFormat(name: v4l2.lowercased()) == format)
+            #expect(try PixelFormat(name: "V4L2_PIX_FMT_" + v4l2) == format)
+            if let libcamera { #expect(try PixelFormat(name: libcamera) == format) }
+        }
+        #expect(PixelFormat.allCases.filter { $0.family == .v4l2 && $0.isMonochrome && $0.packing.isLossless }.count
+                == expected.count)
+        // Row sizes: the CSI-2 groups (5, 3 and 7 bytes) and the 16-bit words.
+        #expect(PixelFormat.v4l2Grey10CSI2P.bytesPerRow(width: 1280) == 1600)
+        #expect(PixelFormat.v4l2Grey12CSI2P.bytesPerRow(width: 5) == 9)
+        #expect(PixelFormat.v4l2Grey14CSI2P.bytesPerRow(width: 5) == 14)
+        #expect(PixelFormat.v4l2Grey14.bytesPerRow(width: 5) == 10)
     }
 
     @Test("colours, bits and CFA layouts")
@@ -82,8 +114,10 @@ struct PixelFormatNameTests {
         #expect(PixelFormat.bayer12p(.gbrg).cfa == .gbrg)
         #expect(PixelFormat.bayer10Packed(.grbg).cfa == .grbg)
         #expect(PixelFormat.v4l2Bayer8(.bggr).cfa == .bggr)
-        #expect(PixelFormat.mono16.cfa == nil)
-        #expect(PixelFormat.mono16.colors == .monochrome)
+        #expect(PixelFormat.mono16.cfa == .monochrome && PixelFormat.mono16.isMonochrome)
+        #expect(PixelFormat.mono16.colors == .monochrome && !PixelFormat.bayer16(.rggb).isMonochrome)
+        #expect(PixelFormat.allCases.filter { $0.family == .genICam && $0.isMonochrome }
+                == [.mono8, .mono10, .mono12, .mono16, .mono10p, .mono12p, .mono10Packed, .mono12Packed])
         #expect(PixelFormat.bayer10Packed(.rggb).bitsPerSample == 10)
         #expect(PixelFormat.mono8.bitsPerSample == 8)
         #expect(PixelFormat.v4l2Bayer16(.rggb).bitsPerSample == 16)

@@ -38,9 +38,11 @@ enum SpecPacker {
         case .gigEVisionPacked(let bits):
             return groups(values, size: 2).flatMap { bits == 10 ? gigE10($0[0], $0[1]) : gigE12($0[0], $0[1]) }
         case .mipiCSI2(let bits):
-            return bits == 10
-                ? groups(values, size: 4).flatMap { csi2Raw10($0) }
-                : groups(values, size: 2).flatMap { csi2Raw12($0[0], $0[1]) }
+            switch bits {
+            case 10: return groups(values, size: 4).flatMap { csi2Raw10($0) }
+            case 14: return groups(values, size: 4).flatMap { csi2Raw14($0) }
+            default: return groups(values, size: 2).flatMap { csi2Raw12($0[0], $0[1]) }
+            }
         case .pispCompressed:
             return PISPReferenceEncoder.frame(values, width: values.count, height: 1).bytes
         }
@@ -75,6 +77,15 @@ enum SpecPacker {
     static func csi2Raw10(_ p: [UInt16]) -> [UInt8] {
         p.map { UInt8(truncatingIfNeeded: $0 >> 2) }
             + [UInt8(truncatingIfNeeded: (p[3] & 3) << 6 | (p[2] & 3) << 4 | (p[1] & 3) << 2 | p[0] & 3)]
+    }
+
+    /// CSI-2 RAW14 (V4L2 pixfmt-yuv-luma, Y14P): P0..P3[13:6], then P1[1:0] in bits 7:6 and P0[5:0] in 5:0,
+    /// P2[3:0] in 7:4 and P1[5:2] in 3:0, P3[5:0] in 7:2 and P2[5:4] in 1:0.
+    static func csi2Raw14(_ p: [UInt16]) -> [UInt8] {
+        p.map { UInt8(truncatingIfNeeded: $0 >> 6) }
+            + [UInt8(truncatingIfNeeded: (p[1] & 0x3) << 6 | p[0] & 0x3F),
+               UInt8(truncatingIfNeeded: (p[2] & 0xF) << 4 | (p[1] >> 2) & 0xF),
+               UInt8(truncatingIfNeeded: (p[3] & 0x3F) << 2 | (p[2] >> 4) & 0x3)]
     }
 
     /// A frame: each row packed and padded to `stride` bytes with garbage (`stride` nil: no padding). A tight GenICam

@@ -60,6 +60,10 @@ let cases: [(String, PixelFormat, RowStride)] = [
     ("BayerRG12p (PFNC, tight)", .bayer12p(.rggb), .tight),
     ("BayerRG12Packed (GigE Vision, tight)", .bayer12Packed(.rggb), .tight),
     ("BayerRG16 (tight)", .bayer16(.rggb), .tight),
+    // Issue #33: the monochrome formats (the same unpackers as their Bayer twins, but Y14P's RAW14, new there).
+    ("Y10P (R10_CSI2P), stride 5088", .v4l2Grey10CSI2P, .bytes(5088)),
+    ("Y14P (CSI-2 RAW14), stride 7104", .v4l2Grey14CSI2P, .bytes(7104)),
+    ("Mono12Packed (GigE Vision, tight)", .mono12Packed, .tight),
     ("RGGB_PISP_COMP1 (Raspberry Pi 5 compressed), stride 4096", .pispComp1(.rggb), .bytes(4096)),
 ]
 

@@ -13,7 +13,10 @@
        h = h ^ (h >> 15);  h = h * 0x2C1B3C6D;  h = h ^ (h >> 13)
        value = h >> (32 - bits)
    Samples are laid out as PFNC defines: one byte (8 bits), little-endian 16-bit words with the high bits zero
-   (BayerXX10/12/16, Mono10/12/16), or one LSB-first bit stream over the whole frame (BayerXX10p/12p, Mono10p/12p). */
+   (BayerXX10/12/16, Mono10/12/16), or one LSB-first bit stream over the whole frame (BayerXX10p/12p, Mono10p/12p);
+   or as GigE Vision defines Mono10Packed/Mono12Packed: pairs of pixels in 3 bytes over the whole frame, byte 0 = P0's
+   high 8 bits, byte 1 = P1's low bits at bit 4 and P0's at bit 0 (2 bits each for 10Packed, 4 for 12Packed), byte 2
+   = P1's high 8 bits; a last pixel without a partner takes a whole group. */
 
 static inline uint32_t rb_fake_value(uint32_t x, uint32_t y, uint32_t f, unsigned bits) {
     uint32_t h = x * 0x9E3779B1u + y * 0x85EBCA77u + f * 0xC2B2AE3Du;
@@ -23,8 +26,8 @@ static inline uint32_t rb_fake_value(uint32_t x, uint32_t y, uint32_t f, unsigne
     return h >> (32u - bits);
 }
 
-/* How a PFNC format is filled: bits per sample and 0 (one byte), 1 (16-bit little-endian) or 2 (LSB-first stream);
-   bits 0 for a format the pattern does not fill. */
+/* How a PFNC format is filled: bits per sample and 0 (one byte), 1 (16-bit little-endian), 2 (LSB-first stream) or 3
+   (GigE Vision Packed); bits 0 for a format the pattern does not fill. */
 static inline unsigned rb_fake_layout(uint32_t code, unsigned *layout) {
     switch (code) {
     case 0x01080001: case 0x01080008: case 0x01080009: case 0x0108000A: case 0x0108000B:
@@ -39,6 +42,10 @@ static inline unsigned rb_fake_layout(uint32_t code, unsigned *layout) {
         *layout = 2; return 10;                                                     /* Mono10p, Bayer*10p */
     case 0x010C0047: case 0x010C0053: case 0x010C0055: case 0x010C0057: case 0x010C0059:
         *layout = 2; return 12;                                                     /* Mono12p, Bayer*12p */
+    case 0x010C0004:
+        *layout = 3; return 10;                                                     /* Mono10Packed */
+    case 0x010C0006:
+        *layout = 3; return 12;                                                     /* Mono12Packed */
     default:
         *layout = 0; return 0;
     }
@@ -144,25 +151,39 @@ static inline void rb_fake_fill(ArvBuffer *buffer, void *data, guint32 exposure_
     uint32_t width = (uint32_t)arv_buffer_get_image_width(buffer), height = (uint32_t)arv_buffer_get_image_height(buffer);
     uint32_t x0 = (uint32_t)arv_buffer_get_image_x(buffer), y0 = (uint32_t)arv_buffer_get_image_y(buffer);
     uint32_t f = (uint32_t)arv_buffer_get_frame_id(buffer);
-    size_t bytes = layout == 0 ? (size_t)width * height
-                 : layout == 1 ? (size_t)width * height * 2
-                 : ((size_t)width * height * bits + 7) / 8;
+    size_t pixels = (size_t)width * height;
+    size_t bytes = layout == 0 ? pixels
+                 : layout == 1 ? pixels * 2
+                 : layout == 2 ? (pixels * bits + 7) / 8
+                 : (pixels + 1) / 2 * 3;
     if (bytes > priv->capacity) return;
     unsigned char *out = priv->bytes;
     uint64_t acc = 0;
     unsigned held = 0;
+    size_t index = 0;
     for (uint32_t y = 0; y < height; y++) {
-        for (uint32_t x = 0; x < width; x++) {
+        for (uint32_t x = 0; x < width; x++, index++) {
             uint32_t v = rb_fake_value(x0 + x, y0 + y, f, bits);
             if (layout == 0) {
                 *out++ = (unsigned char)v;
             } else if (layout == 1) {
                 *out++ = (unsigned char)(v & 0xFF);
                 *out++ = (unsigned char)(v >> 8);
-            } else {
+            } else if (layout == 2) {
                 acc |= (uint64_t)v << held;
                 held += bits;
                 while (held >= 8) { *out++ = (unsigned char)(acc & 0xFF); acc >>= 8; held -= 8; }
+            } else {
+                unsigned low = bits - 8, mask = (1u << low) - 1u;
+                if (index % 2 == 0) {
+                    out[0] = (unsigned char)(v >> low);
+                    out[1] = (unsigned char)(v & mask);
+                    out[2] = 0;
+                } else {
+                    out[1] |= (unsigned char)((v & mask) << 4);
+                    out[2] = (unsigned char)(v >> low);
+                    out += 3;
+                }
             }
         }
     }

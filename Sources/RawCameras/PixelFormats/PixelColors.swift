@@ -7,12 +7,12 @@ public enum PixelColors: Sendable, Hashable, CustomStringConvertible {
     /// One colour: every sample measures the same (unfiltered) light.
     case monochrome
 
-    /// The colour filter layout as RawCore's CFA type, or nil for a monochrome sensor (RawCore's `CFALayout` needs at
-    /// least three colours; a one-colour frame has none to describe).
-    public var cfa: CFALayout? {
+    /// The colour filter layout as RawCore's CFA type: the Bayer phase, or `CFALayout.monochrome` (one unfiltered
+    /// colour, one plane) for a monochrome sensor.
+    public var cfa: CFALayout {
         switch self {
         case .bayer(let order): order.cfa
-        case .monochrome: nil
+        case .monochrome: .monochrome
         }
     }
 

@@ -4,17 +4,26 @@
 /// Aravis's public header `arvenums.h` repeats (`ARV_PIXEL_FORMAT_*`); the GigE Vision `Packed` codes are GigE Vision
 /// 2.x's (PFNC lists them as deprecated, GigE Vision-specific). The V4L2 fourccs are Linux's
 /// `include/uapi/linux/videodev2.h` and the media documentation pages pixfmt-srggb8/10/12/16, pixfmt-srggb10p and
-/// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC'), and
-/// pixfmt-srggb8-pisp-comp for the PiSP compressed formats ('PC1R', 'PC1G', 'PC1g', 'PC1B', 'PC1M'); libcamera names
-/// those `RGGB_PISP_COMP1` ... `MONO_PISP_COMP1` (`libcamera::formats`).
+/// pixfmt-srggb12p (pages of kernels before 5.x named SRGGB12P 'pRAA'; the header and later pages say 'pRCC'),
+/// pixfmt-srggb8-pisp-comp for the PiSP compressed formats ('PC1R', 'PC1G', 'PC1g', 'PC1B', 'PC1M'; libcamera names
+/// those `RGGB_PISP_COMP1` ... `MONO_PISP_COMP1`), and pixfmt-yuv-luma for the greyscale formats ('GREY', 'Y10 ',
+/// 'Y12 ', 'Y14 ', 'Y16 ', 'Y10P', 'Y12P', 'Y14P'), which libcamera calls `R8`, `R10`, `R12`, `R16`, `R10_CSI2P` and
+/// `R12_CSI2P` (its V4L2 format table; it has no name for Y14 and Y14P).
 extension PixelFormat {
     /// The name a user or a camera knows the format by: the PFNC name (`BayerRG12p`, `Mono12Packed`) for GenICam
-    /// formats, libcamera's name (`SRGGB12_CSI2P`, `SRGGB12`) for V4L2 ones.
+    /// formats, libcamera's name (`SRGGB12_CSI2P`, `SRGGB12`) for the V4L2 Bayer ones, and the V4L2 name (`GREY`,
+    /// `Y10P`) for the V4L2 greyscale ones, whose libcamera names (`R8`, `R10_CSI2P`) are accepted too.
     public var name: String {
         switch family {
         case .genICam: pfncName ?? ""
-        case .v4l2: libcameraName ?? ""
+        case .v4l2: (greyBits == nil ? libcameraName : v4l2Name) ?? ""
         }
+    }
+
+    /// The significant bits of a V4L2 greyscale (luma-only) format, nil for any other.
+    private var greyBits: Int? {
+        guard family == .v4l2, colors == .monochrome, packing != .pispCompressed else { return nil }
+        return bitsPerSample
     }
 
     /// The GenICam PFNC name, for GenICam formats.
@@ -55,7 +64,8 @@ extension PixelFormat {
         case .bayer10p(let o): 0x010A_0052 + 2 * Self.bgFirst(o)
         case .bayer12p(let o): 0x010C_0053 + 2 * Self.bgFirst(o)
         case .v4l2Bayer8, .v4l2Bayer10, .v4l2Bayer12, .v4l2Bayer16, .v4l2Bayer10CSI2P, .v4l2Bayer12CSI2P, .pispComp1,
-             .pispComp1Mono: nil
+             .pispComp1Mono, .v4l2Grey8, .v4l2Grey10, .v4l2Grey12, .v4l2Grey14, .v4l2Grey16, .v4l2Grey10CSI2P,
+             .v4l2Grey12CSI2P, .v4l2Grey14CSI2P: nil
         }
     }
 
@@ -77,21 +87,29 @@ extension PixelFormat {
         }
     }
 
-    /// The V4L2 name without its `V4L2_PIX_FMT_` prefix (`SRGGB12P`, `PISP_COMP1_RGGB`), for V4L2 formats.
+    /// True for the MIPI CSI-2 packed formats (a `P` in V4L2's name, `_CSI2P` in libcamera's).
+    private var isCSI2Packed: Bool {
+        if case .mipiCSI2 = packing { return true }
+        return false
+    }
+
+    /// The V4L2 name without its `V4L2_PIX_FMT_` prefix (`SRGGB12P`, `PISP_COMP1_RGGB`, `GREY`, `Y10P`), for V4L2
+    /// formats.
     public var v4l2Name: String? {
         if packing == .pispCompressed { return "PISP_COMP1_" + Self.pispLetters(colors) }
+        if let bits = greyBits { return bits == 8 ? "GREY" : "Y\(bits)" + (isCSI2Packed ? "P" : "") }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
-        let suffix = if case .mipiCSI2 = packing { "P" } else { "" }
-        return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
+        return "S" + order.v4l2Letters + "\(bitsPerSample)" + (isCSI2Packed ? "P" : "")
     }
 
     /// libcamera's name (`SRGGB12_CSI2P` for the CSI-2 packed formats, `RGGB_PISP_COMP1` for the PiSP compressed
-    /// ones, the V4L2 name otherwise), for V4L2 formats.
+    /// ones, `R8` ... `R16` and `R10_CSI2P`, `R12_CSI2P` for the greyscale ones, the V4L2 name otherwise), for V4L2
+    /// formats libcamera names (not Y14 and Y14P).
     public var libcameraName: String? {
         if packing == .pispCompressed { return Self.pispLetters(colors) + "_PISP_COMP1" }
+        if let bits = greyBits { return bits == 14 ? nil : "R\(bits)" + (isCSI2Packed ? "_CSI2P" : "") }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
-        let suffix = if case .mipiCSI2 = packing { "_CSI2P" } else { "" }
-        return "S" + order.v4l2Letters + "\(bitsPerSample)" + suffix
+        return "S" + order.v4l2Letters + "\(bitsPerSample)" + (isCSI2Packed ? "_CSI2P" : "")
     }
 
     /// The V4L2 four-character code as its four characters (`pRCC`), for V4L2 formats. Case matters: `pgAA` (GRBG)
@@ -105,6 +123,10 @@ extension PixelFormat {
             case .bayer(.bggr): "PC1B"
             case .monochrome: "PC1M"
             }
+        }
+        if let bits = greyBits {
+            // 'GREY', then 'Y10 ', 'Y12 ', 'Y14 ', 'Y16 ' (a space fills the fourth character) and 'Y10P' ... 'Y14P'.
+            return bits == 8 ? "GREY" : "Y\(bits)" + (isCSI2Packed ? "P" : " ")
         }
         guard family == .v4l2, case .bayer(let order) = colors else { return nil }
         let table: [BayerOrder: String] = switch packing {
@@ -147,8 +169,8 @@ extension PixelFormat {
     }
 
     /// Parses a name as users type it, ignoring case and surrounding spaces: a PFNC name (`BayerRG12p`,
-    /// `Mono12Packed`), a V4L2 name with or without `V4L2_PIX_FMT_` (`SRGGB12P`), or a libcamera name
-    /// (`SRGGB12_CSI2P`). Throws ``PixelFormatError/unknownName(_:)`` for anything else.
+    /// `Mono12Packed`), a V4L2 name with or without `V4L2_PIX_FMT_` (`SRGGB12P`, `GREY`, `Y10P`), or a libcamera name
+    /// (`SRGGB12_CSI2P`, `R10_CSI2P`). Throws ``PixelFormatError/unknownName(_:)`` for anything else.
     public init(name: String) throws(PixelFormatError) {
         var key = name.trimmingWhitespace().uppercased()
         if key.hasPrefix("V4L2_PIX_FMT_") { key.removeFirst("V4L2_PIX_FMT_".count) }
@@ -156,11 +178,15 @@ extension PixelFormat {
         self = match
     }
 
-    /// Every name ``init(name:)`` accepts (without the optional `V4L2_PIX_FMT_` prefix), in ``allCases`` order.
+    /// Every name ``init(name:)`` accepts (without the optional `V4L2_PIX_FMT_` prefix), in ``allCases`` order, each
+    /// format's ``name`` first.
     public static var knownNames: [String] {
         allCases.flatMap { format in
-            [format.pfncName, format.libcameraName, format.v4l2Name == format.libcameraName ? nil : format.v4l2Name]
-                .compactMap { $0 }
+            var names = [format.name]
+            for other in [format.pfncName, format.libcameraName, format.v4l2Name].compactMap({ $0 }) where !names.contains(other) {
+                names.append(other)
+            }
+            return names
         }
     }
 

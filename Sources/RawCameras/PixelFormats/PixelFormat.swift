@@ -1,9 +1,10 @@
 import RawCore
 
 /// A raw pixel format a real camera delivers: the GenICam PFNC formats GigE Vision and USB3 Vision cameras report
-/// (through Aravis), and the V4L2 Bayer formats a Linux capture device or libcamera writes (raw streams on stdin).
+/// (through Aravis), and the V4L2 Bayer and greyscale (luma-only) formats a Linux capture device or libcamera writes
+/// (raw streams on stdin).
 ///
-/// Each format knows its colours (``colors``, a Bayer phase as RawCore's `CFALayout`, or monochrome), its byte layout
+/// Each format knows its colours (``colors``, a Bayer phase, or monochrome; RawCore's `CFALayout` either way), its byte layout
 /// (``packing``, with the bit layouts and their sources), its names (``name``, ``pfncCode``, ``v4l2FourCC``) and
 /// how to unpack a frame into 16-bit samples (``unpack(_:width:height:rowStride:into:)``). GenICam `BayerRG8` and
 /// V4L2 `SRGGB8` (and the 16-bit pairs) have the same bytes; they are separate cases so that a format keeps the name
@@ -58,6 +59,22 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
     case pispComp1(BayerOrder)
     /// V4L2 `PISP_COMP1_MONO`, libcamera `MONO_PISP_COMP1`.
     case pispComp1Mono
+    /// V4L2 `GREY`, libcamera `R8`: 8-bit greyscale.
+    case v4l2Grey8
+    /// V4L2 `Y10`, libcamera `R10`: 16-bit little-endian words, 10 significant low bits.
+    case v4l2Grey10
+    /// V4L2 `Y12`, libcamera `R12`: 16-bit little-endian words, 12 significant low bits.
+    case v4l2Grey12
+    /// V4L2 `Y14`: 16-bit little-endian words, 14 significant low bits.
+    case v4l2Grey14
+    /// V4L2 `Y16`, libcamera `R16`: 16-bit little-endian words.
+    case v4l2Grey16
+    /// V4L2 `Y10P`, libcamera `R10_CSI2P`: MIPI CSI-2 RAW10 (OV9281, OV7251 and other monochrome Pi sensors).
+    case v4l2Grey10CSI2P
+    /// V4L2 `Y12P`, libcamera `R12_CSI2P`: MIPI CSI-2 RAW12.
+    case v4l2Grey12CSI2P
+    /// V4L2 `Y14P`: MIPI CSI-2 RAW14.
+    case v4l2Grey14CSI2P
 
     /// Which family of names the format belongs to.
     public enum Family: Sendable, Hashable {
@@ -67,7 +84,8 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
         case v4l2
     }
 
-    /// Every format, GenICam first, each Bayer format in the four phases (the PiSP monochrome format last).
+    /// Every format, GenICam first, each Bayer format in the four phases, then the V4L2 monochrome formats (PiSP's
+    /// first, then the greyscale ones).
     public static let allCases: [PixelFormat] = {
         let bayer: [(BayerOrder) -> PixelFormat] = [
             bayer8, bayer10, bayer12, bayer16, bayer10p, bayer12p, bayer10Packed, bayer12Packed,
@@ -76,8 +94,12 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
         let v4l2: [(BayerOrder) -> PixelFormat] = [
             v4l2Bayer8, v4l2Bayer10, v4l2Bayer12, v4l2Bayer16, v4l2Bayer10CSI2P, v4l2Bayer12CSI2P, pispComp1,
         ]
+        let grey: [PixelFormat] = [
+            .v4l2Grey8, .v4l2Grey10, .v4l2Grey12, .v4l2Grey14, .v4l2Grey16, .v4l2Grey10CSI2P, .v4l2Grey12CSI2P,
+            .v4l2Grey14CSI2P,
+        ]
         return bayer.flatMap { make in BayerOrder.allCases.map(make) } + mono
-            + v4l2.flatMap { make in BayerOrder.allCases.map(make) } + [.pispComp1Mono]
+            + v4l2.flatMap { make in BayerOrder.allCases.map(make) } + [.pispComp1Mono] + grey
     }()
 
     /// The format's family, colours and packing (every other property derives from these).
@@ -107,6 +129,14 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
         case .v4l2Bayer12CSI2P(let o): (.v4l2, .bayer(o), .mipiCSI2(bits: 12))
         case .pispComp1(let o): (.v4l2, .bayer(o), .pispCompressed)
         case .pispComp1Mono: (.v4l2, .monochrome, .pispCompressed)
+        case .v4l2Grey8: (.v4l2, .monochrome, .eightBit)
+        case .v4l2Grey10: (.v4l2, .monochrome, .littleEndian16(bits: 10))
+        case .v4l2Grey12: (.v4l2, .monochrome, .littleEndian16(bits: 12))
+        case .v4l2Grey14: (.v4l2, .monochrome, .littleEndian16(bits: 14))
+        case .v4l2Grey16: (.v4l2, .monochrome, .littleEndian16(bits: 16))
+        case .v4l2Grey10CSI2P: (.v4l2, .monochrome, .mipiCSI2(bits: 10))
+        case .v4l2Grey12CSI2P: (.v4l2, .monochrome, .mipiCSI2(bits: 12))
+        case .v4l2Grey14CSI2P: (.v4l2, .monochrome, .mipiCSI2(bits: 14))
         }
     }
 
@@ -116,9 +146,12 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable {
     public var colors: PixelColors { parts.colors }
     /// The byte layout.
     public var packing: PixelPacking { parts.packing }
-    /// The colour filter layout as RawCore's CFA type; nil for the monochrome formats.
-    public var cfa: CFALayout? { colors.cfa }
-    /// Significant bits per sample (8, 10, 12 or 16): the unpacked samples lie in `0..<(1 << bitsPerSample)`.
+    /// The colour filter layout as RawCore's CFA type: a Bayer phase, or `CFALayout.monochrome` for the monochrome
+    /// formats.
+    public var cfa: CFALayout { colors.cfa }
+    /// True for a monochrome (unfiltered, one-colour) format.
+    public var isMonochrome: Bool { colors == .monochrome }
+    /// Significant bits per sample (8, 10, 12, 14 or 16): the unpacked samples lie in `0..<(1 << bitsPerSample)`.
     public var bitsPerSample: Int { packing.bitsPerSample }
 
     /// Bytes that hold a row of `width` pixels, without padding (the smallest valid row stride).

@@ -60,6 +60,7 @@ extension PixelPacking {
         case .gigEVisionPacked(10): RowUnpackers.gigEVision10(source, target, count: count)
         case .gigEVisionPacked: RowUnpackers.gigEVision12(source, target, count: count)
         case .mipiCSI2(10): RowUnpackers.csi2Raw10(source, target, count: count)
+        case .mipiCSI2(14): RowUnpackers.csi2Raw14(source, target, count: count)
         case .mipiCSI2: RowUnpackers.csi2Raw12(source, target, count: count)
         case .pispCompressed: return PISPDecoder.decodeRow(source, target, width: count)
         }

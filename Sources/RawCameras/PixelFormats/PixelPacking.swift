@@ -7,8 +7,9 @@
 /// - ``eightBit``: one byte per sample (PFNC `Mono8`/`BayerXX8`; V4L2 `SXXXX8`).
 /// - ``littleEndian16(bits:)``: one 16-bit little-endian word per sample, the value in the low bits and the unused
 ///   high bits zero (PFNC `Mono10`/`Mono12`/`Mono16`, `BayerXX10/12/16`; V4L2 `SXXXX10/12/16`, whose documentation
-///   pages pixfmt-srggb10, pixfmt-srggb12 and pixfmt-srggb16 say the high bits are filled with zeros). Set high bits
-///   are cleared, so a sample never exceeds `2^bits - 1`.
+///   pages pixfmt-srggb10, pixfmt-srggb12 and pixfmt-srggb16 say the high bits are filled with zeros, and the
+///   greyscale `Y10`/`Y12`/`Y14`/`Y16`, page pixfmt-yuv-luma: byte 0 = Y[7:0], byte 1 = zeros above Y[9:8], Y[11:8] or
+///   Y[13:8], or Y[15:8]). Set high bits are cleared, so a sample never exceeds `2^bits - 1`.
 /// - ``lsbFirst(bits:)``: GenICam PFNC "p" packing (`Mono10p`, `Mono12p`, `BayerXX10p`, `BayerXX12p`; PFNC 2.x,
 ///   "lsb" packing, which USB3 Vision cameras use): the samples form one contiguous bit stream with no padding, each
 ///   sample's least significant bit first, filling each byte from bit 0 up. For 12 bits: byte 0 = P0[7:0], byte 1 =
@@ -20,10 +21,12 @@
 ///   10 bits: byte 0 = P0[9:2], byte 1 = P1[1:0] << 4 | P0[1:0] (bits 3:2 and 7:6 unused), byte 2 = P1[9:2].
 ///   At an odd width the pairs run on into the next row (GigE Vision: the next row's first pixel does not start on
 ///   a 3-byte boundary).
-/// - ``mipiCSI2(bits:)``: MIPI CSI-2 RAW10/RAW12 as V4L2 passes it on (V4L2 `SXXXX10P`, `SXXXX12P`; libcamera
-///   `SXXXX10_CSI2P`, `SXXXX12_CSI2P`; kernel documentation pixfmt-srggb10p, pixfmt-srggb12p). 10 bits: 4 pixels in
-///   5 bytes, bytes 0-3 = P0..P3[9:2], byte 4 = P3[1:0] << 6 | P2[1:0] << 4 | P1[1:0] << 2 | P0[1:0]. 12 bits:
-///   2 pixels in 3 bytes, bytes 0-1 = P0[11:4], P1[11:4], byte 2 = P1[3:0] << 4 | P0[3:0].
+/// - ``mipiCSI2(bits:)``: MIPI CSI-2 RAW10/RAW12/RAW14 as V4L2 passes it on (V4L2 `SXXXX10P`, `SXXXX12P` and the
+///   greyscale `Y10P`, `Y12P`, `Y14P`; libcamera `SXXXX10_CSI2P`, `SXXXX12_CSI2P`, `R10_CSI2P`, `R12_CSI2P`; kernel
+///   documentation pixfmt-srggb10p, pixfmt-srggb12p, pixfmt-yuv-luma). 10 bits: 4 pixels in 5 bytes, bytes 0-3 =
+///   P0..P3[9:2], byte 4 = P3[1:0] << 6 | P2[1:0] << 4 | P1[1:0] << 2 | P0[1:0]. 12 bits: 2 pixels in 3 bytes,
+///   bytes 0-1 = P0[11:4], P1[11:4], byte 2 = P1[3:0] << 4 | P0[3:0]. 14 bits: 4 pixels in 7 bytes, bytes 0-3 =
+///   P0..P3[13:6], byte 4 = P1[1:0] << 6 | P0[5:0], byte 5 = P2[3:0] << 4 | P1[5:2], byte 6 = P3[5:0] << 2 | P2[5:4].
 /// - ``pispCompressed``: the Raspberry Pi PiSP compressed raw format, mode 1 (V4L2 `PISP_COMP1_XXXX`, libcamera
 ///   `XXXX_PISP_COMP1`; kernel documentation pixfmt-srggb8-pisp-comp): blocks of 8 pixels in 8 bytes, each block two
 ///   little-endian words of quantised levels and differences, decoded to 16-bit values with the
@@ -31,13 +34,14 @@
 public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
     /// One byte per sample.
     case eightBit
-    /// One little-endian 16-bit word per sample holding `bits` (10, 12 or 16) significant low bits.
+    /// One little-endian 16-bit word per sample holding `bits` (10, 12, 14 or 16) significant low bits.
     case littleEndian16(bits: Int)
     /// GenICam PFNC's "p" packing: one LSB-first bit stream of `bits`-bit samples (10 or 12).
     case lsbFirst(bits: Int)
     /// GigE Vision's "Packed" layout: 2 samples of `bits` (10 or 12) in 3 bytes.
     case gigEVisionPacked(bits: Int)
-    /// MIPI CSI-2 RAW10 (4 samples in 5 bytes) or RAW12 (2 samples in 3 bytes), `bits` 10 or 12.
+    /// MIPI CSI-2 RAW10 (4 samples in 5 bytes), RAW12 (2 samples in 3 bytes) or RAW14 (4 samples in 7 bytes), `bits`
+    /// 10, 12 or 14.
     case mipiCSI2(bits: Int)
     /// Raspberry Pi PiSP compressed raw, mode 1: 8 pixels in 8 bytes, decoded to 16-bit values.
     case pispCompressed
@@ -57,7 +61,7 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         case .eightBit, .littleEndian16: 1
         case .lsbFirst(let bits): bits == 10 ? 4 : 2
         case .gigEVisionPacked: 2
-        case .mipiCSI2(let bits): bits == 10 ? 4 : 2
+        case .mipiCSI2(let bits): bits == 12 ? 2 : 4
         case .pispCompressed: 8
         }
     }
@@ -69,7 +73,7 @@ public enum PixelPacking: Sendable, Hashable, CustomStringConvertible {
         case .littleEndian16: 2
         case .lsbFirst(let bits): bits == 10 ? 5 : 3
         case .gigEVisionPacked: 3
-        case .mipiCSI2(let bits): bits == 10 ? 5 : 3
+        case .mipiCSI2(let bits): bits == 12 ? 3 : bits * 4 / 8
         case .pispCompressed: 8
         }
     }

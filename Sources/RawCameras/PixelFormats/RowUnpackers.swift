@@ -65,6 +65,28 @@ enum RowUnpackers {
         }
     }
 
+    /// MIPI CSI-2 RAW14: P0..P3[13:6], then P1[1:0] << 6 | P0[5:0], P2[3:0] << 4 | P1[5:2], P3[5:0] << 2 | P2[5:4].
+    static func csi2Raw14(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, count: Int) {
+        let quads = count / 4
+        for i in 0..<quads {
+            let b = source + 7 * i
+            let t = target + 4 * i
+            let b4 = UInt16(b[4]), b5 = UInt16(b[5]), b6 = UInt16(b[6])
+            t[0] = UInt16(b[0]) << 6 | b4 & 0x3F
+            t[1] = UInt16(b[1]) << 6 | (b5 & 0xF) << 2 | b4 >> 6
+            t[2] = UInt16(b[2]) << 6 | (b6 & 0x3) << 4 | b5 >> 4
+            t[3] = UInt16(b[3]) << 6 | b6 >> 2
+        }
+        let rest = count - 4 * quads
+        guard rest > 0 else { return }
+        // A group cut short by the row's end is still whole in the bytes (7 of them); the missing pixels are not read.
+        let b = source + 7 * quads
+        let low = UInt64(b[4]) | UInt64(b[5]) << 8 | UInt64(b[6]) << 16
+        for k in 0..<rest {
+            target[4 * quads + k] = UInt16(b[k]) << 6 | UInt16(truncatingIfNeeded: low >> (6 * k) & 0x3F)
+        }
+    }
+
     /// GigE Vision 12Packed: P0[11:4], P1[3:0] << 4 | P0[3:0], P1[11:4].
     static func gigEVision12(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt16>, count: Int) {
         let pairs = count / 2

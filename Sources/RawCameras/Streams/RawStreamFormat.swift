@@ -16,17 +16,15 @@ public struct RawStreamFormat: Sendable, Hashable, CustomStringConvertible {
     /// Bytes from the start of one row to the next (at least the packed row, ``PixelFormat/bytesPerRow(width:)``).
     public let rowStride: Int
 
-    /// A stream layout; `rowStride` nil means rows without padding. Throws a one-line reason for a monochrome format
-    /// (a DNG of this package needs a colour filter pattern), a size outside 2...65535 or an odd one (a Bayer
-    /// mosaic repeats every two pixels), or a stride smaller than the packed row.
+    /// A stream layout; `rowStride` nil means rows without padding. A Bayer or a monochrome format (whose frames are
+    /// monochrome: one unfiltered colour, `CFALayout.monochrome`). Throws a one-line reason for a size outside
+    /// 2...65535, an odd Bayer size (a Bayer mosaic repeats every two pixels; a monochrome frame may be any size), or
+    /// a stride smaller than the packed row.
     public init(pixelFormat: PixelFormat, width: Int, height: Int, rowStride: Int? = nil) throws(FrameSourceError) {
-        guard pixelFormat.cfa != nil else {
-            throw FrameSourceError("\(pixelFormat.name) is monochrome; a raw stream needs a Bayer format")
-        }
         guard (2...65535).contains(width), (2...65535).contains(height) else {
             throw FrameSourceError("a \(width)x\(height) frame is outside 2x2...65535x65535")
         }
-        guard width % 2 == 0, height % 2 == 0 else {
+        guard pixelFormat.isMonochrome || (width % 2 == 0 && height % 2 == 0) else {
             throw FrameSourceError("a \(width)x\(height) Bayer frame needs an even width and height")
         }
         let packed = pixelFormat.bytesPerRow(width: width)
@@ -48,8 +46,10 @@ public struct RawStreamFormat: Sendable, Hashable, CustomStringConvertible {
     public var frameBytes: Int { rowStride * height }
     /// Significant bits of a sample.
     public var bitsPerSample: Int { pixelFormat.bitsPerSample }
-    /// The colour filter pattern.
-    public var cfa: CFALayout { pixelFormat.cfa ?? .rggb }
+    /// The colour filter pattern: the format's Bayer phase, or `CFALayout.monochrome`.
+    public var cfa: CFALayout { pixelFormat.cfa }
+    /// True for a monochrome format: frames of one unfiltered colour, without colour calibration or white balance.
+    public var isMonochrome: Bool { pixelFormat.isMonochrome }
 
     /// `SRGGB12_CSI2P 4056x3040, stride 6112`.
     public var description: String { "\(pixelFormat.name) \(width)x\(height), stride \(rowStride)" }

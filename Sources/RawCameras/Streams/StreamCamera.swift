@@ -11,7 +11,7 @@ public struct StreamCamera: Sendable {
     public var make: String?
     public var model: String?
     /// Colour calibration (nil: unknown; the DNG writer then writes its stand-in matrix named "Uncalibrated: no camera
-    /// profile" and says so, and no AsShotNeutral is written).
+    /// profile" and says so, and no AsShotNeutral is written). Not used for a monochrome format: its frames carry none.
     public var calibration: ColorCalibration?
     /// The ISO at an analogue gain of 1: a frame's ISO is `baseISO` × its `AnalogueGain` (100 unless the profile says).
     public var baseISO: Double

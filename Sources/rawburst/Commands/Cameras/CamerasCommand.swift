@@ -8,7 +8,8 @@ struct CamerasCommand: ParsableCommand {
         commandName: "cameras",
         abstract: "List the GenICam cameras (GigE Vision, USB3 Vision) Aravis finds: pixel formats, sensor size, bounds.",
         discussion: """
-        Each camera is opened briefly to read its pixel formats, sensor size and the bounds of AcquisitionFrameRate, \
+        Each camera is opened briefly to read its pixel formats (Bayer ones make colour DNGs, monochrome ones \
+        monochrome DNGs, the others are not raw and cannot be captured), sensor size and the bounds of AcquisitionFrameRate, \
         ExposureTime (µs) and Gain. Capture from one with `rawburst capture --camera aravis:ID`. No camera is not an \
         error (exit 0; --json prints []). Details: docs/frame-sources.md.
         """
@@ -31,6 +32,16 @@ struct CamerasCommand: ParsableCommand {
         for camera in cameras { print(Self.text(camera)) }
     }
 
+    /// The formats a camera offers by what rawburst makes of them: `Bayer BayerRG8, BayerRG12p; monochrome Mono8;
+    /// not raw (not captured) RGB8`.
+    static func formats(_ c: AravisCameraDescription) -> String {
+        let bayer = c.rawPixelFormats.filter { $0.colors != "mono" }.map(\.name)
+        let mono = c.rawPixelFormats.filter { $0.colors == "mono" }.map(\.name)
+        let other = c.pixelFormats.filter { name in !c.rawPixelFormats.contains { $0.name == name } }
+        let groups = [("Bayer", bayer), ("monochrome", mono), ("not raw (not captured)", other)].filter { !$0.1.isEmpty }
+        return groups.isEmpty ? "none" : groups.map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
     /// A camera in a few lines.
     static func text(_ c: AravisCameraDescription) -> String {
         let d = c.device
@@ -40,8 +51,7 @@ struct CamerasCommand: ParsableCommand {
             return lines.joined(separator: "\n")
         }
         if let width = c.sensorWidth, let height = c.sensorHeight { lines.append("  sensor \(width)x\(height)") }
-        lines.append("  pixel formats: \(c.pixelFormats.joined(separator: ", "))"
-                     + (c.currentPixelFormat.map { " (current \($0))" } ?? ""))
+        lines.append("  pixel formats: " + Self.formats(c) + (c.currentPixelFormat.map { " (current \($0))" } ?? ""))
         func range(_ b: AravisCameraDescription.Bounds?, _ unit: String) -> String {
             b.map { "\(SettingText.number($0.min))...\(SettingText.number($0.max))\(unit)" } ?? "not available"
         }

@@ -9,12 +9,13 @@ struct CameraOptions: ParsableArguments {
     var camera: String?
 
     @Option(name: .customLong("pixel-format"),
-            help: ArgumentHelp("With --camera: the pixel format to set, a Bayer format the camera offers (default: its current one).",
-                               valueName: "name"))
+            help: ArgumentHelp("With --camera: the pixel format to set, a Bayer (BayerRG12p, ...) or monochrome (Mono8, Mono12p, "
+                               + "Mono12Packed, ...) format the camera offers (default: its current one). A monochrome format "
+                               + "makes monochrome DNGs.", valueName: "name"))
     var pixelFormat: String?
 
     @Option(help: ArgumentHelp("With --camera: the region of interest to read, WxH+X+Y in sensor pixels, even numbers "
-                               + "(default: the whole sensor).", valueName: "WxH+X+Y"))
+                               + "for a Bayer format (default: the whole sensor).", valueName: "WxH+X+Y"))
     var crop: String?
 
     @Option(help: ArgumentHelp("With --camera: what starts each exposure: free-running (the camera's own clock), software "
@@ -41,7 +42,8 @@ struct CameraOptions: ParsableArguments {
     @Option(name: .customLong("balance-ratio"),
             help: ArgumentHelp("With --camera that has BalanceRatio: as-shot-neutral (the camera sends Bayer data "
                                + "unbalanced: its ratios become each DNG's AsShotNeutral) or applied (it multiplies the "
-                               + "Bayer data by them: AsShotNeutral 1,1,1) (default as-shot-neutral).", valueName: "handling"),
+                               + "Bayer data by them: AsShotNeutral 1,1,1) (default as-shot-neutral). Not used for a "
+                               + "monochrome format.", valueName: "handling"),
             transform: { try BadValue.parse($0, as: CameraWhiteBalance.Handling.self,
                                             otherwise: "--balance-ratio must be as-shot-neutral or applied, not '\($0)'") })
     var balanceRatio: CameraWhiteBalance.Handling?

@@ -74,9 +74,14 @@ extension CaptureCommand {
         var setup = CaptureSetup(cameras: [.init(name: camera.name, samplesPerFrame: source.samplesPerFrame, chart: nil)],
                                  replayedFiles: nil, source: .single(source))
         setup.framesOnStandardInput = source.input.origin == .standardInput
+        if format.isMonochrome, camera.calibration != nil, let path = profileFiles.first {
+            setup.cameraNote = "\(path): its colour matrices are not used: \(format.pixelFormat.name) is monochrome (the DNGs "
+                + "have one unfiltered colour, no colour matrix and no white balance)"
+        }
         setup.colorCalibration = CaptureColorReport(
             calibration: camera.calibration, profilePath: profileFiles.first,
-            iso: camera.gainTable.map { "ISO from AnalogueGain in dB: \($0)" } ?? "ISO = \(SettingText.number(camera.baseISO)) × AnalogueGain")
+            iso: camera.gainTable.map { "ISO from AnalogueGain in dB: \($0)" } ?? "ISO = \(SettingText.number(camera.baseISO)) × AnalogueGain",
+            monochrome: format.isMonochrome)
         setup.stream = CaptureStreamReport(
             source: source.input.origin.description, format: format.pixelFormat.name, width: format.width, height: format.height,
             stride: format.rowStride, frameBytes: format.frameBytes, bitsPerSample: format.bitsPerSample,

@@ -86,8 +86,29 @@ extension CaptureCommand {
                                  replayedFiles: nil, source: .single(source))
         setup.cameraSource = source
         setup.colorCalibration = CaptureColorReport(calibration: options.calibration, profilePath: profileFiles.first,
-                                                    iso: "ISO ↔ Gain: \(source.gainTable)" + (options.profile?.gainTable == nil ? " (no gain table)" : ""))
-        setup.cameraNote = note
+                                                    iso: "ISO ↔ Gain: \(source.gainTable)" + (options.profile?.gainTable == nil ? " (no gain table)" : ""),
+                                                    monochrome: source.isMonochrome)
+        var notes = [note].compactMap { $0 }
+        if source.isMonochrome, let ignored = try monochromeNote(source, calibration: options.calibration != nil) {
+            notes.append(ignored)
+        }
+        setup.cameraNote = notes.isEmpty ? nil : notes.joined(separator: "; ")
         return setup
+    }
+
+    /// What a monochrome camera leaves out of the options given (colour settings: white balance, BalanceRatio, a
+    /// profile's matrices), nil when none was given: said, never refused.
+    private func monochromeNote(_ source: AravisCameraSource, calibration: Bool) throws -> String? {
+        let wbBracket = try bracketPlan()?.axes.contains { axis in
+            if case .whiteBalance = axis { return true }
+            return false
+        } ?? false
+        let ignored = [(whiteBalance != nil || wbBracket, "white balance (--wb)"),
+                       (cameraOptions.balanceRatio != nil, "--balance-ratio"),
+                       (calibration, "the profile's colour matrices")].filter(\.0).map(\.1)
+        guard !ignored.isEmpty else { return nil }
+        return "\(source.pixelFormat.name) is monochrome: " + ignored.joined(separator: ", ")
+            + (ignored.count == 1 ? " does" : " do") + " not apply (one unfiltered colour: the DNGs have no colour matrix "
+            + "and no white balance)"
     }
 }

@@ -17,13 +17,17 @@ struct CaptureStreamOptions: ParsableArguments {
         camera's (set them with rpicam-raw); --iso, --shutter, --wb and the like are refused. --profile (a camera \
         or sensor profile) gives the camera's name, colour matrices, levels and ISO rule (ISO = base ISO × \
         AnalogueGain, 100 without a profile; or its dB gain table); without one the DNGs are marked \
-        uncalibrated. Details: docs/capture.md.
+        uncalibrated. A monochrome format (GREY, Y10, Y10P, ...; an OV9281: --format Y10P) gives monochrome DNGs \
+        (one sample per pixel, no colour matrix or white balance; a profile's matrices are not used). \
+        Details: docs/capture.md.
         """, valueName: "stdin|-|path"))
     var source: String?
 
     @Option(help: ArgumentHelp("Pixel format of the --source stream: a libcamera or V4L2 name (SRGGB12_CSI2P, SRGGB10_CSI2P, "
                                + "SBGGR16, SGRBG8, the Raspberry Pi 5's compressed RGGB_PISP_COMP1 alias PISP_COMP1_RGGB, "
-                               + "...) or a GenICam one (BayerRG12p).", valueName: "name"))
+                               + "...; monochrome: GREY, Y10, Y12, Y14, Y16, Y10P, Y12P, Y14P, alias R8, R10, R10_CSI2P, ...) "
+                               + "or a GenICam one (BayerRG12p, Mono12p). A monochrome format makes monochrome DNGs.",
+                               valueName: "name"))
     var format: String?
 
     @Option(help: ArgumentHelp("Frame size of the --source stream in pixels, e.g. 4056x3040.", valueName: "WxH"))
@@ -62,15 +66,12 @@ struct CaptureStreamOptions: ParsableArguments {
         guard let size else { throw BadValue("--source needs --size WxH (e.g. 4056x3040)") }
         let pixelFormat: PixelFormat
         do { pixelFormat = try PixelFormat(name: format) } catch {
-            let bayer = PixelFormat.knownNames.filter { name in ((try? PixelFormat(name: name))?.cfa) != nil }
-            throw BadValue("--format: unknown pixel format '\(format.oneLine)'; known: \(bayer.joined(separator: ", "))")
+            throw BadValue("--format: unknown pixel format '\(format.oneLine)'; known: "
+                           + PixelFormat.knownNames.joined(separator: ", "))
         }
         let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
             throw BadValue("--size must be WIDTHxHEIGHT in pixels, e.g. 4056x3040, not '\(size.oneLine)'")
-        }
-        guard pixelFormat.cfa != nil else {
-            throw BadValue("--format: \(pixelFormat.name) is monochrome; a raw stream needs a Bayer format")
         }
         if let stride, width > 0, stride < pixelFormat.bytesPerRow(width: width) {
             throw BadValue("--stride: \(stride) bytes is less than the \(pixelFormat.bytesPerRow(width: width)) bytes a row of "
