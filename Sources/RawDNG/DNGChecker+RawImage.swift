@@ -40,6 +40,11 @@ extension DNGChecker {
                 error(dir, "BitsPerSample is \(first), outside 1...32")
             } else {
                 bits = first
+                if first < 8 {
+                    // 1 is also what an absent BitsPerSample means (TIFF's default).
+                    warning(dir, "BitsPerSample is \(first)\(raw[T.bitsPerSample] == nil ? " (the default: the tag is absent)" : ""), "
+                            + "below the 8 DNG specifies for raw images; Adobe's SDK refuses such a file")
+                }
             }
             if bps.count != 1, bps.count != spp {
                 error(dir, "BitsPerSample has \(bps.count) values for \(spp) samples per pixel")

@@ -2,9 +2,10 @@ import RawTIFF
 /// Structural checks of a DNG against the DNG 1.6 specification, on a parsed ``TIFFStructure``.
 ///
 /// It checks what a reader needs to find and trust the raw data: the version tags, the raw image directory
-/// and its required tags, that strip/tile tables match the image size and lie inside the file (and, for
-/// uncompressed data, hold exactly the bytes the rows need), the CFA description, areas, black and white
-/// levels, and the shapes of the colour tags. Pixel values are not decoded.
+/// and its required tags (only those without a default: a tag left out is its TIFF or DNG default, ``TIFFDefaults``),
+/// that strip/tile tables match the image size and lie inside the file (and, for uncompressed data, hold exactly the
+/// bytes the rows need) without overlapping the TIFF structure or each other, the CFA description, areas, black and
+/// white levels, and the shapes of the colour tags. Pixel values are not decoded.
 ///
 /// ```swift
 /// let problems = DNGValidator.validate(try TIFFStructure.read(path: "frame.dng"))

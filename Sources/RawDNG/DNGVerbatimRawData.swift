@@ -22,7 +22,8 @@ public struct DNGVerbatimRawData: Sendable {
 
     /// Why the data is copied.
     public let reason: Reason
-    /// The tiles or strips, in order, each as stored.
+    /// The tiles or strips, in order, each as stored — but for a big-endian source's uncompressed 16-, 24- or 32-bit
+    /// samples, which are given little-endian, as the DNG written stores them (the same samples).
     public let blocks: [[UInt8]]
     /// Tiles (TileOffsets) or strips (StripOffsets).
     public let isTiled: Bool

@@ -38,10 +38,24 @@ extension DNGWriter {
         }
     }
 
-    /// Sets the raw directory's tags (`tags` gets the verbatim layout) and writes the blocks as they are.
+    /// Sets the raw directory's tags (`tags` gets the verbatim layout) and writes the blocks as they are. A tile size
+    /// libtiff refuses (not a multiple of 16) is given to it as a stand-in that makes the same grid of tiles, and
+    /// written exactly afterwards (``StoredRaw/exactIntegers``).
     func writeVerbatim(_ verbatim: DNGVerbatimRawData, tiff: TIFFWriteHandle,
                        tags: (DNGTagTable.RawLayout) -> [TagAssignment]) throws -> StoredRaw {
-        try tiff.set(tags(.verbatim(verbatim.dataTags)))
+        var dataTags = verbatim.dataTags
+        var exact: [UInt16: UInt32] = [:]
+        for (tag, extent) in [(TIFFTag.tileWidth, verbatim.width), (TIFFTag.tileLength, verbatim.height)] where verbatim.isTiled {
+            guard let index = dataTags.firstIndex(where: { $0.tag == UInt32(tag) }),
+                  let size = Self.firstNumber(dataTags[index]).map({ Int($0) }), size % 16 != 0 else { continue }
+            guard let standIn = Self.tileStandIn(size, extent: extent), size <= Int(UInt32.max) else {
+                throw DNGWriteError(path: tiff.path, "\(TIFFTag.name(for: tag)) \(size) cannot be written: libtiff takes "
+                                    + "multiples of 16 only, and none makes the same tiles of a \(extent)-pixel image")
+            }
+            dataTags[index] = .number(tag, Double(standIn))
+            exact[tag] = UInt32(size)
+        }
+        try tiff.set(tags(.verbatim(dataTags)))
         for (index, block) in verbatim.blocks.enumerated() {
             if verbatim.isTiled {
                 try block.withUnsafeBytes { try tiff.writeRawTile(UInt32(index), $0) }
@@ -53,7 +67,17 @@ extension DNGWriter {
         let bits = verbatim.dataTags.first { $0.tag == UInt32(TIFFTag.bitsPerSample) }
         var stored = StoredRaw(compression: .none, bitsPerSample: bits.flatMap(Self.firstNumber).map { Int($0) } ?? 1)
         stored.verbatim = true
+        stored.exactIntegers = exact
         return stored
+    }
+
+    /// A multiple of 16 that cuts an image `extent` pixels wide (or tall) into as many tiles as `size` does, or nil.
+    static func tileStandIn(_ size: Int, extent: Int) -> Int? {
+        guard size > 0, extent > 0 else { return nil }
+        let tiles = (extent + size - 1) / size
+        let smallest = (extent + tiles - 1) / tiles              // the fewest pixels a tile may have for `tiles` tiles
+        let standIn = (smallest + 15) / 16 * 16
+        return (tiles - 1) * standIn < extent ? standIn : nil
     }
 
     private static func firstNumber(_ assignment: TagAssignment) -> Double? {

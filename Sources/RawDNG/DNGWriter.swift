@@ -246,7 +246,8 @@ public struct DNGWriter: Sendable {
                 return tags
             }
             try tiff.close()
-            try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
+            try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps),
+                                                         ifd0Integers: stored.exactIntegers)
             return stored
         }
         // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
@@ -282,7 +283,8 @@ public struct DNGWriter: Sendable {
             try tiff.writeDirectory()
         }
         try tiff.close()
-        try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
+        try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps),
+                                                     subIFDIntegers: [stored.exactIntegers])
         return stored
     }
 
@@ -308,6 +310,8 @@ public struct DNGWriter: Sendable {
         let compression: DNGCompression
         let bitsPerSample: Int
         var verbatim = false
+        /// Integer tags of the raw directory libtiff was given a stand-in for, with their exact values (TIFFFinisher).
+        var exactIntegers: [UInt16: UInt32] = [:]
     }
 
     /// Writes the raw directory as the current directory, its tags first: `tags` gets the layout and the payload's own

@@ -36,11 +36,38 @@ extension RawFileReader {
         }
         guard let reason else { return .frame }
         try tiff.checkComplete(path: path, fileSize: try RawFileAccess.readableFileSize(path))
-        let blocks = try Self.blocks(of: raw, path: path, fileSize: tiff.fileSize)
+        var blocks = try Self.blocks(of: raw, path: path, fileSize: tiff.fileSize)
+        if tiff.structure.byteOrder == .bigEndian { try Self.makeLittleEndian(&blocks, raw: raw, path: path) }
         do {
             return .verbatim(try DNGVerbatimRawData(raw: raw, main: tiff.structure.mainDirectory, blocks: blocks, reason: reason))
         } catch {
             throw RawReadError(path: path, kind: .invalidValue, detail: error.description)
+        }
+    }
+
+    /// Turns the blocks of a big-endian file into what a little-endian file (the DNG written) stores: uncompressed 16-,
+    /// 24- or 32-bit samples have their bytes swapped; JPEG streams (big-endian whatever the file) and bit streams of
+    /// other depths are the same in either. Throws `.unsupported` for data whose bytes depend on the file's byte order
+    /// inside a compression (Deflate).
+    private static func makeLittleEndian(_ blocks: inout [[UInt8]], raw: TIFFDirectory, path: String) throws(RawReadError) {
+        let compression = raw.integerOrDefault(TIFFTag.compression) ?? 1
+        guard compression == 1 else {
+            if compression == 7 || compression == 34892 { return }
+            throw RawReadError(path: path, kind: .unsupported, detail: "a big-endian DNG whose raw data (compression "
+                               + "\(compression)) cannot be copied into a little-endian file as it is")
+        }
+        let bits = raw.integerOrDefault(TIFFTag.bitsPerSample) ?? 1
+        guard bits > 8, bits % 8 == 0 else { return }
+        let width = bits / 8
+        for b in blocks.indices {
+            blocks[b].withUnsafeMutableBufferPointer { bytes in
+                var i = 0
+                while i + width <= bytes.count {
+                    var lo = i, hi = i + width - 1
+                    while lo < hi { bytes.swapAt(lo, hi); lo += 1; hi -= 1 }
+                    i += width
+                }
+            }
         }
     }
 
