@@ -116,7 +116,8 @@ struct TIFFRawFacts {
     /// has: they overlap (each inside the file), and a reader trusting them would allocate an image far larger
     /// than the file.
     ///
-    /// Lossy JPEG (`lossy`) can spend less than a bit on a sample: its data must hold at least a bit per 8x8 block.
+    /// Lossy JPEG (`lossy`: DCT streams under Compression 7, too) can spend less than a bit on a sample: its byte count
+    /// is not checked here (its decoder checks each stream).
     static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, lossy: Bool = false, path: String,
                              fileSize: Int) throws(RawReadError) {
         // Every factor bounded before any arithmetic (a LONG8 holds up to 2^64 - 1); the products below stay
@@ -148,9 +149,7 @@ struct TIFFRawFacts {
         let needed: Int
         if compression == 1 && isDNG {
             needed = height * ((width * samples * bits + 7) / 8)
-        } else if lossy {
-            needed = (width * height * samples / 64 + 7) / 8
-        } else if atLeastOneBitPerSample.contains(compression) {
+        } else if atLeastOneBitPerSample.contains(compression) && !lossy {
             needed = (width * height * samples + 7) / 8
         } else {
             return

@@ -147,7 +147,7 @@ struct ConvertReport: Encodable {
         /// "converted", "converted-verbatim" (the source DNG's raw data copied as stored) or "copied-as-is" (a
         /// LinearRaw DNG).
         let action: String
-        /// Why the raw data was copied verbatim: "lossy-jpeg", "floating-point" or "linearization-table" (null
+        /// Why the raw data was copied verbatim: "lossy-jpeg", "floating-point" or "linearization-table" (absent
         /// otherwise).
         let verbatimReason: String?
     }
