@@ -36,8 +36,9 @@ public struct DNGVerbatimRawData: Sendable {
     let dataTags: [TagAssignment]
     /// The source IFD0's CinemaDNG tags (``sequenceTagNumbers``), when the raw image is in IFD0.
     let sequenceTags: [TagAssignment]
-    /// The raw image's size.
+    /// The raw image's width (ImageWidth).
     public let width: Int
+    /// The raw image's height (ImageLength).
     public let height: Int
 
     /// The raw-directory tags copied with the data: its coding (BitsPerSample, Compression, SampleFormat, Predictor,
