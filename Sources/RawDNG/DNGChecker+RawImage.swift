@@ -18,38 +18,54 @@ extension DNGChecker {
     /// Required tags, bit depth, and the strip or tile tables of the raw directory.
     mutating func checkRawImage(_ raw: TIFFDirectory) {
         let dir = raw.path
-        let required = [T.imageWidth, T.imageLength, T.bitsPerSample, T.compression, T.photometricInterpretation, T.samplesPerPixel]
+        // Only the tags without a default are required: an absent BitsPerSample, Compression or SamplesPerPixel has
+        // its TIFF default (1, 1, 1), as if it had been written (TIFFDefaults).
+        let required = [T.imageWidth, T.imageLength, T.photometricInterpretation]
         for tag in required where raw[tag] == nil {
             error(dir, "required tag \(Self.name(tag)) (\(tag)) is missing from the raw image directory")
         }
         let width = ints(raw, T.imageWidth)?.first ?? 0, height = ints(raw, T.imageLength)?.first ?? 0
         if raw[T.imageWidth] != nil, width <= 0 { error(dir, "ImageWidth is \(width)") }
         if raw[T.imageLength] != nil, height <= 0 { error(dir, "ImageLength is \(height)") }
-        let spp = ints(raw, T.samplesPerPixel)?.first ?? 1
+        let spp = intsOrDefault(raw, T.samplesPerPixel)?.first ?? 1
         if !(1...65535).contains(spp) { return error(dir, "SamplesPerPixel is \(spp), outside 1...65535") }
         for (tag, value) in [(T.imageWidth, width), (T.imageLength, height)] where value > 0xFFFF_FFFF {
             return error(dir, "\(Self.name(tag)) is \(value), larger than a TIFF LONG can hold")
         }
         var bits: Int?
-        if let bps = ints(raw, T.bitsPerSample), let first = bps.first {
+        if let bps = intsOrDefault(raw, T.bitsPerSample), let first = bps.first {
             if Set(bps).count > 1 {
                 error(dir, "BitsPerSample values differ: \(bps.map(String.init).joined(separator: " "))")
             } else if !(1...32).contains(first) {
                 error(dir, "BitsPerSample is \(first), outside 1...32")
             } else {
                 bits = first
+                if first < 8 {
+                    // 1 is also what an absent BitsPerSample means (TIFF's default).
+                    warning(dir, "BitsPerSample is \(first)\(raw[T.bitsPerSample] == nil ? " (the default: the tag is absent)" : ""), "
+                            + "below the 8 DNG specifies for raw images; Adobe's SDK refuses such a file")
+                }
             }
             if bps.count != 1, bps.count != spp {
                 error(dir, "BitsPerSample has \(bps.count) values for \(spp) samples per pixel")
             }
         }
-        if let code = ints(raw, T.compression)?.first, ![1, 7, 8, 9, 34892, 52546].contains(code) {
+        let compression = intsOrDefault(raw, T.compression)?.first
+        if let code = compression, ![1, 7, 8, 9, 34892, 52546].contains(code) {
             warning(dir, "Compression \(code) is not a compression DNG defines (1, 7, 8, 34892, 52546)")
         }
-        let planar = ints(raw, T.planarConfiguration)?.first ?? 1
+        if compression == 34892, let photometric = raw.integer(T.photometricInterpretation), photometric != 34892 {
+            error(dir, "Compression 34892 (lossy JPEG) is for LinearRaw images (PhotometricInterpretation 34892), "
+                  + "not PhotometricInterpretation \(photometric)")
+        }
+        if let fill = ints(raw, T.fillOrder)?.first, fill != 1 {
+            error(dir, "FillOrder is \(fill): DNG readers take each byte's bits most significant first (FillOrder 1, "
+                  + "the default), so readers would disagree about the samples")
+        }
+        let planar = intsOrDefault(raw, T.planarConfiguration)?.first ?? 1
         let planesOfData = planar == 2 ? max(1, spp) : 1
         let samplesPerRowUnit = planar == 2 ? 1 : max(1, spp)
-        let uncompressedBits = raw.integer(T.compression) == 1 ? bits : nil
+        let uncompressedBits = compression == 1 ? bits : nil
         guard width > 0, height > 0 else { return }
         let layout = RawLayout(directory: dir, width: width, height: height, planes: planesOfData,
                                samplesPerRowUnit: samplesPerRowUnit, bits: bits, uncompressed: uncompressedBits != nil)
@@ -74,9 +90,8 @@ extension DNGChecker {
         if offsets.count != counts.count {
             error(dir, "StripOffsets has \(offsets.count) values but StripByteCounts has \(counts.count)")
         }
-        var rowsPerStrip = ints(raw, T.rowsPerStrip)?.first ?? height
-        if rowsPerStrip <= 0 { return error(dir, "RowsPerStrip is \(rowsPerStrip)") }
-        rowsPerStrip = min(rowsPerStrip, height)
+        if let rows = ints(raw, T.rowsPerStrip)?.first, rows <= 0 { return error(dir, "RowsPerStrip is \(rows)") }
+        let rowsPerStrip = raw.rowsPerStrip(height: height)
         let stripsPerPlane = Self.ceilDiv(height, rowsPerStrip)
         let expected = stripsPerPlane * planesOfData
         if offsets.count != expected {

@@ -23,18 +23,14 @@ enum DNGTagTable {
         return out
     }
 
-    /// IFD0 of a CinemaDNG frame: the raw mosaic itself (no thumbnail), the camera-wide tags and the
-    /// sequence's TimeCodes, FrameRate and ReelName.
-    static func cinemaIFD(image: RawImage, calibration: ColorCalibration?, layout: RawLayout, software: String,
-                          uniqueID: [UInt8], cinema: CinemaDNGFrame) -> [TagAssignment] {
-        var out = rawIFD(frame: image.frame, noise: image.metadata.noiseProfile, layout: layout)
-        out += cameraTags(metadata: image.metadata, calibration: calibration, software: software, uniqueID: uniqueID)
-        out += [
+    /// The tags that make IFD0 a frame of a CinemaDNG sequence: TimeCodes, FrameRate and ReelName (written after the
+    /// raw image's tags and the camera-wide ones; the frame has no thumbnail).
+    static func cinemaTags(_ cinema: CinemaDNGFrame) -> [TagAssignment] {
+        [
             .bytes(T.timeCodes, cinema.timeCode.bytes),
             .number(T.frameRate, cinema.frameRate),
             .text(T.reelName, cinema.reelName),
         ]
-        return out
     }
 
     /// The tags that describe the camera and its colour, whatever image IFD0 holds; a monochrome frame's
@@ -103,6 +99,9 @@ enum DNGTagTable {
         case losslessJPEGTiles(size: Int, precision: Int)
         /// Lossless-JPEG strips (one stream each) of `rowsPerStrip` full rows, for frames narrower than a tile.
         case losslessJPEGStrips(rowsPerStrip: Int, precision: Int)
+        /// A source DNG's data copied as stored: its coding and level tags (``DNGVerbatimRawData/dataTagNumbers``)
+        /// replace the frame's.
+        case verbatim([TagAssignment])
     }
 
     /// SubIFD 0: the raw mosaic — a CFA image, or for a monochrome frame a LinearRaw image of one sample per pixel
@@ -111,6 +110,13 @@ enum DNGTagTable {
         let area = frame.activeArea
         let crop = frame.defaultCrop
         var data: [TagAssignment]
+        var levels: [TagAssignment] = [
+            .numbers(T.blackLevelRepeatDim, [Double(frame.blackLevels.rows), Double(frame.blackLevels.columns)]),
+            .numbers(T.blackLevel, frame.blackLevels.values),
+            .numbers(T.whiteLevel, [Double(frame.whiteLevel)]),
+        ]
+        var sampleLayout: [TagAssignment] = [.number(T.samplesPerPixel, 1), .number(T.planarConfiguration, 1)]
+        var noise = noise
         switch layout {
         case .strips(let rowsPerStrip):
             data = [.numbers(T.bitsPerSample, [16]), .number(T.compression, 1)]
@@ -127,6 +133,14 @@ enum DNGTagTable {
             data = [.numbers(T.bitsPerSample, [Double(precision)]), .number(T.compression, 7)]
             data.append(.number(T.rowsPerStrip, Double(rowsPerStrip)))
             data.append(.jpegTablesInEachSegment)
+        case .verbatim(let tags):
+            // The source's coding and levels as stored; JPEG tables stay in each segment unless the source shares them.
+            data = tags
+            let jpeg = tags.contains { $0.tag == UInt32(T.compression) && $0.value == .numbers([7]) }
+            if jpeg, !tags.contains(where: { $0.tag == UInt32(T.jpegTables) }) { data.append(.jpegTablesInEachSegment) }
+            levels = []
+            sampleLayout = []
+            noise = nil  // the source's NoiseProfile, if any, is among its data tags
         }
         let colour: [TagAssignment] = frame.cfa.isMonochrome ? [.number(T.photometricInterpretation, 34892)] : [
             .number(T.photometricInterpretation, 32803),
@@ -140,12 +154,7 @@ enum DNGTagTable {
             .number(T.newSubFileType, 0),
             .number(T.imageWidth, Double(frame.width)),
             .number(T.imageLength, Double(frame.height)),
-        ] + data + colour + [
-            .number(T.samplesPerPixel, 1),
-            .number(T.planarConfiguration, 1),
-            .numbers(T.blackLevelRepeatDim, [Double(frame.blackLevels.rows), Double(frame.blackLevels.columns)]),
-            .numbers(T.blackLevel, frame.blackLevels.values),
-            .numbers(T.whiteLevel, [Double(frame.whiteLevel)]),
+        ] + data + colour + sampleLayout + levels + [
             .numbers(T.defaultScale, [frame.defaultScale.horizontal, frame.defaultScale.vertical]),
             .numbers(T.defaultCropOrigin, [Double(crop.left), Double(crop.top)]),
             .numbers(T.defaultCropSize, [Double(crop.width), Double(crop.height)]),

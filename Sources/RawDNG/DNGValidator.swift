@@ -4,9 +4,10 @@ import RawTIFF
 /// Structural checks of a DNG against the DNG 1.6 specification, on a parsed ``TIFFStructure``.
 ///
 /// It checks what a reader needs to find and trust the raw data: the version tags, the raw image directory
-/// and its required tags, that strip/tile tables match the image size and lie inside the file (and, for
-/// uncompressed data, hold exactly the bytes the rows need), the CFA description, areas, black and white
-/// levels, and the shapes of the colour tags. Pixel values are not decoded.
+/// and its required tags (only those without a default: a tag left out is its TIFF or DNG default, ``TIFFDefaults``),
+/// that strip/tile tables match the image size and lie inside the file (and, for uncompressed data, hold exactly the
+/// bytes the rows need) without overlapping the TIFF structure or each other, the CFA description, areas, black and
+/// white levels, and the shapes of the colour tags. Pixel values are not decoded.
 ///
 /// ```swift
 /// let problems = DNGValidator.validate(try TIFFStructure.read(path: "frame.dng"))
@@ -27,9 +28,23 @@ public enum DNGValidator {
         do throws(TIFFStructureError) {
             return validate(try TIFFStructure.read(path: path))
         } catch {
-            if case .limitExceeded(let directory, _) = error { return [DNGProblem(.error, directory, error.description)] }
-            return [DNGProblem(.error, "IFD0", error.description)]
+            return [problem(error)]
         }
+    }
+
+    /// Validates a whole file held in `bytes` (see ``validate(path:)``).
+    public static func validate(bytes: [UInt8]) -> [DNGProblem] {
+        do throws(TIFFStructureError) {
+            return validate(try TIFFStructure(bytes: bytes))
+        } catch {
+            return [problem(error)]
+        }
+    }
+
+    /// The one error of a file whose structure cannot be parsed: for the directory where a limit was hit, else IFD0.
+    private static func problem(_ error: TIFFStructureError) -> DNGProblem {
+        if case .limitExceeded(let directory, _) = error { return DNGProblem(.error, directory, error.description) }
+        return DNGProblem(.error, "IFD0", error.description)
     }
 }
 
@@ -72,6 +87,12 @@ struct DNGChecker {
         return nil
     }
 
+    /// The integers of `tag` (reporting a present tag of a non-integer type), or its default when absent
+    /// (``TIFFDefaults``).
+    mutating func intsOrDefault(_ dir: TIFFDirectory, _ tag: UInt16) -> [Int]? {
+        dir[tag] == nil ? TIFFDefaults.integers[tag] : ints(dir, tag)
+    }
+
     /// The numbers of `tag`, reporting a present ASCII tag and non-finite values (zero denominators).
     mutating func nums(_ dir: TIFFDirectory, _ tag: UInt16) -> [Double]? {
         guard let entry = dir[tag] else { return nil }
@@ -101,6 +122,8 @@ struct DNGChecker {
     mutating func run() {
         for problem in s.findings { error(problem.directory, problem.message) }
         checkSegmentsInsideFile()
+        // Last: a strip whose byte count is one too many also overlaps what follows it; the count is the finding to lead.
+        defer { checkOverlaps() }
         let main = s.mainDirectory
         guard main[T.dngVersion] != nil else {
             error("IFD0", "not a DNG: IFD0 has no DNGVersion tag (50706)")
@@ -127,7 +150,7 @@ struct DNGChecker {
         checkRawImage(raw)
         let photometric = raw.integer(T.photometricInterpretation)
         // SamplesPerPixel outside 1...65535 was reported by checkRawImage; bounded here so the shapes cannot overflow.
-        let planes = photometric == 32803 ? checkCFA(raw) : min(max(1, raw.integer(T.samplesPerPixel) ?? 1), 65535)
+        let planes = photometric == 32803 ? checkCFA(raw) : min(max(1, raw.integerOrDefault(T.samplesPerPixel) ?? 1), 65535)
         checkAreas(raw)
         checkLevels(raw)
         checkColour(main: main, raw: raw, planes: planes)
@@ -167,6 +190,10 @@ struct DNGChecker {
         let version = ints(main, T.dngVersion) ?? []
         if version.count != 4 {
             error("IFD0", "DNGVersion has \(version.count) bytes, expected 4")
+        } else if version[0] == 0 {
+            // DNG readers decide by this tag whether they can read the file: LibRaw takes a version 0 file for no DNG.
+            error("IFD0", "DNGVersion \(version.map(String.init).joined(separator: ".")) is not a DNG version "
+                  + "(DNG 1.x files have 1.x.0.0)")
         } else if version[0] != 1 {
             warning("IFD0", "DNGVersion \(version.map(String.init).joined(separator: ".")) does not start with 1")
         }
@@ -192,7 +219,7 @@ struct DNGChecker {
     /// The CFA tags; returns the number of colour planes (CFAPlaneColor count, default 3).
     mutating func checkCFA(_ raw: TIFFDirectory) -> Int {
         let dir = raw.path
-        let planeColors = ints(raw, T.cfaPlaneColor) ?? [0, 1, 2]
+        let planeColors = intsOrDefault(raw, T.cfaPlaneColor) ?? [0, 1, 2]
         if Set(planeColors).count != planeColors.count {
             error(dir, "CFAPlaneColor values are not distinct: \(planeColors.map(String.init).joined(separator: " "))")
         }
@@ -248,7 +275,7 @@ struct DNGChecker {
             }
         }
         let areaWidth = Double(area.right - area.left), areaHeight = Double(area.bottom - area.top)
-        let origin = nums(raw, T.defaultCropOrigin) ?? [0, 0]
+        let origin = nums(raw, T.defaultCropOrigin) ?? TIFFDefaults.numbers[T.defaultCropOrigin] ?? [0, 0]
         let size = nums(raw, T.defaultCropSize) ?? [areaWidth, areaHeight]
         guard origin.count == 2, size.count == 2 else {
             return error(dir, "DefaultCropOrigin and DefaultCropSize must have 2 values each (have \(origin.count) and \(size.count))")
@@ -265,9 +292,9 @@ struct DNGChecker {
     /// BlackLevelRepeatDim, BlackLevel, WhiteLevel, LinearizationTable.
     mutating func checkLevels(_ raw: TIFFDirectory) {
         let dir = raw.path
-        let spp = max(1, raw.integer(T.samplesPerPixel) ?? 1)
-        let bits = raw.integers(T.bitsPerSample)?.first ?? 16
-        var repeatDim = [1, 1]
+        let spp = max(1, raw.integerOrDefault(T.samplesPerPixel) ?? 1)
+        let bits = raw.integerOrDefault(T.bitsPerSample) ?? 1
+        var repeatDim = TIFFDefaults.integers[T.blackLevelRepeatDim] ?? [1, 1]
         if let dim = ints(raw, T.blackLevelRepeatDim) {
             if dim.count != 2 || dim.contains(where: { $0 < 1 }) {
                 error(dir, "BlackLevelRepeatDim must be 2 positive values, is \(dim.map(String.init).joined(separator: " "))")
@@ -275,7 +302,7 @@ struct DNGChecker {
                 repeatDim = dim
             }
         }
-        let black = nums(raw, T.blackLevel) ?? [0]
+        let black = nums(raw, T.blackLevel) ?? TIFFDefaults.numbers[T.blackLevel] ?? [0]
         let expected = Self.mul(Self.mul(repeatDim[0], repeatDim[1]) ?? 0, spp) ?? 0
         if black.count != expected && black.count != 1 {
             error(dir, "BlackLevel has \(black.count) values, expected \(expected) (BlackLevelRepeatDim "
@@ -287,8 +314,8 @@ struct DNGChecker {
         if let table, table.isEmpty || table.count > 65536 {
             error(dir, "LinearizationTable has \(table.count) entries, expected 1...65536")
         }
-        let isFloat = raw.integer(T.sampleFormat) == 3
-        let limit: Double = table != nil ? 65535 : Double((UInt64(1) << UInt64(min(max(bits, 1), 32))) - 1)
+        let isFloat = raw.integerOrDefault(T.sampleFormat) == 3
+        let limit: Double = table != nil ? 65535 : Double(TIFFDefaults.whiteLevel(bitsPerSample: bits))
         let white = nums(raw, T.whiteLevel) ?? [limit]
         if white.count != spp && white.count != 1 {
             error(dir, "WhiteLevel has \(white.count) values, expected \(spp) (one per sample)")

@@ -77,6 +77,10 @@ public struct DNGWriter: Sendable {
         public var bitsPerSample: Int = 16
         /// The NewRawImageDigest written (16 bytes), or nil when the options leave it out.
         public var rawImageDigest: [UInt8]?
+        /// True when the raw data was copied from a source DNG as it was stored (``write(_:verbatim:to:)``):
+        /// ``compression`` is then `.none` and ``bitsPerSample`` the source's, and they describe nothing this writer
+        /// encoded.
+        public var verbatim = false
         /// The file's device and inode (``AtomicFile/identity``), nil when they could not be read.
         public var identity: FileIdentity?
     }
@@ -135,6 +139,33 @@ public struct DNGWriter: Sendable {
     @discardableResult
     package func write(_ image: RawImage, to path: String, codes: DNGStoredCodes? = nil, knownRawImageDigest: [UInt8]?,
                        knownDigestSampleBytes: Int = 2, beforeCommit: () throws -> Void) throws -> Report {
+        try publish(image, to: path, beforeCommit: beforeCommit) { calibration, options, temporaryPath in
+            let frame = image.frame
+            // The samples stored: the frame's, or the codes its LinearizationTable maps to them.
+            let data: RawFrame
+            do throws(InvalidValueError) { data = try codes?.dataFrame(like: frame) ?? frame } catch {
+                throw DNGWriteError(path: path, error.description)
+            }
+            let linearization = codes.map { [TagAssignment.numbers(TIFFTag.linearizationTable, $0.table.map(Double.init))] } ?? []
+            // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
+            let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
+            let known = knownRawImageDigest.map { (digest: $0, sampleBytes: knownDigestSampleBytes) }
+            // The digest hashes samples stored in 8 bits or fewer one byte each (packed 8-bit samples too).
+            let storedBits = options.compression == .packed ? Self.packedDepth(for: data) ?? 16 : precision
+            let digest = Self.digest(data, storedBits: storedBits, options: options, known: known)
+            let payload = RawPayload.samples(data, precision: precision, linearization: linearization)
+            let stored = try writeContents(image, payload: payload, calibration: calibration, options: options,
+                                           digest: digest, sequenceTags: options.cinemaDNG.map(DNGTagTable.cinemaTags),
+                                           to: temporaryPath, reportingAs: path)
+            return (stored, digest)
+        }
+    }
+
+    /// Checks the options and the frame, makes the file through `contents` (given the calibration to write, the checked
+    /// options and the temporary path) and publishes it under `path` once `beforeCommit` has passed (see
+    /// ``write(_:to:codes:knownRawImageDigest:knownDigestSampleBytes:beforeCommit:)``).
+    func publish(_ image: RawImage, to path: String, beforeCommit: () throws -> Void,
+                 contents: (ColorCalibration?, Options, String) throws -> (raw: StoredRaw, digest: [UInt8]?)) throws -> Report {
         let options: Options
         do { options = try self.options.validated() } catch { throw DNGWriteError(path: path, error.description) }
         let frame = image.frame
@@ -153,9 +184,7 @@ public struct DNGWriter: Sendable {
         let stored: (raw: StoredRaw, digest: [UInt8]?)
         do {
             try file.beforeWriting()
-            let known = knownRawImageDigest.map { (digest: $0, sampleBytes: knownDigestSampleBytes) }
-            stored = try writeContents(image, codes: codes, calibration: calibration, options: options, knownDigest: known,
-                                       to: file.temporaryPath, reportingAs: path)
+            stored = try contents(calibration, options, file.temporaryPath)
         } catch let error as DNGWriteError {
             file.discard()
             throw error
@@ -178,21 +207,25 @@ public struct DNGWriter: Sendable {
         report.compression = stored.raw.compression
         report.bitsPerSample = stored.raw.bitsPerSample
         report.rawImageDigest = stored.digest
+        report.verbatim = stored.raw.verbatim
         report.identity = file.identity
         return report
     }
 
-    /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for).
-    private func writeContents(_ image: RawImage, codes: DNGStoredCodes?, calibration: ColorCalibration?, options: Options,
-                               knownDigest: (digest: [UInt8], sampleBytes: Int)?,
-                               to temporaryPath: String, reportingAs path: String) throws -> (raw: StoredRaw, digest: [UInt8]?) {
+    /// What the raw directory stores: samples the writer encodes (with the LinearizationTable of stored codes), or a
+    /// source's data copied as it is.
+    enum RawPayload {
+        case samples(RawFrame, precision: Int, linearization: [TagAssignment])
+        case verbatim(DNGVerbatimRawData)
+    }
+
+    /// Writes the whole DNG into `temporaryPath` (errors name `path`, the file the user asked for): with
+    /// `sequenceTags` (a CinemaDNG frame's) the raw image is IFD0, otherwise IFD0 is a thumbnail with the raw image
+    /// and the preview in SubIFDs.
+    func writeContents(_ image: RawImage, payload: RawPayload, calibration: ColorCalibration?, options: Options,
+                       digest: [UInt8]?, sequenceTags: [TagAssignment]?,
+                       to temporaryPath: String, reportingAs path: String) throws -> StoredRaw {
         let frame = image.frame
-        // The samples stored: the frame's, or the codes its LinearizationTable maps to them.
-        let data: RawFrame
-        do throws(InvalidValueError) { data = try codes?.dataFrame(like: frame) ?? frame } catch {
-            throw DNGWriteError(path: path, error.description)
-        }
-        let linearization = codes.map { [TagAssignment.numbers(TIFFTag.linearizationTable, $0.table.map(Double.init))] } ?? []
         let tiff = try TIFFWriteHandle(path: temporaryPath, reportingAs: path)
         let exifTags = ExifIFDBuilder.assignments(for: image.metadata)
         let exifOffset = try writeCustom(tiff, exifTags, gps: false)
@@ -203,27 +236,24 @@ public struct DNGWriter: Sendable {
         }
         tiff.beginImageDirectory()
         let uniqueID = RawDataFingerprint.uniqueID(of: image)
-        // Lossless JPEG's precision is worked out once: it also decides how the digest hashes the samples.
-        let precision = options.compression == .lj92 ? LJ92TileEncoder.precision(for: data) : 16
-        // The digest hashes samples stored in 8 bits or fewer one byte each (packed 8-bit samples too).
-        let storedBits = options.compression == .packed ? Self.packedDepth(for: data) ?? 16 : precision
-        let digest = Self.digest(data, storedBits: storedBits, options: options, known: knownDigest)
         let digestTags = digest.map { [TagAssignment.bytes(TIFFTag.newRawImageDigest, $0)] } ?? []
-        if let cinema = options.cinemaDNG {
+        if let sequenceTags {
             // CinemaDNG: IFD0 is the raw image; no thumbnail, no preview.
             var ifd0: [TagAssignment] = []
-            let stored = try writeRaw(data, options: options, precision: precision, tiff: tiff) { layout in
-                ifd0 = DNGTagTable.cinemaIFD(image: image, calibration: calibration, layout: layout,
-                                             software: options.software, uniqueID: uniqueID, cinema: cinema)
-                    + linearization + digestTags
+            let stored = try writeRaw(payload, options: options, tiff: tiff) { layout, extra in
+                ifd0 = DNGTagTable.rawIFD(frame: frame, noise: image.metadata.noiseProfile, layout: layout) + extra
+                    + DNGTagTable.cameraTags(metadata: image.metadata, calibration: calibration, software: options.software,
+                                             uniqueID: uniqueID)
+                    + sequenceTags + digestTags
                 var tags = ifd0
                 tags.append(TagAssignment(TIFFTag.exifIFD, .unsigned([exifOffset])))
                 if let gps { tags.append(TagAssignment(TIFFTag.gpsIFD, .unsigned([gps.offset]))) }
                 return tags
             }
             try tiff.close()
-            try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps))
-            return (stored, digest)
+            try TIFFFinisher(path: temporaryPath).finish(ifd0: ifd0, subIFDs: [], custom: customDirectories(exifTags, exifOffset, gps),
+                                                         ifd0Integers: stored.exactIntegers)
+            return stored
         }
         // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
         let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
@@ -241,8 +271,8 @@ public struct DNGWriter: Sendable {
 
         // SubIFD 0: the raw mosaic.
         var rawTags: [TagAssignment] = []
-        let stored = try writeRaw(data, options: options, precision: precision, tiff: tiff) { layout in
-            rawTags = DNGTagTable.rawIFD(frame: frame, noise: image.metadata.noiseProfile, layout: layout) + linearization
+        let stored = try writeRaw(payload, options: options, tiff: tiff) { layout, extra in
+            rawTags = DNGTagTable.rawIFD(frame: frame, noise: image.metadata.noiseProfile, layout: layout) + extra
             return rawTags
         }
 
@@ -258,8 +288,9 @@ public struct DNGWriter: Sendable {
             try tiff.writeDirectory()
         }
         try tiff.close()
-        try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps))
-        return (stored, digest)
+        try TIFFFinisher(path: temporaryPath).finish(ifd0: mainTags, subIFDs: [rawTags], custom: customDirectories(exifTags, exifOffset, gps),
+                                                     subIFDIntegers: [stored.exactIntegers])
+        return stored
     }
 
     /// NewRawImageDigest of the samples `data` stored `storedBits` wide (nil when the options leave it out): `known`
@@ -283,6 +314,21 @@ public struct DNGWriter: Sendable {
     struct StoredRaw {
         let compression: DNGCompression
         let bitsPerSample: Int
+        var verbatim = false
+        /// Integer tags of the raw directory libtiff was given a stand-in for, with their exact values (TIFFFinisher).
+        var exactIntegers: [UInt16: UInt32] = [:]
+    }
+
+    /// Writes the raw directory as the current directory, its tags first: `tags` gets the layout and the payload's own
+    /// tags (the LinearizationTable of stored codes) and returns every tag of the directory.
+    private func writeRaw(_ payload: RawPayload, options: Options, tiff: TIFFWriteHandle,
+                          tags: (DNGTagTable.RawLayout, [TagAssignment]) -> [TagAssignment]) throws -> StoredRaw {
+        switch payload {
+        case .samples(let data, let precision, let linearization):
+            return try writeRaw(data, options: options, precision: precision, tiff: tiff) { tags($0, linearization) }
+        case .verbatim(let verbatim):
+            return try writeVerbatim(verbatim, tiff: tiff) { tags($0, []) }
+        }
     }
 
     /// Writes the raw mosaic as the current directory: uncompressed 16-bit or packed strips, or lossless-JPEG tiles;

@@ -24,7 +24,9 @@ extension TIFFRawFacts {
         return NoiseProfile(tagValues: values)
     }
 
-    /// Crop, scale, black and white levels of the raw directory.
+    /// Crop, scale, black and white levels of the raw directory; an absent DefaultScale, BlackLevel (with
+    /// BlackLevelRepeatDim) or WhiteLevel has the DNG specification's default (1x1, 0, 2^BitsPerSample − 1: a
+    /// LinearizationTable's values are what LibRaw's white level measures, so it is kept then).
     private func applyFrameTags(_ raw: TIFFDirectory, to frame: inout RawFrameParts) {
         if let origin = raw.numbers(TIFFTag.defaultCropOrigin), let size = raw.numbers(TIFFTag.defaultCropSize),
            origin.count == 2, size.count == 2,
@@ -34,18 +36,20 @@ extension TIFFRawFacts {
            crop.top + crop.height <= frame.activeArea.height, crop.left + crop.width <= frame.activeArea.width {
             frame.defaultCrop = crop
         }
-        if let scale = raw.numbers(TIFFTag.defaultScale), scale.count == 2,
+        if let scale = raw.numbersOrDefault(TIFFTag.defaultScale), scale.count == 2,
            scale.allSatisfy({ $0.isFinite && $0 > 0 }) {
             frame.defaultScale = (scale[0], scale[1])
         }
-        if let white = raw.integers(TIFFTag.whiteLevel)?.first, (1...65535).contains(white) {
+        let defaultWhite = raw.contains(TIFFTag.linearizationTable) ? nil
+            : raw.integerOrDefault(TIFFTag.bitsPerSample).map { TIFFDefaults.whiteLevel(bitsPerSample: $0) }
+        if let white = raw.integers(TIFFTag.whiteLevel)?.first ?? defaultWhite, (1...65535).contains(white) {
             frame.whiteLevel = UInt32(white)
         }
         // Exact (possibly fractional) black levels, when the DNG has no per-row or per-column deltas.
         if raw[TIFFTag.blackLevelDeltaH] == nil, raw[TIFFTag.blackLevelDeltaV] == nil,
-           let values = raw.numbers(TIFFTag.blackLevel) {
+           let values = raw.numbersOrDefault(TIFFTag.blackLevel) {
             // Each side at most 16 (as BlackLevels allows) before any arithmetic: a LONG8 holds up to 2^64 - 1.
-            let dim = raw.integers(TIFFTag.blackLevelRepeatDim) ?? [1, 1]
+            let dim = raw.integersOrDefault(TIFFTag.blackLevelRepeatDim) ?? [1, 1]
             if dim.count == 2, (1...16).contains(dim[0]), (1...16).contains(dim[1]), values.count == dim[0] * dim[1],
                let exact = Self.blackLevels(rows: dim[0], columns: dim[1], values: values, cfa: frame.cfa) {
                 frame.blackLevels = exact
@@ -71,7 +75,7 @@ extension TIFFRawFacts {
     func applyCalibrationTags(main: TIFFDirectory, raw: TIFFDirectory, to parts: inout CalibrationParts) {
         // Camera profile tags live in IFD0; some writers repeat them in the raw directory.
         func numbers(_ tag: UInt16) -> [Double]? { main.numbers(tag) ?? raw.numbers(tag) }
-        let planes = raw.integers(TIFFTag.cfaPlaneColor)?.count ?? 3
+        let planes = raw.integersOrDefault(TIFFTag.cfaPlaneColor)?.count ?? 3
         func matrix(_ tag: UInt16, rows: Int, columns: Int) -> ColorMatrix? {
             guard let values = numbers(tag), values.count == rows * columns else { return nil }
             return try? ColorMatrix(rows: rows, columns: columns, values: values)
@@ -102,7 +106,7 @@ extension TIFFRawFacts {
     /// Time, exposure, lens, serial number, orientation and GPS.
     func applyMetadataTags(main: TIFFDirectory, exif: TIFFDirectory?, gps: TIFFDirectory?,
                                    to m: inout FrameMetadata) {
-        if let code = main.integer(TIFFTag.orientation), (1...8).contains(code), let orientation = Orientation(rawValue: UInt16(code)) {
+        if let code = main.integerOrDefault(TIFFTag.orientation), (1...8).contains(code), let orientation = Orientation(rawValue: UInt16(code)) {
             m.orientation = orientation
         }
         if let serial = main.string(TIFFTag.cameraSerialNumber) ?? exif?.string(TIFFTag.bodySerialNumber),

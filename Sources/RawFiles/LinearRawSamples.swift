@@ -45,23 +45,23 @@ struct LinearRawSamples: BlockedRawLayout {
         func refuse(_ kind: RawReadError.Kind, _ detail: String) -> RawReadError {
             RawReadError(path: path, kind: kind, detail: detail)
         }
-        let spp = raw.integer(TIFFTag.samplesPerPixel) ?? 1
+        let spp = raw.integerOrDefault(TIFFTag.samplesPerPixel) ?? 1
         guard spp == 3 || spp == 1 else {
             throw refuse(.unsupported, "LinearRaw DNG with \(spp) samples per pixel; rawburst reads 3 (RGB) or 1 (monochrome)")
         }
         samplesPerPixel = spp
-        let compression = raw.integer(TIFFTag.compression) ?? 1
+        let compression = raw.integerOrDefault(TIFFTag.compression) ?? 1
         guard Self.decodable.contains(compression) else {
             throw refuse(.unsupported, "the LinearRaw DNG's image uses \(TIFFRawFacts.compressionName(compression)), "
                          + "which rawburst cannot decode")
         }
-        guard (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1 else {
+        guard raw.integerOrDefault(TIFFTag.planarConfiguration) == 1 else {
             throw refuse(.unsupported, "LinearRaw DNG with planar (not interleaved) samples")
         }
-        guard (raw.integer(TIFFTag.sampleFormat) ?? 1) == 1 else {
+        guard raw.integerOrDefault(TIFFTag.sampleFormat) == 1 else {
             throw refuse(.unsupported, "LinearRaw DNG with floating-point samples")
         }
-        let bitsList = raw.integers(TIFFTag.bitsPerSample) ?? [1]
+        let bitsList = raw.integersOrDefault(TIFFTag.bitsPerSample) ?? [1]
         guard let bits = bitsList.first, bitsList.allSatisfy({ $0 == bits }), (8...16).contains(bits),
               compression != 34892 || bits == 8 else {
             throw refuse(.unsupported, "LinearRaw DNG with \(bitsList.map(String.init).joined(separator: ","))"
@@ -84,7 +84,7 @@ struct LinearRawSamples: BlockedRawLayout {
             offsets = raw.integers(TIFFTag.tileOffsets) ?? []
             counts = raw.integers(TIFFTag.tileByteCounts) ?? []
         } else {
-            (blockWidth, blockHeight, isTiled) = (width, min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height), false)
+            (blockWidth, blockHeight, isTiled) = (width, raw.rowsPerStrip(height: height), false)
             offsets = raw.integers(TIFFTag.stripOffsets) ?? []
             counts = raw.integers(TIFFTag.stripByteCounts) ?? []
         }

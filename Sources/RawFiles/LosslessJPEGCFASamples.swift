@@ -30,15 +30,14 @@ struct LosslessJPEGCFASamples: BlockedRawLayout {
     init?(_ tiff: TIFFRawFacts, storedCodes: Bool = false) {
         // DNG 1.0 coded category 16 with 16 additional bits (dcraw and LibRaw follow that for DNGVersion < 1.1):
         // such old files stay with LibRaw.
-        guard tiff.isDNG, let version = tiff.structure.mainDirectory.bytes(50706), version.count == 4,
+        guard tiff.isDNG, !tiff.rawDataIsLossy, let version = tiff.structure.mainDirectory.bytes(50706), version.count == 4,
               version[0] > 1 || (version[0] == 1 && version[1] >= 1),
               let raw = tiff.structure.rawDirectory,
-              raw.integer(TIFFTag.compression) == 7,
+              raw.integerOrDefault(TIFFTag.compression) == 7,
               raw.integer(TIFFTag.photometricInterpretation) == 32803,
-              (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
-              (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1,
-              let bits = raw.integers(TIFFTag.bitsPerSample), bits.count == 1, (2...16).contains(bits[0]),
-              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(UncompressedCFASamples.maskedAreas),
+              raw.hasPlainSampleLayout,
+              let bits = raw.integersOrDefault(TIFFTag.bitsPerSample), bits.count == 1, (2...16).contains(bits[0]),
+              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(TIFFTag.maskedAreas),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
               // Every sample costs at least one bit of a lossless-JPEG stream: a larger image than 8 samples per
@@ -58,7 +57,7 @@ struct LosslessJPEGCFASamples: BlockedRawLayout {
         } else {
             guard let o = raw.integers(TIFFTag.stripOffsets), let c = raw.integers(TIFFTag.stripByteCounts) else { return nil }
             blockWidth = width
-            blockHeight = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
+            blockHeight = raw.rowsPerStrip(height: height)
             isTiled = false
             offsets = o
             counts = c

@@ -15,7 +15,7 @@ extension RawFileReader {
               let raw = tiff.structure.rawDirectory,
               let table = raw.integers(TIFFTag.linearizationTable), (1...65536).contains(table.count),
               table.allSatisfy({ (0...65535).contains($0) }),
-              let bits = raw.integers(TIFFTag.bitsPerSample)?.first
+              let bits = raw.integerOrDefault(TIFFTag.bitsPerSample)
         else { return nil }
         try tiff.checkComplete(path: path, fileSize: try RawFileAccess.readableFileSize(path))
         let width: Int, height: Int, storage: PixelStorage

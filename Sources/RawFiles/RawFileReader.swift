@@ -201,15 +201,17 @@ public struct RawFileReader: Sendable {
     }
 
     /// The DNG's NewRawImageDigest when it applies to a frame of `width` x `height` samples (no linearization table,
-    /// whose codes LibRaw replaces; a raw image as large as the frame), with the bytes per sample it hashes (1 when the
-    /// raw image is stored in 8 bits or fewer).
+    /// whose codes LibRaw replaces; integer samples coded losslessly, as the frame holds them, not lossy JPEG — its
+    /// digest is of other bytes, and decoders differ — nor floating point; a raw image as large as the frame), with the
+    /// bytes per sample it hashes (1 when the raw image is stored in 8 bits or fewer).
     private func storedDigest(_ tiff: TIFFRawFacts, width: Int, height: Int) -> (digest: [UInt8], sampleBytes: Int)? {
-        guard tiff.isDNG, let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
+        guard tiff.isDNG, !tiff.rawDataIsLossy, !tiff.rawDataIsFloat,
+              let stored = tiff.structure.mainDirectory.bytes(NewRawImageDigest.tag), stored.count == 16,
               let raw = tiff.structure.rawDirectory, !raw.contains(TIFFTag.linearizationTable),
               raw.integer(TIFFTag.imageWidth) == width, raw.integer(TIFFTag.imageLength) == height,
               width > 0, height > 0
         else { return nil }
-        let bits = raw.integers(TIFFTag.bitsPerSample)?.first ?? 16
+        let bits = raw.integerOrDefault(TIFFTag.bitsPerSample) ?? 1
         return (stored, NewRawImageDigest.sampleBytes(storedBits: bits))
     }
 

@@ -24,6 +24,9 @@ public struct RawInspection: Sendable {
     public let problems: [DNGProblem]
     /// Whether validation ran.
     public let validated: Bool
+    /// True when the file is a DNG whose raw data is lossy JPEG: Compression 34892, or DCT-coded streams under
+    /// Compression 7 (which otherwise names lossless JPEG), as a Blackmagic camera writes them.
+    public var rawDataIsLossyJPEG = false
 
     /// Inspects `path`; never throws (problems are part of the result).
     public static func inspect(path: String, validate: Bool) -> RawInspection {
@@ -55,9 +58,11 @@ public struct RawInspection: Sendable {
                 problems = [DNGProblem(.warning, "file", "not a DNG: the structural checks apply to DNG files only")]
             }
         }
-        return RawInspection(path: path, fileSize: size, image: image, linearImage: linearImage, asShotNeutralOrigin: origin,
-                             readError: readError, structure: structure,
-                             problems: problems, validated: validate)
+        var inspection = RawInspection(path: path, fileSize: size, image: image, linearImage: linearImage,
+                                       asShotNeutralOrigin: origin, readError: readError, structure: structure,
+                                       problems: problems, validated: validate)
+        inspection.rawDataIsLossyJPEG = structure.map { TIFFRawFacts(structure: $0).readsAsLossy(path: path) } ?? false
+        return inspection
     }
 
     /// True when validation found an error-level problem or the file could not be read.

@@ -10,6 +10,9 @@ struct TIFFRawFacts {
     /// The parsed TIFF directories, read from the file without its image data (`TIFFStructure.read(path:)`): the
     /// samples are read once, into the frame, by whichever decoder takes them.
     let structure: TIFFStructure
+    /// True when the DNG's raw data is lossy JPEG: Compression 34892, or Compression 7 with a DCT-coded stream (a
+    /// Blackmagic camera's) in any of its tiles or strips (their headers are read to tell).
+    var rawDataIsLossy = false
 
     /// The size of the file the structure was parsed from.
     var fileSize: Int { structure.fileSize }
@@ -29,15 +32,28 @@ struct TIFFRawFacts {
         let magic = little ? Int(head[2]) | Int(head[3]) << 8 : Int(head[2]) << 8 | Int(head[3])
         guard little || big, [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
         do throws(TIFFStructureError) {
-            return TIFFRawFacts(structure: try TIFFStructure.read(path: path))
+            var facts = TIFFRawFacts(structure: try TIFFStructure.read(path: path))
+            facts.rawDataIsLossy = facts.readsAsLossy(path: path)
+            return facts
         } catch {
             if case .limitExceeded = error { throw RawReadError(path: path, kind: .corrupt, detail: error.message) }
             return nil
         }
     }
 
+    /// Whether the DNG's raw data is lossy JPEG (``rawDataIsLossy``), reading the header of each of its JPEG streams.
+    func readsAsLossy(path: String) -> Bool {
+        guard isDNG, let raw = structure.rawDirectory, let code = rawCompression, code == 7 || code == 34892 else { return false }
+        if code == 34892 { return true }
+        let offsets = raw.integers(TIFFTag.tileOffsets) ?? raw.integers(TIFFTag.stripOffsets) ?? []
+        return JPEGProcess.of(streamsAt: offsets, inFileAt: path).contains(.dct)
+    }
+
+    /// True when the DNG's raw samples are floating-point numbers (SampleFormat 3).
+    var rawDataIsFloat: Bool { isDNG && structure.rawDirectory?.integerOrDefault(TIFFTag.sampleFormat) == 3 }
+
     /// The compression of the raw image data, if known.
-    var rawCompression: Int? { structure.rawDirectory?.integer(TIFFTag.compression) }
+    var rawCompression: Int? { structure.rawDirectory?.integerOrDefault(TIFFTag.compression) }
 
     /// DNG compressions LibRaw 0.20 decodes: none, lossless JPEG, deflate (floating point) and lossy JPEG.
     static let decodableDNGCompressions: Set<Int> = [1, 7, 8, 34892]
@@ -56,8 +72,8 @@ struct TIFFRawFacts {
     /// cut the top bits off).
     func checkDecodable(path: String) throws(RawReadError) {
         guard isDNG, let code = rawCompression else { return }
-        if code == 1, let raw = structure.rawDirectory, (raw.integer(TIFFTag.sampleFormat) ?? 1) != 3,
-           let bits = raw.integers(TIFFTag.bitsPerSample)?.max(), bits > 16 {
+        if code == 1, let raw = structure.rawDirectory, raw.integerOrDefault(TIFFTag.sampleFormat) != 3,
+           let bits = raw.integersOrDefault(TIFFTag.bitsPerSample)?.max(), bits > 16 {
             throw RawReadError(path: path, kind: .unsupported,
                                detail: "the DNG's raw image has \(bits) bits per sample; rawburst reads at most 16")
         }
@@ -75,7 +91,7 @@ struct TIFFRawFacts {
     func checkComplete(path: String, fileSize: Int) throws(RawReadError) {
         try checkSegmentsInsideFile(path: path, fileSize: fileSize)
         if let raw = structure.rawDirectory {
-            try Self.checkRawData(raw, isDNG: isDNG, path: path, fileSize: fileSize)
+            try Self.checkRawData(raw, isDNG: isDNG, lossy: rawDataIsLossy, path: path, fileSize: fileSize)
         } else if isDNG {
             // A DNG keeps its raw image in a directory of its own; when the file ends before it, say so.
             if let first = structure.findings.first(where: { $0.kind == .pastEndOfFile }) {
@@ -99,15 +115,19 @@ struct TIFFRawFacts {
     /// Throws `.corrupt` when the strips or tiles list enough bytes but the image needs more than the whole file
     /// has: they overlap (each inside the file), and a reader trusting them would allocate an image far larger
     /// than the file.
-    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, path: String, fileSize: Int) throws(RawReadError) {
+    ///
+    /// Lossy JPEG (`lossy`: DCT streams under Compression 7, too) can spend less than a bit on a sample: its byte count
+    /// is not checked here (its decoder checks each stream).
+    static func checkRawData(_ raw: TIFFDirectory, isDNG: Bool, lossy: Bool = false, path: String,
+                             fileSize: Int) throws(RawReadError) {
         // Every factor bounded before any arithmetic (a LONG8 holds up to 2^64 - 1); the products below stay
         // under 2^62. Values outside the bounds are the validator's to report, and LibRaw's to refuse.
         guard let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20 else { return }
-        let samples = max(1, raw.integer(TIFFTag.samplesPerPixel) ?? 1)
-        let bits = raw.integer(TIFFTag.bitsPerSample) ?? 1
+        let samples = max(1, raw.integerOrDefault(TIFFTag.samplesPerPixel) ?? 1)
+        let bits = raw.integerOrDefault(TIFFTag.bitsPerSample) ?? 1
         guard samples <= 65535, (1...64).contains(bits) else { return }
-        let compression = raw.integer(TIFFTag.compression) ?? 1
+        let compression = raw.integerOrDefault(TIFFTag.compression) ?? 1
         let kind: String, expected: Int, counts: [Int]
         if let tileWidth = raw.integer(TIFFTag.tileWidth), let tileLength = raw.integer(TIFFTag.tileLength),
            (1...(1 << 20)).contains(tileWidth), (1...(1 << 20)).contains(tileLength) {
@@ -115,7 +135,7 @@ struct TIFFRawFacts {
             expected = ((width + tileWidth - 1) / tileWidth) * ((height + tileLength - 1) / tileLength)
             counts = listed(raw, offsets: TIFFTag.tileOffsets, byteCounts: TIFFTag.tileByteCounts)
         } else {
-            let rows = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
+            let rows = raw.rowsPerStrip(height: height)
             kind = "strips"
             expected = (height + rows - 1) / rows
             counts = listed(raw, offsets: TIFFTag.stripOffsets, byteCounts: TIFFTag.stripByteCounts)
@@ -129,7 +149,7 @@ struct TIFFRawFacts {
         let needed: Int
         if compression == 1 && isDNG {
             needed = height * ((width * samples * bits + 7) / 8)
-        } else if atLeastOneBitPerSample.contains(compression) {
+        } else if atLeastOneBitPerSample.contains(compression) && !lossy {
             needed = (width * height * samples + 7) / 8
         } else {
             return

@@ -29,15 +29,13 @@ struct UncompressedCFASamples {
     /// `storedCodes`, a raw image with a linearization table qualifies too: its samples are then the stored codes.
     init?(_ tiff: TIFFRawFacts, storedCodes: Bool = false) {
         guard tiff.isDNG, let raw = tiff.structure.rawDirectory,
-              raw.integer(TIFFTag.compression) == 1,
+              raw.integerOrDefault(TIFFTag.compression) == 1,
               raw.integer(TIFFTag.photometricInterpretation) == 32803,
-              let bitsList = raw.integers(TIFFTag.bitsPerSample), bitsList.count == 1, let bits = bitsList.first,
+              let bitsList = raw.integersOrDefault(TIFFTag.bitsPerSample), bitsList.count == 1, let bits = bitsList.first,
               PackedSamples.depths.contains(bits),
               bits < 16 || tiff.structure.byteOrder == .littleEndian,
-              (raw.integer(TIFFTag.samplesPerPixel) ?? 1) == 1,
-              (raw.integer(TIFFTag.planarConfiguration) ?? 1) == 1,
-              (raw.integer(TIFFTag.sampleFormat) ?? 1) == 1,
-              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(Self.maskedAreas),
+              raw.hasPlainSampleLayout,
+              storedCodes || !raw.contains(TIFFTag.linearizationTable), !raw.contains(TIFFTag.maskedAreas),
               !raw.contains(TIFFTag.tileWidth),
               let width = raw.integer(TIFFTag.imageWidth), let height = raw.integer(TIFFTag.imageLength),
               width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
@@ -45,7 +43,7 @@ struct UncompressedCFASamples {
               PackedSamples.rowBytes(width: width, bits: bits) * height <= tiff.fileSize,
               let offsets = raw.integers(TIFFTag.stripOffsets), let counts = raw.integers(TIFFTag.stripByteCounts)
         else { return nil }
-        let rowsPerStrip = min(max(1, raw.integer(TIFFTag.rowsPerStrip) ?? height), height)
+        let rowsPerStrip = raw.rowsPerStrip(height: height)
         let stripCount = (height + rowsPerStrip - 1) / rowsPerStrip
         guard offsets.count == stripCount, counts.count == stripCount else { return nil }
         let rowBytes = PackedSamples.rowBytes(width: width, bits: bits)
@@ -65,9 +63,6 @@ struct UncompressedCFASamples {
         self.bits = bits
         self.strips = strips
     }
-
-    /// DNG MaskedAreas.
-    static let maskedAreas: UInt16 = 50830
 
     /// The samples, row after row, read from the file at `path` strip by strip into `storage` (`width * height`
     /// samples, written here): 16-bit strips straight into it (little-endian in the file as in memory: rawburst runs

@@ -9,14 +9,20 @@ public struct TIFFDirectory: Sendable {
     public let entries: [TIFFEntry]
     /// The offset of the next directory in the chain (0 for none).
     public let nextOffset: Int
+    /// How many 12-byte entries the directory holds in the file (those of unknown types, skipped, included).
+    public let entryCount: Int
 
-    /// Creates a directory (the parser makes these; tests may too).
-    public init(path: String, offset: Int, entries: [TIFFEntry], nextOffset: Int) {
+    /// Creates a directory (the parser makes these; tests may too); `entryCount` defaults to `entries.count`.
+    public init(path: String, offset: Int, entries: [TIFFEntry], nextOffset: Int, entryCount: Int? = nil) {
         self.path = path
         self.offset = offset
         self.entries = entries
         self.nextOffset = nextOffset
+        self.entryCount = entryCount ?? entries.count
     }
+
+    /// The bytes the directory itself takes in the file: its entry count, its entries and the next-directory offset.
+    public var span: Range<Int> { offset..<(offset + 2 + 12 * entryCount + 4) }
 
     /// The first entry with `tag`, or nil.
     public subscript(tag: UInt16) -> TIFFEntry? {

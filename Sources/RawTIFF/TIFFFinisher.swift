@@ -11,6 +11,9 @@ import Darwin
 ///   `exiftool -validate` expect LONG (4). Both hold 4-byte offsets, so only the type code changes.
 /// - libtiff converts most rational tags through `float`; every RATIONAL/SRATIONAL value the writer set is
 ///   rewritten as the exact fraction of the value it meant (`ExactRational`), e.g. ExposureTime 1/250.
+/// - libtiff refuses some integer values it considers invalid: a TileWidth or TileLength that is not a multiple of 16
+///   (TIFF 6.0 asks for one; a Blackmagic camera's DNG tiles are 1032 wide). The writer gives libtiff a stand-in that
+///   makes the same grid of tiles, and the exact value (`exactIntegers`) is written over it here.
 ///
 /// Classic TIFF and BigTIFF (little-endian, as `TIFFWriteHandle` writes them) are both understood.
 package struct TIFFFinisher {
@@ -31,9 +34,11 @@ package struct TIFFFinisher {
     /// A finisher for the closed file at `path`.
     package init(path: String) { self.path = path }
 
-    /// Applies both corrections. `subIFDs` are the SubIFDs' tags in order; `custom` are EXIF/GPS directories
-    /// at known offsets.
-    package func finish(ifd0: [TagAssignment], subIFDs: [[TagAssignment]], custom: [Directory]) throws(TIFFWriteError) {
+    /// Applies the corrections. `subIFDs` are the SubIFDs' tags in order; `custom` are EXIF/GPS directories
+    /// at known offsets; `ifd0Integers` and `subIFDIntegers` the exact values of single SHORT or LONG entries that
+    /// libtiff was given a stand-in for.
+    package func finish(ifd0: [TagAssignment], subIFDs: [[TagAssignment]], custom: [Directory],
+                        ifd0Integers: [UInt16: UInt32] = [:], subIFDIntegers: [[UInt16: UInt32]] = []) throws(TIFFWriteError) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw failure("cannot reopen to finish the file") }
         defer { close(fd) }
@@ -55,6 +60,24 @@ package struct TIFFFinisher {
         for directory in directories {
             guard let offset = directory.offset else { continue }
             try rewriteRationals(directory.tags, inIFDAt: offset, io: io)
+        }
+        try rewriteIntegers(ifd0Integers, inIFDAt: ifd0Offset, io: io)
+        for (i, integers) in subIFDIntegers.enumerated() where i < subOffsets.count {
+            try rewriteIntegers(integers, inIFDAt: subOffsets[i], io: io)
+        }
+    }
+
+    /// Writes each value of `integers` over its tag's single SHORT or LONG value in the IFD at `offset`.
+    private func rewriteIntegers(_ integers: [UInt16: UInt32], inIFDAt offset: UInt64, io: FileIO) throws(TIFFWriteError) {
+        for (tag, value) in integers.sorted(by: { $0.key < $1.key }) {
+            guard let (entry, count) = io.find(tag: tag, inIFDAt: offset), count == 1, let type = io.u16(entry + 2),
+                  type == 3 && value <= 0xFFFF || type == 4,
+                  let valueAt = io.valueOffset(entry: entry, count: 1, size: type == 3 ? 2 : 4) else {
+                throw TIFFWriteError(path: path, "cannot write \(TIFFTag.name(for: tag)) \(value) over libtiff's value")
+            }
+            let bytes = type == 3 ? withUnsafeBytes(of: UInt16(value).littleEndian, Array.init)
+                : withUnsafeBytes(of: value.littleEndian, Array.init)
+            guard io.put(bytes, at: valueAt) else { throw failure("cannot finish the file") }
         }
     }
 

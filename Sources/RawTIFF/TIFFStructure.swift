@@ -204,7 +204,7 @@ public struct TIFFStructure: Sendable {
     public var rawDirectory: TIFFDirectory? {
         directories.first { dir in
             let candidate = dir.path == "IFD0" || (dir.path.hasPrefix("IFD0.SubIFD") && dir.path.split(separator: ".").count == 2)
-            guard candidate, (dir.integer(TIFFTag.newSubFileType) ?? 0) == 0,
+            guard candidate, dir.integerOrDefault(TIFFTag.newSubFileType) == 0,
                   let photometric = dir.integer(TIFFTag.photometricInterpretation) else { return false }
             return photometric == 32803 || photometric == 34892
         }

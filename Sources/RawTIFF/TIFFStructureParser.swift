@@ -173,7 +173,7 @@ struct TIFFStructureParser {
                 note(.pastEndOfFile, path, "the next-directory offset after its entries is past the end of the file")
             }
         }
-        return TIFFDirectory(path: path, offset: offset, entries: entries, nextOffset: next)
+        return TIFFDirectory(path: path, offset: offset, entries: entries, nextOffset: next, entryCount: count)
     }
 
     /// Reads the 12-byte entry at `position` and copies its value (bounded per entry, and charged to the file's

@@ -11,6 +11,7 @@ public enum TIFFTag {
     public static let bitsPerSample: UInt16 = 258
     public static let compression: UInt16 = 259
     public static let photometricInterpretation: UInt16 = 262
+    public static let fillOrder: UInt16 = 266
     public static let imageDescription: UInt16 = 270
     public static let make: UInt16 = 271
     public static let model: UInt16 = 272
@@ -29,6 +30,7 @@ public enum TIFFTag {
     public static let subIFDs: UInt16 = 330
     public static let sampleFormat: UInt16 = 339
     public static let predictor: UInt16 = 317
+    public static let jpegTables: UInt16 = 347
     public static let interColorProfile: UInt16 = 34675
     public static let jpegInterchangeFormat: UInt16 = 513
     public static let jpegInterchangeFormatLength: UInt16 = 514
@@ -85,9 +87,24 @@ public enum TIFFTag {
     public static let rawDataUniqueID: UInt16 = 50781
     public static let timeCodes: UInt16 = 51043
     public static let frameRate: UInt16 = 51044
+    public static let tStop: UInt16 = 51058
     public static let reelName: UInt16 = 51081
     public static let newRawImageDigest: UInt16 = 51111
+    public static let baselineNoise: UInt16 = 50731
+    public static let baselineSharpness: UInt16 = 50732
+    public static let bayerGreenSplit: UInt16 = 50733
+    public static let linearResponseLimit: UInt16 = 50734
+    public static let antiAliasStrength: UInt16 = 50738
+    public static let shadowScale: UInt16 = 50739
+    public static let bestQualityScale: UInt16 = 50780
+    public static let maskedAreas: UInt16 = 50830
+    public static let subTileBlockSize: UInt16 = 50974
+    public static let rowInterleaveFactor: UInt16 = 50975
+    public static let opcodeList1: UInt16 = 51008
+    public static let opcodeList2: UInt16 = 51009
+    public static let opcodeList3: UInt16 = 51022
     public static let noiseProfile: UInt16 = 51041
+    public static let columnInterleaveFactor: UInt16 = 52547
     // GPS directory (numbers of their own namespace)
     public static let gpsVersionID: UInt16 = 0
     public static let gpsLatitudeRef: UInt16 = 1

@@ -108,6 +108,42 @@ struct LinearDNGCLITests {
         }
     }
 
+    /// Issue #33 section 4: what `convert` copies as it is passes every check `inspect --validate` makes first. A linear
+    /// DNG whose DNGVersion bytes are zeroed was copied with exit 0 into a file LibRaw cannot decode.
+    @Test("convert refuses to copy a linear DNG that inspect --validate fails (zeroed DNGVersion, no UniqueCameraModel): exit 1, one line, nothing written")
+    func copyValidated() throws {
+        let tmp = try TemporaryDirectory()
+        let soundURL = try Self.dng(in: tmp)
+        let sound = try Data(contentsOf: soundURL)
+        let structure = try TIFFStructure(data: sound)
+        let version = try #require(structure.mainDirectory[TIFFTag.dngVersion])
+        let model = try #require(structure.mainDirectory[TIFFTag.uniqueCameraModel])
+        var zeroed = [UInt8](sound)
+        for k in 0..<4 { zeroed[version.position + 8 + k] = 0 }
+        var unnamed = [UInt8](sound)
+        unnamed[model.position] = 0xFE   // tag 50708 becomes 50942 (ProfileCopyright): no UniqueCameraModel
+        for (name, bytes, problem) in [("zeroed", zeroed, "DNGVersion 0.0.0.0 is not a DNG version"),
+                                       ("unnamed", unnamed, "UniqueCameraModel (50708) is missing")] {
+            let source = tmp.file("\(name).dng").path
+            try Data(bytes).write(to: URL(fileURLWithPath: source))
+            let inspect = try CLI.run(["inspect", "--validate", source])
+            #expect(inspect.exitStatus == 3, "\(name): \(inspect)")
+            let out = tmp.file("\(name)-copy.dng").path
+            let result = try CLI.run(["convert", source, "-o", out, "--json"])
+            #expect(result.exitStatus == 1, "\(name): \(result)")
+            let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+            #expect(lines.count == 1 && lines[0].contains("not copied, not a valid DNG") && lines[0].contains(problem),
+                    "\(name): \(result.stderr)")
+            let json = try JSONValue(parsing: result.stdout)
+            #expect(json["files"]?[0]?["ok"]?.bool == false && json["converted"]?.int == 0, "\(name): \(result.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(name)")
+        }
+        // The sound file is still copied.
+        let copy = tmp.file("sound-copy.dng").path
+        let result = try CLI.run(["convert", soundURL.path, "-o", copy, "-q"])
+        #expect(result.exitStatus == 0 && FileManager.default.fileExists(atPath: copy), "\(result)")
+    }
+
     @Test("a JPEG XL linear DNG: develop, convert and analyze fail in one line naming the compression; nothing written",
           .enabled(if: ToolAvailability.hasPythonModules("pidng", "numpy")))
     func jpegXL() throws {

@@ -11,8 +11,11 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
         The raw mosaic is copied bit for bit, with its masked border (as ActiveArea), black and white levels,
         colour matrices, as-shot white balance, exposure, lens, capture time and orientation. A LinearRaw DNG
-        (3 samples per pixel, no colour filter array) is already what this makes: it is read in full, then copied
-        as is (the summary and --json's "action" say "copied as is").
+        (3 samples per pixel, no colour filter array) is already what this makes: it is read in full and checked as
+        inspect --validate checks it, then copied as is (the summary and --json's "action" say "copied as is"); one
+        that fails a check is not copied. A DNG whose raw data cannot be re-encoded exactly (lossy JPEG tiles, as
+        Blackmagic cameras write; floating-point samples) keeps its tiles or strips verbatim, whatever --compression
+        says (--json: "action" "converted-verbatim", with "verbatimReason").
 
         With one input file, -o may name the DNG itself; otherwise -o must be an existing directory and each
         input becomes <dir>/<name>.dng. Directories given as input are searched for raw files (-r: also their
@@ -102,20 +105,35 @@ struct ConvertCommand: ParsableCommand {
             Terminal.printJSON(ConvertReport(results: results, seconds: seconds, compression: compression))
         } else if !reporting.quiet {
             if results.count == 1, let only = converted.first {
-                let how = only.action == .copiedAsIs ? ", copied as is: already a LinearRaw DNG" : ""
+                let how = switch only.action {
+                case .copiedAsIs: ", copied as is: already a LinearRaw DNG"
+                case .convertedVerbatim: ", raw data copied verbatim: " + (only.verbatimReason.map(Self.explain) ?? "")
+                case .converted: ""
+                }
                 print("\(only.job.input) → \(only.job.output) (\(formatBytes(bytes)), \(String(format: "%.2f", seconds)) s\(how))")
             } else if converted.isEmpty {
                 // Nothing was written: name no output (the errors above say why each file failed).
                 print("converted none of \(results.count) file\(results.count == 1 ? "" : "s"): \(results.count) failed")
             } else {
                 let copied = converted.filter { $0.action == .copiedAsIs }.count
+                let verbatim = converted.filter { $0.action == .convertedVerbatim }.count
                 print("converted \(converted.count) of \(results.count) files to \(outputOptions.output ?? "") "
                       + "(\(formatBytes(bytes)), \(String(format: "%.1f", seconds)) s)"
                       + (copied > 0 ? ", \(copied) LinearRaw DNG\(copied == 1 ? "" : "s") copied as is" : "")
+                      + (verbatim > 0 ? ", \(verbatim) with \(verbatim == 1 ? "its" : "their") raw data copied verbatim" : "")
                       + (results.count > converted.count ? ", \(results.count - converted.count) failed" : ""))
             }
         }
         if converted.count < results.count { throw ExitCode(1) }
+    }
+
+    /// Why a DNG's raw data was copied verbatim, in words.
+    static func explain(_ reason: DNGVerbatimRawData.Reason) -> String {
+        switch reason {
+        case .lossyJPEG: "lossy JPEG, which no re-encoding keeps exactly"
+        case .floatingPoint: "floating-point samples"
+        case .linearizationTable: "codes through a LinearizationTable in a layout rawburst does not decode"
+        }
     }
 }
 
@@ -129,8 +147,12 @@ struct ConvertReport: Encodable {
         let seconds: Double
         let warnings: [String]
         let error: String?
-        /// "converted", or "copied-as-is" for a LinearRaw DNG.
+        /// "converted", "converted-verbatim" (the source DNG's raw data copied as stored) or "copied-as-is" (a
+        /// LinearRaw DNG).
         let action: String
+        /// Why the raw data was copied verbatim: "lossy-jpeg", "floating-point" or "linearization-table" (absent
+        /// otherwise).
+        let verbatimReason: String?
     }
     let converted: Int
     let failed: Int
@@ -144,7 +166,7 @@ struct ConvertReport: Encodable {
         files = results.map {
             File(input: $0.job.input, output: $0.job.output, ok: $0.succeeded, bytes: $0.bytes,
                  seconds: ($0.seconds * 1000).rounded() / 1000, warnings: $0.warnings, error: $0.error,
-                 action: $0.action.rawValue)
+                 action: $0.action.rawValue, verbatimReason: $0.verbatimReason?.rawValue)
         }
         converted = results.filter(\.succeeded).count
         failed = results.count - converted

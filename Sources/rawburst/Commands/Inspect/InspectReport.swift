@@ -86,7 +86,7 @@ struct InspectReport: Encodable {
         }
         readable = i.image != nil || i.linearImage != nil
         error = i.readError?.description
-        rawData = i.structure?.rawDirectory.flatMap(Self.rawData)
+        rawData = i.structure?.rawDirectory.flatMap { Self.rawData($0, lossy: i.rawDataIsLossyJPEG) }
         cinemaDNG = i.structure.flatMap { Self.cinemaDNG($0.mainDirectory) }
         let m = i.image?.metadata ?? i.linearImage?.metadata
         make = m?.make
@@ -154,11 +154,13 @@ struct InspectReport: Encodable {
                      whiteLevel: f.whiteLevels.max() ?? 0, whiteLevels: f.whiteLevels)
     }
 
-    static func rawData(_ raw: TIFFDirectory) -> RawData? {
-        guard let code = raw.integer(TIFFTag.compression) else { return nil }
-        let names = [1: "uncompressed", 7: "lossless JPEG", 8: "Deflate", 9: "VC-5", 34892: "lossy JPEG", 52546: "JPEG XL"]
+    /// How the raw data is stored; `lossy`: its JPEG streams are DCT-coded (a Compression 7 that is not lossless JPEG).
+    static func rawData(_ raw: TIFFDirectory, lossy: Bool) -> RawData? {
+        guard let code = raw.integerOrDefault(TIFFTag.compression) else { return nil }
+        let names = [1: "uncompressed", 7: lossy ? "lossy JPEG (DCT)" : "lossless JPEG", 8: "Deflate", 9: "VC-5",
+                     34892: "lossy JPEG", 52546: "JPEG XL"]
         var name = names[code] ?? "compression \(code)"
-        if code == 1, let bits = raw.integer(TIFFTag.bitsPerSample), bits != 8, bits < 16 { name += ", packed \(bits)-bit" }
+        if code == 1, let bits = raw.integerOrDefault(TIFFTag.bitsPerSample), bits != 8, bits < 16 { name += ", packed \(bits)-bit" }
         return RawData(compression: code, name: name,
                        tiles: raw.integers(TIFFTag.tileOffsets)?.count, tileWidth: raw.integer(TIFFTag.tileWidth),
                        tileLength: raw.integer(TIFFTag.tileLength), strips: raw.integers(TIFFTag.stripOffsets)?.count)
