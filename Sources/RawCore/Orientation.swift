@@ -35,6 +35,29 @@ public enum Orientation: UInt16, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
+    /// The orientation that shows the same stored image upright and then flipped left to right, as a mirror shows it
+    /// (a front camera's "selfie" picture): 1↔2, 3↔4, 6↔5, 8↔7. Applying it twice gives the orientation back.
+    public var mirroredLeftToRight: Orientation {
+        switch self {
+        case .normal: .mirrorHorizontal
+        case .mirrorHorizontal: .normal
+        case .rotate180: .mirrorVertical
+        case .mirrorVertical: .rotate180
+        case .rotate90: .mirrorHorizontalRotate270
+        case .mirrorHorizontalRotate270: .rotate90
+        case .rotate270: .mirrorHorizontalRotate90
+        case .mirrorHorizontalRotate90: .rotate270
+        }
+    }
+
+    /// Whether the upright picture is a mirror image of the scene (values 2, 4, 5 and 7).
+    public var mirrors: Bool {
+        switch self {
+        case .mirrorHorizontal, .mirrorVertical, .mirrorHorizontalRotate270, .mirrorHorizontalRotate90: true
+        default: false
+        }
+    }
+
     /// The orientation for LibRaw/dcraw's `flip` code (0...7; other values are taken modulo 8).
     public init(libRawFlip flip: Int) {
         let code = ((flip % 8) + 8) % 8

@@ -7,7 +7,10 @@ import RawCore
 /// - Picture in picture: the first frame whole, the second scaled to `size` of the width (keeping its own
 ///   aspect) in a corner, inset by a margin of 3 % of the short edge, framed by the border.
 ///
-/// Both frames must be in the same colour space; the result keeps the first frame's metadata (time, place).
+/// Both frames come developed, each turned upright by its own orientation and mirrored or not (``DevelopSettings/mirror``);
+/// the output has the first frame's size, so a first frame turned to portrait makes a portrait composite, and the
+/// second is scaled and cropped into its share as it is. Both must be in the same colour space; the result keeps the
+/// first frame's metadata (time, place) and says which frames were mirrored (``DevelopedImage/mirroring``).
 public struct DualSensorCompositor: Sendable {
     /// The layout.
     public let layout: CompositeLayout
@@ -64,8 +67,10 @@ public struct DualSensorCompositor: Sendable {
             canvas.place(b, x: x, y: y, width: insetW, height: insetH)
         }
         do {
-            return try DevelopedImage(width: width, height: height, samples: .uint16(canvas.samples), colorSpace: first.colorSpace,
-                                      transfer: first.transfer, metadata: first.metadata)
+            var picture = try DevelopedImage(width: width, height: height, samples: .uint16(canvas.samples),
+                                             colorSpace: first.colorSpace, transfer: first.transfer, metadata: first.metadata)
+            picture.mirroring = PictureMirroring(compositeOf: first.mirroring, second.mirroring)
+            return picture
         } catch {
             throw DevelopError(error.description)
         }

@@ -167,14 +167,17 @@ public struct RawDeveloper: Sendable {
         return out
     }
 
-    /// The image turned upright, with metadata that no longer asks readers to turn it.
+    /// The image turned upright (and mirrored when the settings say so), with metadata that no longer asks readers to
+    /// turn it.
     func upright(_ samples: DevelopedImage.Samples, geometry: OutputGeometry, metadata: FrameMetadata,
                  settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
         var metadata = metadata
         var oriented = samples
         var width = geometry.outputWidth, height = geometry.outputHeight
-        if settings.applyOrientation {
-            let o = metadata.orientation
+        // The orientation (when applied), then the mirror: one turn of the pixels.
+        let turn = settings.applyOrientation ? metadata.orientation : .normal
+        let o = settings.mirror ? turn.mirroredLeftToRight : turn
+        if o != .normal {
             switch samples {
             case .uint8(let s):
                 let r = ImageOrienter.apply(o, to: s, width: width, height: height)
@@ -186,11 +189,14 @@ public struct RawDeveloper: Sendable {
                 let r = ImageOrienter.apply(o, to: s, width: width, height: height)
                 (oriented, width, height) = (.float32(r.samples), r.width, r.height)
             }
-            metadata.orientation = .normal
         }
+        if settings.applyOrientation { metadata.orientation = .normal }
         do {
-            return try DevelopedImage(width: width, height: height, samples: oriented, colorSpace: settings.colorSpace,
-                                      transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer, metadata: metadata)
+            var image = try DevelopedImage(width: width, height: height, samples: oriented, colorSpace: settings.colorSpace,
+                                           transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer,
+                                           metadata: metadata)
+            image.mirroring = settings.mirror ? .picture : .none
+            return image
         } catch {
             throw DevelopError(error.description)
         }

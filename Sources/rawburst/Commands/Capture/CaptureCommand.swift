@@ -216,6 +216,9 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
 
+    @OptionGroup(title: "Orientation and mirroring")
+    var framingOptions: FramingOptions
+
     @OptionGroup(title: "Raw streams (rpicam-raw, V4L2)")
     var streamOptions: CaptureStreamOptions
 
@@ -342,7 +345,12 @@ struct CaptureCommand: ParsableCommand {
             }
             var configuration = try burstConfiguration(options: options, settings: settings)
             try storageOptions.apply(to: &configuration, fps: try frameRate())
-            configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
+            configuration.orientations = try framingOptions.orientations(sensors: setup.cameras.count)
+            try framingOptions.checkMirror(sensors: setup.cameras.count, developing: developOptions.develop != nil,
+                                           viewfinder: liveOptions.endpoint != nil)
+            configuration.development = try developOptions.development(
+                overwrite: overwrite, sensors: setup.cameras.count,
+                mirrored: framingOptions.mirroredSensors(setup.source.sensorNames))
             try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }
             if let (plan, base) = configuration.plan {
