@@ -2,15 +2,17 @@ import RawCore
 
 /// Puts two developed frames of one moment (two sensors triggered together) into one picture.
 ///
+/// Each frame comes developed, turned upright by its own orientation and mirrored or not (``DevelopSettings/mirror``):
+/// the output has the first frame's size, so a first frame turned to portrait makes a portrait composite, and the
+/// second is scaled and cropped into its share as it is. The result says which frames were mirrored
+/// (``DevelopedImage/mirroring``).
+///
 /// - Stacked: the output has the first frame's size; each frame fills its share (scaled to cover it and
 ///   centre-cropped, never stretched), with a border between the two and around them when `border` > 0.
 /// - Picture in picture: the first frame whole, the second scaled to `size` of the width (keeping its own
 ///   aspect) in a corner, inset by a margin of 3 % of the short edge, framed by the border.
 ///
-/// Both frames come developed, each turned upright by its own orientation and mirrored or not (``DevelopSettings/mirror``);
-/// the output has the first frame's size, so a first frame turned to portrait makes a portrait composite, and the
-/// second is scaled and cropped into its share as it is. Both must be in the same colour space; the result keeps the
-/// first frame's metadata (time, place) and says which frames were mirrored (``DevelopedImage/mirroring``).
+/// Both frames must be in the same colour space; the result keeps the first frame's metadata (time, place).
 public struct DualSensorCompositor: Sendable {
     /// The layout.
     public let layout: CompositeLayout

@@ -151,15 +151,15 @@ import TestSupport
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")))
     func pageMapsTapsToTheSensor() throws {
         let mappings = try Self.pageMappings()
-        // The sensor's grid of 1000 x 600 cells; a point's cell in the picture is where ImageOrienter puts it.
+        // The sensor's grid of 1000 x 600 cells; a point's cell in the picture is where the developer's turn puts it.
         let (width, height) = (1000, 600)
         for orientation in Orientation.allCases {
             let rows = try #require(mappings[String(orientation.rawValue)])
-            let swap = ImageOrienter.transposes(orientation)
+            let swap = orientation.transposes
             let (pictureW, pictureH) = swap ? (height, width) : (width, height)
             for row in rows {
                 let (x, y) = (Int(row[0] * Double(pictureW)), Int(row[1] * Double(pictureH)))
-                let cell = ImageOrienter.source(orientation, x: x, y: y, width: width, height: height)
+                let cell = orientation.storedPosition(x: x, y: y, width: width, height: height)
                 #expect(abs(row[2] * Double(width) - Double(cell.column)) <= 1.5, "\(orientation) \(row)")
                 #expect(abs(row[3] * Double(height) - Double(cell.row)) <= 1.5, "\(orientation) \(row)")
                 #expect(abs(row[4] - row[0]) < 1e-9 && abs(row[5] - row[1]) < 1e-9, "\(orientation): back to the picture \(row)")

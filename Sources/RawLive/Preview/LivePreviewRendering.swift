@@ -75,14 +75,14 @@ enum LivePreviewRendering {
             guard peaks.width > 0, peaks.height > 0 else { continue }
             let turn = index < turns.count ? turns[index] : .normal
             // The cell grid as the pane shows it (turned), then each of its cells back in the sensor's grid.
-            let swap = ImageOrienter.transposes(turn)
+            let swap = turn.transposes
             let uprightW = swap ? peaks.height : peaks.width, uprightH = swap ? peaks.width : peaks.height
             for y in 0..<pane.height {
                 let cellY = min(uprightH - 1, y * uprightH / pane.height)
                 let row = (pane.top + y) * width + pane.left
                 for x in 0..<pane.width {
                     let cellX = min(uprightW - 1, x * uprightW / pane.width)
-                    let cell = ImageOrienter.source(turn, x: cellX, y: cellY, width: peaks.width, height: peaks.height)
+                    let cell = turn.storedPosition(x: cellX, y: cellY, width: peaks.width, height: peaks.height)
                     if peaks.mask[cell.row * peaks.width + cell.column] > 0 { marks[row + x] = 1 }
                 }
             }
