@@ -35,6 +35,52 @@ public enum Orientation: UInt16, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
+    /// Whether turning the stored image upright swaps its width and height (values 5 to 8).
+    public var transposes: Bool {
+        switch self {
+        case .mirrorHorizontalRotate270, .rotate90, .mirrorHorizontalRotate90, .rotate270: true
+        default: false
+        }
+    }
+
+    /// The stored (row, column) that shows at upright (`x`, `y`), for a stored image of `width` x `height`.
+    @inlinable @inline(__always)
+    public func storedPosition(x: Int, y: Int, width: Int, height: Int) -> (row: Int, column: Int) {
+        switch self {
+        case .normal: (y, x)
+        case .mirrorHorizontal: (y, width - 1 - x)
+        case .rotate180: (height - 1 - y, width - 1 - x)
+        case .mirrorVertical: (height - 1 - y, x)
+        case .mirrorHorizontalRotate270: (x, y)
+        case .rotate90: (height - 1 - x, y)
+        case .mirrorHorizontalRotate90: (height - 1 - x, width - 1 - y)
+        case .rotate270: (x, width - 1 - y)
+        }
+    }
+
+    /// The orientation that shows the same stored image upright and then flipped left to right, as a mirror shows it
+    /// (a front camera's "selfie" picture): 1↔2, 3↔4, 6↔5, 8↔7. Applying it twice gives the orientation back.
+    public var mirroredLeftToRight: Orientation {
+        switch self {
+        case .normal: .mirrorHorizontal
+        case .mirrorHorizontal: .normal
+        case .rotate180: .mirrorVertical
+        case .mirrorVertical: .rotate180
+        case .rotate90: .mirrorHorizontalRotate270
+        case .mirrorHorizontalRotate270: .rotate90
+        case .rotate270: .mirrorHorizontalRotate90
+        case .mirrorHorizontalRotate90: .rotate270
+        }
+    }
+
+    /// Whether the upright picture is a mirror image of the scene (values 2, 4, 5 and 7).
+    public var mirrors: Bool {
+        switch self {
+        case .mirrorHorizontal, .mirrorVertical, .mirrorHorizontalRotate270, .mirrorHorizontalRotate90: true
+        default: false
+        }
+    }
+
     /// The orientation for LibRaw/dcraw's `flip` code (0...7; other values are taken modulo 8).
     public init(libRawFlip flip: Int) {
         let code = ((flip % 8) + 8) % 8

@@ -75,6 +75,9 @@ public struct DevelopSettings: Sendable, Hashable {
     public var look: Look = .natural
     /// Turn the image upright as the orientation says (off for DNG previews, whose readers rotate).
     public var applyOrientation = true
+    /// Flip the upright picture left to right, as a mirror shows it (a front camera's pictures): after the
+    /// orientation, so it never swaps width and height. The picture says so (``DevelopedImage/mirroring``).
+    public var mirror = false
     /// Crop.
     public var crop: CropChoice = .defaultCrop
     /// Longest edge of the output in pixels (16...65535), or nil for the full size. Images are never enlarged.

@@ -56,6 +56,9 @@ public struct DevelopedImage: Sendable {
     public let transfer: TransferFunction
     /// Camera, exposure, time and place for EXIF (orientation is ignored: the pixels are upright).
     public var metadata: FrameMetadata
+    /// What of the picture was flipped left to right (``DevelopSettings/mirror``); the encoders write its note as the
+    /// EXIF ImageDescription.
+    public var mirroring = PictureMirroring.none
 
     /// Creates an image encoded with the colour space's own transfer curve, checking the sample count.
     public init(width: Int, height: Int, samples: Samples, colorSpace: OutputColorSpace,

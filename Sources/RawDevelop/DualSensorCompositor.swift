@@ -2,6 +2,11 @@ import RawCore
 
 /// Puts two developed frames of one moment (two sensors triggered together) into one picture.
 ///
+/// Each frame comes developed, turned upright by its own orientation and mirrored or not (``DevelopSettings/mirror``):
+/// the output has the first frame's size, so a first frame turned to portrait makes a portrait composite, and the
+/// second is scaled and cropped into its share as it is. The result says which frames were mirrored
+/// (``DevelopedImage/mirroring``).
+///
 /// - Stacked: the output has the first frame's size; each frame fills its share (scaled to cover it and
 ///   centre-cropped, never stretched), with a border between the two and around them when `border` > 0.
 /// - Picture in picture: the first frame whole, the second scaled to `size` of the width (keeping its own
@@ -65,8 +70,10 @@ public struct DualSensorCompositor: Sendable {
             canvas.place(b, x: x, y: y, width: insetW, height: insetH)
         }
         do {
-            return try DevelopedImage(width: width, height: height, samples: .uint16(canvas.samples), colorSpace: first.colorSpace,
-                                      transfer: first.transfer, metadata: first.metadata)
+            var picture = try DevelopedImage(width: width, height: height, samples: .uint16(canvas.samples),
+                                             colorSpace: first.colorSpace, transfer: first.transfer, metadata: first.metadata)
+            picture.mirroring = PictureMirroring(compositeOf: first.mirroring, second.mirroring)
+            return picture
         } catch {
             throw DevelopError(error.description)
         }

@@ -51,15 +51,7 @@ struct Finisher: Sendable {
         case .uint8(let base):
             finishBytes(r, g, b, count: count, into: base + 3 * first, step: step)
         case .uint16(let base):
-            let out = base + 3 * first
-            curves { curve in
-                run(r, g, b, count: count) { k, v0, v1, v2 in
-                    let o = out + k * step
-                    o[0] = UInt16(curve(0, v0) * 65535 + 0.5)
-                    o[1] = UInt16(curve(1, v1) * 65535 + 0.5)
-                    o[2] = UInt16(curve(2, v2) * 65535 + 0.5)
-                }
-            }
+            finishWords(r, g, b, count: count, into: base + 3 * first, step: step)
         case .float32(let base):
             let out = base + 3 * first
             curves { curve in
@@ -157,6 +149,86 @@ struct Finisher: Sendable {
                 }
             }
         }
+    }
+
+    /// The 16-bit path in two loops per chunk, as the 8-bit one: one the compiler vectorises (matrix, clamp, square
+    /// root: each sample's position in its table), then the interpolated lookups. The arithmetic is the curve lookup's
+    /// (``curves(_:)``), so the samples are the same; only the integer parts and the final rounding take the 2²³ trick
+    /// instead of checked float-to-integer conversions, which kept the loop scalar and cost a third of a 16-bit
+    /// development (docs/benchmarks.md, "Issue #33: TIFF output").
+    private func finishWords(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+                             into out: UnsafeMutablePointer<UInt16>, step: Int) {
+        let chunk = Finisher.chunk
+        let scale = 1 / table.inputMaximum
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * chunk) { positionSpace in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: reconstruct ? 3 * chunk : 0) { linearSpace in
+                let p0 = positionSpace.baseAddress!, p1 = p0 + chunk, p2 = p1 + chunk
+                table.tables[0].withUnsafeBufferPointer { t0 in
+                    table.tables[1].withUnsafeBufferPointer { t1 in
+                        table.tables[2].withUnsafeBufferPointer { t2 in
+                            var start = 0
+                            while start < count {
+                                let n = min(chunk, count - start)
+                                if reconstruct {
+                                    let l0 = linearSpace.baseAddress!, l1 = l0 + chunk, l2 = l1 + chunk
+                                    run(r + start, g + start, b + start, count: n) { k, v0, v1, v2 in
+                                        l0[k] = v0; l1[k] = v1; l2[k] = v2
+                                    }
+                                    Finisher.tablePositions(l0, l1, l2, count: n, matrix: Finisher.identity, scale: scale,
+                                                            into: p0, p1, p2)
+                                } else {
+                                    Finisher.tablePositions(r + start, g + start, b + start, count: n, matrix: m, scale: scale,
+                                                            into: p0, p1, p2)
+                                }
+                                let o = out + start * step
+                                for k in 0..<n {
+                                    let q = o + k * step
+                                    q[0] = Finisher.word(t0, at: p0[k])
+                                    q[1] = Finisher.word(t1, at: p1[k])
+                                    q[2] = Finisher.word(t2, at: p2[k])
+                                }
+                                start += n
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The 2²³ trick: the integer `x` holds (0...2²²), without a checked conversion.
+    @inline(__always)
+    private static func integer(_ x: Float) -> Int { Int((x + 8_388_608).bitPattern & 0x7F_FFFF) }
+
+    /// Matrix, then for each channel the position in a √-indexed table, `√(clamp(x · scale, 0, 1)) · entries`: the
+    /// ``curves(_:)`` lookup's, operation for operation (NaN clamps to 0).
+    @inline(__always)
+    private static func tablePositions(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                       count: Int, matrix m: [Float], scale: Float,
+                                       into p0: UnsafeMutablePointer<Float>, _ p1: UnsafeMutablePointer<Float>,
+                                       _ p2: UnsafeMutablePointer<Float>) {
+        let m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8]
+        let n = Float(FinishTable.entries)
+        for k in 0..<count {
+            let cr = r[k], cg = g[k], cb = b[k]
+            var x0 = (m0 * cr + m1 * cg + m2 * cb) * scale, x1 = (m3 * cr + m4 * cg + m5 * cb) * scale
+            var x2 = (m6 * cr + m7 * cg + m8 * cb) * scale
+            x0 = x0 >= 0 ? x0 : 0; x1 = x1 >= 0 ? x1 : 0; x2 = x2 >= 0 ? x2 : 0
+            x0 = x0 < 1 ? x0 : 1; x1 = x1 < 1 ? x1 : 1; x2 = x2 < 1 ? x2 : 1
+            p0[k] = x0.squareRoot() * n
+            p1[k] = x1.squareRoot() * n
+            p2[k] = x2.squareRoot() * n
+        }
+    }
+
+    /// The 16-bit code value at table position `u` (0...entries): the entries either side interpolated, as
+    /// ``curves(_:)`` does, times 65535, rounded.
+    @inline(__always)
+    private static func word(_ t: UnsafeBufferPointer<Float>, at u: Float) -> UInt16 {
+        let i = min(integer(u.rounded(.down)), FinishTable.entries - 1)
+        let f = u - Float(i)
+        let v = t[i] + f * (t[i + 1] - t[i])
+        return UInt16(truncatingIfNeeded: integer((v * 65535 + 0.5).rounded(.down)))
     }
 
     private static let identity: [Float] = [1, 0, 0, 0, 1, 0, 0, 0, 1]

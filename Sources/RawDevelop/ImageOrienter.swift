@@ -3,26 +3,12 @@ import RawCore
 /// Turns interleaved pixels (RGB or grey) upright according to an EXIF orientation.
 enum ImageOrienter {
     /// Whether `orientation` swaps width and height.
-    static func transposes(_ orientation: Orientation) -> Bool {
-        switch orientation {
-        case .mirrorHorizontalRotate270, .rotate90, .mirrorHorizontalRotate90, .rotate270: true
-        default: false
-        }
-    }
+    static func transposes(_ orientation: Orientation) -> Bool { orientation.transposes }
 
     /// The stored (row, column) that shows at upright (x, y), for a stored image of `width` x `height`.
     @inline(__always)
     static func source(_ orientation: Orientation, x: Int, y: Int, width: Int, height: Int) -> (row: Int, column: Int) {
-        switch orientation {
-        case .normal: (y, x)
-        case .mirrorHorizontal: (y, width - 1 - x)
-        case .rotate180: (height - 1 - y, width - 1 - x)
-        case .mirrorVertical: (height - 1 - y, x)
-        case .mirrorHorizontalRotate270: (x, y)
-        case .rotate90: (height - 1 - x, y)
-        case .mirrorHorizontalRotate90: (height - 1 - x, width - 1 - y)
-        case .rotate270: (x, width - 1 - y)
-        }
+        orientation.storedPosition(x: x, y: y, width: width, height: height)
     }
 
     /// `samples` (`width` x `height`, `channels` per pixel: 3 for RGB or 1 for grey) turned upright; returns the new

@@ -176,21 +176,27 @@ public struct RawDeveloper: Sendable {
         return out
     }
 
-    /// The image turned upright, with metadata that no longer asks readers to turn it.
+    /// The image turned upright (and mirrored when the settings say so), with metadata that no longer asks readers to
+    /// turn it.
     func upright(_ samples: DevelopedImage.Samples, channels: DevelopedImage.Channels = .rgb, geometry: OutputGeometry,
                  metadata: FrameMetadata, settings: DevelopSettings) throws(DevelopError) -> DevelopedImage {
         var metadata = metadata
         var oriented = samples
         var width = geometry.outputWidth, height = geometry.outputHeight
-        if settings.applyOrientation {
-            (oriented, width, height) = ImageOrienter.apply(metadata.orientation, to: samples, width: width, height: height,
-                                                            channels: channels)
-            metadata.orientation = .normal
+        // The orientation (when applied), then the mirror: one turn of the pixels.
+        let turn = settings.applyOrientation ? metadata.orientation : .normal
+        let o = settings.mirror ? turn.mirroredLeftToRight : turn
+        if o != .normal {
+            (oriented, width, height) = ImageOrienter.apply(o, to: samples, width: width, height: height, channels: channels)
         }
+        if settings.applyOrientation { metadata.orientation = .normal }
         do {
-            return try DevelopedImage(width: width, height: height, channels: channels, samples: oriented,
-                                      colorSpace: settings.colorSpace,
-                                      transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer, metadata: metadata)
+            var image = try DevelopedImage(width: width, height: height, channels: channels, samples: oriented,
+                                           colorSpace: settings.colorSpace,
+                                           transfer: settings.linearOutput ? .linear : settings.colorSpace.transfer,
+                                           metadata: metadata)
+            image.mirroring = settings.mirror ? .picture : .none
+            return image
         } catch {
             throw DevelopError(error.description)
         }

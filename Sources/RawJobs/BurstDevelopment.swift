@@ -20,16 +20,27 @@ public struct BurstDevelopment: BurstFrameDeveloper {
     public var options: EncodeOptions
     /// How pairs are composited (two-sensor bursts), or nil for no composites.
     public var compositor: DualSensorCompositor?
+    /// The sensors whose pictures (and share of a composite) are flipped left to right (`capture --mirror`); their
+    /// DNGs are not.
+    public var mirroredSensors: Set<String>
 
     /// Creates a development plan (the samples developed are the type the format needs).
     public init(settings: DevelopSettings = DevelopSettings(), format: OutputFormat, options: EncodeOptions = EncodeOptions(),
-                compositor: DualSensorCompositor? = nil) {
+                compositor: DualSensorCompositor? = nil, mirroredSensors: Set<String> = []) {
         var settings = settings
         settings.sampleFormat = SampleFormat.for(format, options: options)
         self.settings = settings
         self.format = format
         self.options = options
         self.compositor = compositor
+        self.mirroredSensors = mirroredSensors
+    }
+
+    /// The settings for a frame of `sensor`: ``settings``, mirrored when the sensor is one of ``mirroredSensors``.
+    public func settings(forSensor sensor: String) -> DevelopSettings {
+        var settings = self.settings
+        settings.mirror = settings.mirror || mirroredSensors.contains(sensor)
+        return settings
     }
 
     /// Working memory of one writer developing frames of `samples` pixels: a full-size output holds the 16-bit output
@@ -47,9 +58,10 @@ public struct BurstDevelopment: BurstFrameDeveloper {
         Self.workingBytes(samples: samplesPerFrame, format: format, longEdge: settings.longEdge)
     }
 
-    /// Develops `image` with the settings on up to `threads` threads and writes it in the format at `path`.
-    public func develop(_ image: RawImage, to path: String, threads: Int) throws -> Int {
-        let picture = try RawDeveloper(settings: settings, threads: threads).develop(image).image
+    /// Develops `image`, a frame of `sensor`, with its settings (``settings(forSensor:)``) on up to `threads` threads
+    /// and writes it in the format at `path`.
+    public func develop(_ image: RawImage, sensor: String, to path: String, threads: Int) throws -> Int {
+        let picture = try RawDeveloper(settings: settings(forSensor: sensor), threads: threads).develop(image).image
         return try ImageFileWriter(format: format, options: options).write(picture, to: path).bytes
     }
 

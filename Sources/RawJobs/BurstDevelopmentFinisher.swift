@@ -47,7 +47,9 @@ public enum BurstDevelopmentFinisher {
         let total = report.deferredDevelopments.count + pairs.count
         let deferrals = report.deferredDevelopments
         let jobs = deferrals.map { ConversionJob(input: $0.dng, output: development.path(forDNG: $0.dng)) }
-        let results = BatchRunner.run(jobs, parallelism: plan.inFlight, work: { developer.develop($0) },
+        let mirrored = Set(deferrals.filter { development.mirroredSensors.contains($0.sensor) }.map(\.dng))
+        let results = BatchRunner.run(jobs, parallelism: plan.inFlight,
+                                      work: { developer.develop($0, mirrored: mirrored.contains($0.input)) },
                                       progress: { _, done, _ in progress(done, total) })
         for (deferral, result) in zip(deferrals, results) {
             if let error = result.error {
@@ -60,7 +62,10 @@ public enum BurstDevelopmentFinisher {
         }
         if let compositor = development.compositor {
             let compositeJobs = pairs.map { sequence, frames in
-                CompositeJob(first: frames[0], second: frames[1], output: development.compositePath(forFirstDNG: frames[0]))
+                var job = CompositeJob(first: frames[0], second: frames[1], output: development.compositePath(forFirstDNG: frames[0]))
+                job.mirrorsFirst = development.mirroredSensors.contains(sensors[0])
+                job.mirrorsSecond = development.mirroredSensors.contains(sensors[1])
+                return job
             }
             let first = jobs.count
             let results = BatchRunner.run(compositeJobs, parallelism: plan.compositesInFlight,

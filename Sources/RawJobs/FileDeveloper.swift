@@ -12,6 +12,9 @@ public struct CompositeJob: Sendable, Hashable {
     public let second: String
     /// The file to write.
     public let output: String
+    /// Whether the first and the second frame are flipped left to right in the composite (`capture --mirror`).
+    public var mirrorsFirst = false
+    public var mirrorsSecond = false
 
     /// Creates a job.
     public init(first: String, second: String, output: String) {
@@ -73,9 +76,12 @@ public struct FileDeveloper: Sendable {
         self.threadsPerFile = threadsPerFile
     }
 
-    private var developer: RawDeveloper {
-        RawDeveloper(settings: settings, externalDemosaicer: settings.demosaic == .libRawAHD ? LibRawDemosaicer() : nil,
-                     threads: threadsPerFile)
+    /// The developer of the settings, mirroring the picture too when `mirrored`.
+    private func developer(mirrored: Bool = false) -> RawDeveloper {
+        var settings = self.settings
+        settings.mirror = settings.mirror || mirrored
+        return RawDeveloper(settings: settings, externalDemosaicer: settings.demosaic == .libRawAHD ? LibRawDemosaicer() : nil,
+                            threads: threadsPerFile)
     }
 
     private static func describe(_ plan: ColorPlan) -> String {
@@ -88,11 +94,15 @@ public struct FileDeveloper: Sendable {
     }
 
     /// Develops one file. Never throws: failures are results.
-    public func develop(_ job: ConversionJob) -> Result {
+    public func develop(_ job: ConversionJob) -> Result { develop(job, mirrored: false) }
+
+    /// Develops one file, its picture flipped left to right when `mirrored` (a front camera's frame after a burst).
+    /// Never throws: failures are results.
+    public func develop(_ job: ConversionJob, mirrored: Bool) -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let developed = try developer.develop(try RawFileReader().readContent(path: job.input))
+            let developed = try developer(mirrored: mirrored).develop(try RawFileReader().readContent(path: job.input))
             let report = try writer.write(developed.image, to: job.output)
             return Result(inputs: [job.input], output: job.output, bytes: report.bytes, width: report.width, height: report.height,
                           channels: report.channels, bitsPerSample: report.bitsPerSample,
@@ -111,9 +121,8 @@ public struct FileDeveloper: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let developer = self.developer
-            let first = try developer.develop(try RawFileReader().readContent(path: job.first))
-            let second = try developer.develop(try RawFileReader().readContent(path: job.second))
+            let first = try developer(mirrored: job.mirrorsFirst).develop(try RawFileReader().readContent(path: job.first))
+            let second = try developer(mirrored: job.mirrorsSecond).develop(try RawFileReader().readContent(path: job.second))
             let picture = try compositor.compose(first.image, second.image)
             let report = try writer.write(picture, to: job.output)
             let balances = [first, second].map { Self.whiteBalance($0) ?? "monochrome" }

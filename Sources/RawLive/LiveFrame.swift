@@ -27,6 +27,9 @@ public struct LiveFrame: Sendable {
     public var histogram: LiveHistogram
     /// Per sensor, in trigger order: the settings its frame was taken with, and its white balance as K and tint.
     public var sensors: [Sensor]
+    /// Per pane, in trigger order: how its picture was turned from the sensor's readout (the frame's orientation, made
+    /// a mirror image when its pictures are mirrored), so a point on the page maps back to the sensor. Empty: none was.
+    public var orientations: [Orientation] = []
 
     /// One sensor's frame in the preview.
     public struct Sensor: Sendable, Codable {

@@ -154,6 +154,16 @@ public struct CapturedFrame: Sendable {
         self.latenessNanoseconds = latenessNanoseconds
         self.sensorName = sensorName
     }
+
+    /// This frame with `image` in place of its own (the same pixels with other metadata: a position, an
+    /// orientation), everything else kept.
+    public func replacingImage(_ image: RawImage) -> CapturedFrame {
+        var frame = CapturedFrame(image: image, settings: settings, sequenceNumber: sequenceNumber,
+                                  monotonicNanoseconds: monotonicNanoseconds, latenessNanoseconds: latenessNanoseconds,
+                                  sensorName: sensorName)
+        frame.camera = camera
+        return frame
+    }
 }
 
 /// What a camera says about a frame it sent: its own frame id and timestamp (the camera's clock, not ours: GigE

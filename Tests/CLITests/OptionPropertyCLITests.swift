@@ -35,6 +35,7 @@ struct OptionPropertyCLITests {
             "--stride": .number, "--metadata": .words, "--pts": .words, "--camera": .words, "--pixel-format": .words,
             "--crop": .words, "--trigger": .words, "--trigger-timeout": .number, "--binning": .words, "--balance-ratio": .words,
             "--live": .words, "--live-token": .words, "--live-size": .number, "--ignore-saved-settings": .flag,
+            "--orientation": .number, "--mirror": .words,
         ],
         "develop": [
             "--recursive": .flag, "--all-files": .flag, "--output": .words, "--overwrite": .flag, "--format": .words,

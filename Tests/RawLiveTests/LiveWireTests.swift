@@ -58,7 +58,7 @@ extension LiveServerSuites {
             #expect((d.json["captureToPublishMilliseconds"] as? Double).map { abs($0 - 5) < 1e-9 } == true)
             #expect(d.json["peakingFraction"] as? Double == frame.peaking!.fraction)
             let pane = (d.json["panes"] as? [[String: Int]])?.first
-            #expect(pane == ["left": 0, "top": 0, "width": 96, "height": 64])
+            #expect(pane == ["left": 0, "top": 0, "width": 96, "height": 64, "orientation": 1])
             let sensor = (d.json["sensors"] as? [[String: Any]])?.first
             let settings = sensor?["settings"] as? [String: Any]
             #expect(settings?["iso"] as? Double == 400)

@@ -92,6 +92,13 @@ let benchmarks: @Sendable () -> Void = {
         } setup: { try prepare("develop-\(method.rawValue)") } teardown: { cleanUp() }
     }
 
+    // Issue #33: the 16-bit samples `develop --format tiff` makes (the finishing's 16-bit path).
+    Benchmark("RawDeveloper.develop 12 MP → 16-bit samples (develop --format tiff), gbtf") { _ in
+        var sixteen = settings()
+        sixteen.sampleFormat = .uint16
+        blackHole(try RawDeveloper(settings: sixteen).develop(state.image!).image.width)
+    } setup: { try prepare("develop-16bit") } teardown: { cleanUp() }
+
     Benchmark("JPEG q90 encode + write 12 MP") { _ in
         blackHole(try jpegWriter().write(state.developed!, to: state.directory + "/out.jpg").bytes)
     } setup: { try prepare("develop-encode", develop: true) } teardown: { cleanUp() }

@@ -46,6 +46,10 @@ extension BurstSession {
         /// A position for every frame that has none (a fixed camera, or a rig without its own receiver): written
         /// to the DNG's EXIF GPS IFD and the sidecar, time-stamped with the frame's capture time.
         public var gps: GPSFix?
+        /// The orientation each sensor's frames are stamped with as they are made (one per sensor, in trigger
+        /// order), so the DNGs, the viewfinder and the developed pictures all turn them upright: `capture
+        /// --orientation`. Nil: frames keep what their source says (replayed files their own, other sources 1).
+        public var orientations: [Orientation]?
         /// A bracketing plan and the settings it varies (trigger i is taken with the plan's step i); nil to keep
         /// the source's settings.
         public var plan: (plan: BracketPlan, base: CaptureSettings)?

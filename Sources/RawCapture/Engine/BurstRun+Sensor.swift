@@ -208,7 +208,7 @@ extension BurstRun {
             let made: [CapturedFrame]
             (made, filled) = try makeFrames(slots, buffers: buffers, &s)
             // A source on its own clock has no schedule of ours to be late against.
-            frames = session.source.pacedBySource ? made : made.map { Self.retimed($0, due: due) }
+            frames = oriented(session.source.pacedBySource ? made : made.map { Self.retimed($0, due: due) })
             s.recentFills.append(MonotonicClock.nanoseconds() - began)
             if s.recentFills.count > 8 { s.recentFills.removeFirst() }
         } catch {
@@ -274,6 +274,18 @@ extension BurstRun {
         probe.exposureCompensation = 0
         guard (try? session.source.configure(probe)) != nil, let resolved = session.source.resolvedSettings else { return nil }
         return (resolved.iso, resolved.shutter)
+    }
+
+    /// The trigger's frames with the orientation each sensor is mounted in (`Configuration.orientations`), before
+    /// the viewfinder or a writer sees them (only the metadata changes; the pixels stay in their slots).
+    private func oriented(_ frames: [CapturedFrame]) -> [CapturedFrame] {
+        guard let orientations = configuration.orientations else { return frames }
+        return zip(frames, orientations).map { frame, orientation in
+            guard frame.image.metadata.orientation != orientation else { return frame }
+            var image = frame.image
+            image.metadata.orientation = orientation
+            return frame.replacingImage(image)
+        }
     }
 
     /// `frame` with its lateness measured against the schedule: its start (the source's timestamp, after any

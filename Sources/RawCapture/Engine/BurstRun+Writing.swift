@@ -103,7 +103,7 @@ extension BurstRun {
         let path = development.path(forDNG: dng)
         do {
             let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.writers))
-            let bytes = try development.develop(frame.image, to: path, threads: threads)
+            let bytes = try development.develop(frame.image, sensor: frame.sensorName, to: path, threads: threads)
             let record = DevelopedRecord(sequenceNumber: frame.sequenceNumber, sensor: frame.sensorName, path: path,
                                          bytes: bytes, seconds: Date().timeIntervalSince(start), duringBurst: true)
             books.withLock { $0.developed.append(record) }
@@ -134,8 +134,6 @@ extension BurstRun {
         var image = frame.image
         image.metadata.gps = (try? GPSFix(latitude: gps.latitude, longitude: gps.longitude, altitude: gps.altitude,
                                           timestampMilliseconds: image.metadata.captureTime?.millisecondsSince1970)) ?? gps
-        return CapturedFrame(image: image, settings: frame.settings, sequenceNumber: frame.sequenceNumber,
-                             monotonicNanoseconds: frame.monotonicNanoseconds, latenessNanoseconds: frame.latenessNanoseconds,
-                             sensorName: frame.sensorName)
+        return frame.replacingImage(image)
     }
 }

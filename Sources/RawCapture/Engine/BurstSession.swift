@@ -55,6 +55,9 @@ public final class BurstSession: @unchecked Sendable {
         guard (0...100_000).contains(configuration.preRecordFrames) else {
             throw FramePoolError("a pre-record must keep 0...100000 frames, not \(configuration.preRecordFrames)")
         }
+        if let orientations = configuration.orientations, orientations.count != source.framesPerTrigger {
+            throw FramePoolError("\(orientations.count) orientations for \(source.framesPerTrigger) sensors: give one per sensor")
+        }
         if configuration.preRecordFrames > 0 && configuration.plan != nil {
             throw FramePoolError("a pre-record cannot be combined with a bracketing plan (the plan's first frame would be unknown)")
         }

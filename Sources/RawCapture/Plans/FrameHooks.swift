@@ -10,8 +10,9 @@ public protocol BurstFrameDeveloper: Sendable {
     func workingBytes(samplesPerFrame: Int) -> Int
     /// The picture's path beside the frame's DNG.
     func path(forDNG dng: String) -> String
-    /// Develops `image` on up to `threads` threads and writes the picture at `path`; returns the bytes written.
-    func develop(_ image: RawImage, to path: String, threads: Int) throws -> Int
+    /// Develops `image`, a frame of the sensor named `sensor`, on up to `threads` threads and writes the picture at
+    /// `path`; returns the bytes written.
+    func develop(_ image: RawImage, sensor: String, to path: String, threads: Int) throws -> Int
 }
 
 /// Analysis during a burst, as the engine sees it: a hook a writer calls with a frame still in its slot, after the

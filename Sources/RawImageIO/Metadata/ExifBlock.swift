@@ -6,7 +6,8 @@ import RawTIFF
 /// The EXIF metadata of a developed image: the TIFF-structured block that JPEG (APP1), HEIF (`Exif` item)
 /// and PNG (`eXIf` chunk) files carry, serialised with libexif in Intel byte order.
 ///
-/// IFD0 holds Make, Model, Orientation (always 1: the pixels are upright), X/YResolution 72 per inch,
+/// IFD0 holds ImageDescription when the picture was mirrored (``PictureMirroring/note``: "mirrored left to right"),
+/// Make, Model, Orientation (always 1: the pixels are upright), X/YResolution 72 per inch,
 /// Software and DateTime (the capture time, or now when unknown), plus YCbCrPositioning for the
 /// YCbCr-coded formats (JPEG, HEIF). The EXIF IFD holds ExifVersion 0232, FlashpixVersion 0100,
 /// ColorSpace, except in TIFF ComponentsConfiguration (Y Cb Cr for JPEG/HEIF, R G B for PNG) and
@@ -94,6 +95,7 @@ public struct ExifBlock: Sendable, Hashable {
         let tiff = format == .tiff
         var out: [Field] = []
         // IFD0
+        if let note = image.mirroring.note { out.append(Field(.ifd0, 0x010E, .ascii(note))) }
         if let make = text(m.make) { out.append(Field(.ifd0, 0x010F, .ascii(make))) }
         if let model = text(m.model) { out.append(Field(.ifd0, 0x0110, .ascii(model))) }
         out.append(Field(.ifd0, 0x0112, .shorts([1])))

@@ -153,6 +153,22 @@ enum LivePageScript {
           c.drawImage(marks, 0, 0);
         }
 
+        // A pane's picture is its sensor's readout turned by the pane's TIFF/EXIF orientation (mirror included). A
+        // point of the picture (x, y in 0...1) in the sensor's own coordinates, which the settings use, and back.
+        function toSensor(o, x, y) {
+          switch (o) {
+            case 2: return [1 - x, y];
+            case 3: return [1 - x, 1 - y];
+            case 4: return [x, 1 - y];
+            case 5: return [y, x];
+            case 6: return [y, 1 - x];
+            case 7: return [1 - y, 1 - x];
+            case 8: return [1 - y, x];
+            default: return [x, y];
+          }
+        }
+        function toPicture(o, x, y) { return toSensor(o === 6 ? 8 : o === 8 ? 6 : o, x, y); }
+
         function currentSettings() {
           const s = live.lastStatus;
           return s && s.controls ? s.controls.settings : null;
@@ -180,14 +196,17 @@ enum LivePageScript {
               c.stroke();
               const zone = meteringZone(settings);
               if (zone !== null) {
+                // The zone's centre on the sensor, shown where the picture has it.
+                const [zx, zy] = toPicture(p.orientation, (zone % 3 + 0.5) / 3, (Math.floor(zone / 3) + 0.5) / 3);
                 c.strokeStyle = "rgba(255,176,0,0.95)"; c.lineWidth = lineWidth * 2;
-                c.strokeRect(p.left + p.width * (zone % 3) / 3, p.top + p.height * Math.floor(zone / 3) / 3,
+                c.strokeRect(p.left + p.width * (Math.floor(zx * 3) / 3), p.top + p.height * (Math.floor(zy * 3) / 3),
                              p.width / 3, p.height / 3);
               }
             }
             if ($("af-box").checked && settings && settings.focusPoint && index === 0) {
               const size = Math.min(p.width, p.height) * 0.08;
-              const x = p.left + settings.focusPoint.x * p.width, y = p.top + settings.focusPoint.y * p.height;
+              const [fx, fy] = toPicture(p.orientation, settings.focusPoint.x, settings.focusPoint.y);
+              const x = p.left + fx * p.width, y = p.top + fy * p.height;
               c.strokeStyle = settings.autoFocusLock ? "rgba(255,176,0,1)" : "rgba(80,255,120,0.95)";
               c.lineWidth = lineWidth * 2;
               c.strokeRect(x - size / 2, y - size / 2, size, size);
@@ -246,7 +265,7 @@ enum LivePageScript {
           $("clip-text").textContent = labels.length ? "clipped " + labels.join(" ") : "";
         }
 
-        // A point of the overlay in the pane it falls in: {pane index, x, y in 0...1}.
+        // A point of the overlay in the pane it falls in: {pane index, x, y in 0...1 of its sensor's own frame}.
         function panePoint(event) {
           const rect = overlay.getBoundingClientRect();
           const px = (event.clientX - rect.left) * overlay.width / rect.width;
@@ -254,7 +273,8 @@ enum LivePageScript {
           const panes = view.panes.length ? view.panes : [{ left: 0, top: 0, width: overlay.width, height: overlay.height }];
           for (const [index, p] of panes.entries()) {
             if (px >= p.left && px < p.left + p.width && py >= p.top && py < p.top + p.height) {
-              return { index, x: (px - p.left) / p.width, y: (py - p.top) / p.height };
+              const [x, y] = toSensor(p.orientation, (px - p.left) / p.width, (py - p.top) / p.height);
+              return { index, x, y };
             }
           }
           return null;

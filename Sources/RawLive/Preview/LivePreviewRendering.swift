@@ -7,19 +7,27 @@ import RawSources
 
 /// The worker's steps of a live preview: develop the binned mosaics, place the pictures, and the overlays.
 enum LivePreviewRendering {
-    /// The developer of the previews: the DNG previews' settings (as-shot white balance, the standard look).
-    static let developer = RawDeveloper(settings: PreviewRenderer.settings)
+    /// The developer of the previews: the DNG previews' settings (as-shot white balance, the standard look), turned
+    /// upright as the developed pictures are.
+    static let developer: RawDeveloper = {
+        var settings = PreviewRenderer.settings
+        settings.applyOrientation = true
+        return RawDeveloper(settings: settings)
+    }()
 
     /// The preview picture of a binned mosaic (one pixel per CFA period, so `longEdge` never resizes it), RGB (a
-    /// monochrome sensor's grey picture as R = G = B); a camera the developer cannot model goes through
-    /// `PreviewRenderer`'s fallbacks.
-    static func develop(_ small: RawImage, longEdge: Int) -> DevelopedImage {
+    /// monochrome sensor's grey picture as R = G = B), turned by `turn` (the frame's orientation, a mirror image of it
+    /// for a mirrored sensor); a camera the developer cannot model goes through `PreviewRenderer`'s fallbacks, turned
+    /// the same way.
+    static func develop(_ small: RawImage, turn: Orientation, longEdge: Int) -> DevelopedImage {
+        var small = small
+        small.metadata.orientation = turn
         if let picture = try? developer.preview(small, longEdge: longEdge), case .uint8 = picture.samples {
             return picture.expandedToRGB()
         }
         let rgb = PreviewRenderer.render(small, longEdge: longEdge)
         // Sizes from the renderer are positive and match their pixels.
-        return DevelopedImage(sRGB8: rgb.pixels, width: rgb.width, height: rgb.height, metadata: small.metadata)!
+        return DevelopedImage(sRGB8: rgb.pixels, width: rgb.width, height: rgb.height, metadata: small.metadata)!.applying(turn)
     }
 
     /// The pictures placed as `arrangement` says (one picture is returned as it is), and each one's rectangle.
@@ -57,19 +65,26 @@ enum LivePreviewRendering {
         return (DevelopedImage(sRGB8: pixels, width: width, height: height, metadata: first.metadata)!, panes)
     }
 
-    /// Focus peaking of each binned mosaic at `level`, each sensor's marks in its pane, over the whole picture (one
-    /// mask cell per picture pixel; a peaking cell covers the pixels its CFA block became).
-    static func peaking(_ mosaics: [RawImage], panes: [PixelRect], width: Int, height: Int,
+    /// Focus peaking of each binned mosaic at `level`, each sensor's marks in its pane turned as its picture was
+    /// (`turns`, one per pane), over the whole picture (one mask cell per picture pixel; a peaking cell covers the
+    /// pixels its CFA block became).
+    static func peaking(_ mosaics: [RawImage], panes: [PixelRect], turns: [Orientation], width: Int, height: Int,
                         level: PeakingThreshold) -> LiveMask {
         var marks = [UInt8](repeating: 0, count: width * height)
-        for (mosaic, pane) in zip(mosaics, panes) {
+        for (index, (mosaic, pane)) in zip(mosaics, panes).enumerated() {
             let peaks = FocusPeaking(GradientField(frame: mosaic.frame, threads: 1), rule: level, threads: 1)
             guard peaks.width > 0, peaks.height > 0 else { continue }
+            let turn = index < turns.count ? turns[index] : .normal
+            // The cell grid as the pane shows it (turned), then each of its cells back in the sensor's grid.
+            let swap = turn.transposes
+            let uprightW = swap ? peaks.height : peaks.width, uprightH = swap ? peaks.width : peaks.height
             for y in 0..<pane.height {
-                let cellRow = min(peaks.height - 1, y * peaks.height / pane.height) * peaks.width
+                let cellY = min(uprightH - 1, y * uprightH / pane.height)
                 let row = (pane.top + y) * width + pane.left
-                for x in 0..<pane.width where peaks.mask[cellRow + min(peaks.width - 1, x * peaks.width / pane.width)] > 0 {
-                    marks[row + x] = 1
+                for x in 0..<pane.width {
+                    let cellX = min(uprightW - 1, x * uprightW / pane.width)
+                    let cell = turn.storedPosition(x: cellX, y: cellY, width: peaks.width, height: peaks.height)
+                    if peaks.mask[cell.row * peaks.width + cell.column] > 0 { marks[row + x] = 1 }
                 }
             }
         }

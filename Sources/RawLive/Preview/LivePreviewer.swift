@@ -48,6 +48,7 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
 
     private let longEdge: Int
     private let arrangement: LivePreviewArrangement
+    private let mirrored: [Bool]
     private let overlays: @Sendable () -> LiveOverlays
     private let publish: @Sendable (LiveFrame) -> Void
     private let condition = NSCondition()
@@ -64,12 +65,15 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
     private var renderTimes = TimingRing()
     private var binTimes = TimingRing()
 
-    /// A previewer of pictures at most `longEdge` pixels on their long edge (per sensor), two sensors placed as
-    /// `arrangement` says; `overlays` is asked before each preview, `publish` gets each one (on the worker thread).
-    public init(longEdge: Int = 1024, arrangement: LivePreviewArrangement = .stacked,
+    /// A previewer of pictures at most `longEdge` pixels on their long edge (per sensor), each turned upright by its
+    /// frame's orientation and flipped left to right when `mirrored` says so for its sensor (trigger order; as its
+    /// developed pictures are), two sensors placed as `arrangement` says; `overlays` is asked before each preview,
+    /// `publish` gets each one (on the worker thread).
+    public init(longEdge: Int = 1024, arrangement: LivePreviewArrangement = .stacked, mirrored: [Bool] = [],
                 overlays: @escaping @Sendable () -> LiveOverlays, publish: @escaping @Sendable (LiveFrame) -> Void) {
         self.longEdge = max(16, longEdge)
         self.arrangement = arrangement
+        self.mirrored = mirrored
         self.overlays = overlays
         self.publish = publish
         let thread = Thread { [self] in
@@ -158,15 +162,19 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
     /// The preview of one trigger's mosaics.
     private func render(_ mosaics: [LiveBinnedMosaic], overlays wanted: LiveOverlays) throws -> LiveFrame {
         let images = try mosaics.map { try $0.image() }
-        let pictures = images.map { LivePreviewRendering.develop($0, longEdge: longEdge) }
+        // Each picture turned as its frame says, a mirror image of that for a mirrored sensor.
+        let turns = images.enumerated().map { index, image in
+            index < mirrored.count && mirrored[index] ? image.metadata.orientation.mirroredLeftToRight : image.metadata.orientation
+        }
+        let pictures = zip(images, turns).map { LivePreviewRendering.develop($0, turn: $1, longEdge: longEdge) }
         let (picture, panes) = LivePreviewRendering.compose(pictures, arrangement)
         let jpeg = try JPEGEncoder(quality: Self.jpegQuality).encode(picture)
         let rendered = MonotonicClock.nanoseconds()
         var peaking: LiveMask?
         if wanted.peaking {
             let level = PeakingThreshold(parsing: wanted.peakingLevel) ?? .standard
-            peaking = LivePreviewRendering.peaking(images, panes: panes, width: picture.width, height: picture.height,
-                                                   level: level)
+            peaking = LivePreviewRendering.peaking(images, panes: panes, turns: turns, width: picture.width,
+                                                   height: picture.height, level: level)
         }
         let zebra = wanted.zebra ? LivePreviewRendering.zebra(picture, level: wanted.zebraLevel) : nil
         let histogram = LivePreviewRendering.histogram(picture, clipped: Self.clipping(mosaics),
@@ -177,9 +185,11 @@ public final class LivePreviewer: BurstFrameViewer, @unchecked Sendable {
                                     kelvin: white?.kelvin, tint: white?.tint)
         }
         let first = mosaics[0].source
-        return LiveFrame(sequenceNumber: first?.sequenceNumber ?? 0, captureMonotonicNanoseconds: first?.monotonicNanoseconds ?? 0,
-                         renderedMonotonicNanoseconds: rendered, jpeg: jpeg, width: picture.width, height: picture.height,
-                         panes: panes, peaking: peaking, zebra: zebra, histogram: histogram, sensors: sensors)
+        var frame = LiveFrame(sequenceNumber: first?.sequenceNumber ?? 0, captureMonotonicNanoseconds: first?.monotonicNanoseconds ?? 0,
+                              renderedMonotonicNanoseconds: rendered, jpeg: jpeg, width: picture.width, height: picture.height,
+                              panes: panes, peaking: peaking, zebra: zebra, histogram: histogram, sensors: sensors)
+        frame.orientations = turns
+        return frame
     }
 
     /// The raw clipping per colour over all sensors' samples.

@@ -39,6 +39,9 @@ public enum LiveWire {
             public var top: Int
             public var width: Int
             public var height: Int
+            /// How the pane's picture was turned from its sensor's readout, as a TIFF/EXIF Orientation (1...8, mirror
+            /// included): the page maps taps back to the sensor, and the focus point and zone onto the picture, by it.
+            public var orientation: Int = 1
         }
         /// The first sensor's sequence number of the trigger (as in the header).
         public var sequenceNumber: UInt64
@@ -63,7 +66,10 @@ public enum LiveWire {
     public static func encode(_ frame: LiveFrame, publishedNanoseconds: UInt64 = MonotonicClock.nanoseconds()) -> [UInt8] {
         let metadata = Metadata(
             sequenceNumber: frame.sequenceNumber, width: frame.width, height: frame.height,
-            panes: frame.panes.map { Metadata.Pane(left: $0.left, top: $0.top, width: $0.width, height: $0.height) },
+            panes: frame.panes.enumerated().map { index, pane in
+                Metadata.Pane(left: pane.left, top: pane.top, width: pane.width, height: pane.height,
+                              orientation: Int(index < frame.orientations.count ? frame.orientations[index].rawValue : 1))
+            },
             histogram: frame.histogram, sensors: frame.sensors, peakingFraction: frame.peaking?.fraction,
             zebraFraction: frame.zebra?.fraction, publishedMonotonicNanoseconds: publishedNanoseconds,
             captureToPublishMilliseconds: publishedNanoseconds >= frame.captureMonotonicNanoseconds

@@ -83,3 +83,10 @@ extension CameraBinning: ExpressibleByArgument {
 }
 
 extension CameraWhiteBalance.Handling: ExpressibleByArgument {}
+
+extension CameraRotation: ExpressibleByArgument {
+    public init?(argument: String) { self.init(degrees: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}
+
+extension MirrorChoice: ExpressibleByArgument {}

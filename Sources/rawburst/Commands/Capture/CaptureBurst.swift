@@ -147,6 +147,9 @@ extension CaptureCommand {
         summary.viewfinder = live?.report
         summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
         summary.colorCalibration = setup.colorCalibration
+        summary.framing = CaptureFramingReport(sensors: setup.source.sensorNames, orientations: configuration.orientations,
+                                               mirror: framingOptions.mirror ?? .none,
+                                               mirrored: framingOptions.mirroredSensors(setup.source.sensorNames))
         // The manifest: the same account, kept with the files.
         let manifest = outputFile(Self.manifestName)
         let (manifestWritten, manifestDurable) = writeManifest(summary, to: manifest)
@@ -319,7 +322,8 @@ extension CaptureCommand {
         return CaptureDevelopmentReport(
             format: development.format.rawValue,
             settings: "white balance \(settings.whiteBalance), \(settings.demosaic), \(settings.colorSpace.rawValue), "
-                + "look \(settings.look.name), tone \(settings.tone), size \(settings.longEdge.map(String.init) ?? "full")",
+                + "look \(settings.look.name), tone \(settings.tone), size \(settings.longEdge.map(String.init) ?? "full")"
+                + (development.mirroredSensors.isEmpty ? "" : ", mirrored \(development.mirroredSensors.sorted().joined(separator: " and "))"),
             duringBurst: report.memory.developsDuringBurst,
             developed: (report.developed + outcome.developed).sorted { ($0.sequenceNumber, $0.sensor) < ($1.sequenceNumber, $1.sensor) },
             deferred: report.deferredDevelopments, afterBurstInFlight: plan.inFlight, afterBurstThreadsPerFile: plan.threadsPerFile,

@@ -35,6 +35,12 @@ struct CaptureCommand: ParsableCommand {
         or counted as dropped, and OUT/manifest.json says which. Two sensors are triggered together, each writing \
         its own files with the same sequence numbers.
 
+        --orientation 0|90|180|270 says how the camera is turned (degrees clockwise, seen from behind it; once per \
+        sensor with two): written as each DNG's Orientation (1, 6, 3, 8), so readers, developed pictures, composites \
+        and the viewfinder turn the picture that much clockwise to be upright. --mirror front|all flips the front \
+        sensor's (the second of two) or every sensor's developed pictures, composite shares and viewfinder pane left \
+        to right; the DNGs are never mirrored.
+
         --live [ADDR:PORT] shows the burst in a browser while it records (focus peaking, zebra, histogram, the \
         burst's figures, and controls that reach the sensor with the next frame); `rawburst live` does the same \
         without recording until Record is pressed on the page (docs/live.md).
@@ -216,6 +222,9 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
 
+    @OptionGroup(title: "Orientation and mirroring")
+    var framingOptions: FramingOptions
+
     @OptionGroup(title: "Raw streams (rpicam-raw, V4L2)")
     var streamOptions: CaptureStreamOptions
 
@@ -346,7 +355,12 @@ struct CaptureCommand: ParsableCommand {
             }
             var configuration = try burstConfiguration(options: options, settings: settings)
             try storageOptions.apply(to: &configuration, fps: try frameRate())
-            configuration.development = try developOptions.development(overwrite: overwrite, sensors: setup.cameras.count)
+            configuration.orientations = try framingOptions.orientations(sensors: setup.cameras.count)
+            try framingOptions.checkMirror(sensors: setup.cameras.count, developing: developOptions.develop != nil,
+                                           viewfinder: liveOptions.endpoint != nil)
+            configuration.development = try developOptions.development(
+                overwrite: overwrite, sensors: setup.cameras.count,
+                mirrored: framingOptions.mirroredSensors(setup.source.sensorNames))
             try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }
             if let (plan, base) = configuration.plan {

@@ -39,8 +39,9 @@ struct CaptureDevelopOptions: ParsableArguments {
         do { _ = try compositeOptions.compositor() } catch { throw BadValue("--develop: \(error)") }
     }
 
-    /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses.
-    func development(overwrite: Bool, sensors: Int) throws -> BurstDevelopment? {
+    /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses, `mirrored` the
+    /// names of those whose pictures are flipped left to right (`--mirror`).
+    func development(overwrite: Bool, sensors: Int, mirrored: Set<String> = []) throws -> BurstDevelopment? {
         guard let format = develop else { return nil }
         do {
             var settings = DevelopSettings()
@@ -54,7 +55,8 @@ struct CaptureDevelopOptions: ParsableArguments {
                 guard sensors == 2 else { throw InvalidValueError("composite", "needs two sensors (--sensor A --sensor B)") }
                 compositor = try compositeOptions.compositor()
             }
-            return BurstDevelopment(settings: settings, format: format, options: options, compositor: compositor)
+            return BurstDevelopment(settings: settings, format: format, options: options, compositor: compositor,
+                                    mirroredSensors: mirrored)
         } catch {
             throw BadValue("--develop: \(error)")
         }

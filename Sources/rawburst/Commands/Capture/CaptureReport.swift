@@ -77,6 +77,8 @@ struct CaptureReport: Encodable {
     var colorCalibration: CaptureColorReport? = nil
     /// The live viewfinder (`--live`, `rawburst live`): its address and every previewed frame's latency; nil without it.
     var viewfinder: CaptureViewfinderReport? = nil
+    /// Each sensor's orientation and mirroring (`--orientation`, `--mirror`).
+    var framing: CaptureFramingReport? = nil
 
     /// The burst engine's account: memory, pool, writers, governor, and every frame produced, written or dropped.
     struct Burst: Encodable {
@@ -147,6 +149,30 @@ struct CaptureReport: Encodable {
                 guard !seconds.isEmpty else { return nil }
                 return (seconds.sorted()[seconds.count / 2] * 100_000).rounded() / 100
             }
+        }
+    }
+}
+
+/// How each sensor was mounted and whether its pictures were mirrored, in the manifest (`--orientation`, `--mirror`).
+struct CaptureFramingReport: Encodable {
+    struct Sensor: Encodable {
+        let sensor: String
+        /// Degrees clockwise (`--orientation`) and the DNG Orientation written, nil when the source's own was kept.
+        let orientationDegrees: Int?
+        let dngOrientation: Int?
+        /// Whether its developed pictures (and its share of composites and of the viewfinder) are mirrored.
+        let mirrored: Bool
+    }
+    /// `--mirror`: none, front or all.
+    let mirror: String
+    let sensors: [Sensor]
+
+    init(sensors names: [String], orientations: [Orientation]?, mirror: MirrorChoice, mirrored: Set<String>) {
+        self.mirror = mirror.rawValue
+        sensors = names.enumerated().map { index, name in
+            let orientation = orientations?[index]
+            return Sensor(sensor: name, orientationDegrees: orientation.flatMap(CameraRotation.init).map(\.degrees),
+                          dngOrientation: orientation.map { Int($0.rawValue) }, mirrored: mirrored.contains(name))
         }
     }
 }

@@ -12,7 +12,8 @@ struct LiveViewCommand: ParsableCommand {
         discussion: """
         Serves a self-contained page (no external scripts; works offline) at --live ADDR:PORT, 127.0.0.1:8180 by \
         default, and prints its address. The page shows the newest frame (developed as the DNG previews are, at most \
-        1024 px), focus peaking, zebra, the RGB and luma histogram with clipping, the 3x3 grid and metering zone, and \
+        1024 px, turned as --orientation and --mirror say), focus peaking, zebra, the RGB and luma histogram with \
+        clipping, the 3x3 grid and metering zone, and \
         the burst's figures (fps, pool fill, MB/s, drops by reason, the governor); its controls set ISO, shutter, \
         focus, white balance and EV, lock AE and AF, focus and meter where you tap, and trigger, pause and stop.
 

@@ -11,9 +11,10 @@ final class LiveViewfinder: Sendable {
     private let pump: LiveStatusPump
 
     /// Starts the server at `endpoint` (refusals are one line, exit status 2) for a burst from `setup`, whose source
-    /// was configured with `settings`.
+    /// was configured with `settings`; the previews of the sensors named in `mirrored` are flipped left to right.
     init(endpoint: LiveEndpoint, token: String?, setup: CaptureSetup, settings: CaptureSettings, fixedBecause: String?,
-         presets: [LivePreset], store: LiveSettingsStore?, folder: String, previewSize: Int, sideBySide: Bool) throws {
+         presets: [LivePreset], store: LiveSettingsStore?, folder: String, previewSize: Int, sideBySide: Bool,
+         mirrored: Set<String>) throws {
         let capabilities = setup.source.sources[0].capabilities
         let controls = LiveControls(initial: settings, capabilities: capabilities, fixedBecause: fixedBecause, presets: presets,
                                     store: store)
@@ -27,7 +28,7 @@ final class LiveViewfinder: Sendable {
             apertureMinimum: lens.apertureRange.lowerBound, apertureMaximum: lens.apertureRange.upperBound,
             adjustable: fixedBecause == nil)
         previewer = LivePreviewer(longEdge: previewSize, arrangement: sideBySide ? .sideBySide : .stacked,
-                                  overlays: { server.overlays }, publish: { frame in
+                                  mirrored: setup.source.sensorNames.map(mirrored.contains), overlays: { server.overlays }, publish: { frame in
             if let first = frame.sensors.first { controls.observe(first.settings) }
             server.publish(frame)
         })
