@@ -77,6 +77,9 @@ public struct DNGWriter: Sendable {
         public var bitsPerSample: Int = 16
         /// The NewRawImageDigest written (16 bytes), or nil when the options leave it out.
         public var rawImageDigest: [UInt8]?
+        /// When making the file durable began and ended (`CLOCK_MONOTONIC`, ns): its flush, rename and directory flush,
+        /// where the disk itself takes the bytes (a burst measures its disk's bandwidth from these spans).
+        public var durableNanoseconds: ClosedRange<UInt64>?
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -167,7 +170,9 @@ public struct DNGWriter: Sendable {
             file.discard()
             throw error
         }
+        let committing = MonotonicClock.nanoseconds()
         do { publication = try file.commit() } catch { throw DNGWriteError(path: path, error.message) }
+        let committed = MonotonicClock.nanoseconds()
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
@@ -176,6 +181,7 @@ public struct DNGWriter: Sendable {
         report.compression = stored.raw.compression
         report.bitsPerSample = stored.raw.bitsPerSample
         report.rawImageDigest = stored.digest
+        report.durableNanoseconds = committing...max(committing, committed)
         return report
     }
 
