@@ -70,10 +70,14 @@ final class CountingSensor: FrameSource, @unchecked Sendable {  // `count` only 
           arguments: [1, 2, 3])
     func rendersAtMostDepthAhead(depth: Int) throws {
         let counting = CountingSensor(try Self.sensor())
-        let source = RenderAheadSource(counting, depth: depth, ownsBuffers: true)
+        let own = RenderAheadSource(CountingSensor(try Self.sensor()), depth: depth, ownsBuffers: true)
+        #expect(own.framesAhead == depth && own.settingsLatency == depth)
+        #expect(own.workingMemoryBytes == counting.workingMemoryBytes + depth * counting.samplesPerFrame * 2)
+        // Lent two slots more than it renders ahead: the depth, not the buffers, is the limit.
+        let source = RenderAheadSource(counting, depth: depth, ownsBuffers: false)
+        for _ in 0..<(depth + 2) { try source.lend(PixelStorage(count: counting.samplesPerFrame)) }
         defer { source.finish() }
         #expect(source.framesAhead == depth && source.settingsLatency == depth)
-        #expect(source.workingMemoryBytes == counting.workingMemoryBytes + depth * counting.samplesPerFrame * 2)
         // Nothing is rendered before the burst asks for its first frame.
         usleep(50_000)
         #expect(counting.made == 0)
