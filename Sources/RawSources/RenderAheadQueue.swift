@@ -51,6 +51,8 @@ final class RenderAheadQueue: @unchecked Sendable {
     var slack: UInt64?
     /// Frames the render thread let go because they could not be made by their deadline (its rendering fell behind).
     var abandoned: Set<UInt64> = []
+    /// The inner source's working memory when the render thread started (the inner source is its own from then on).
+    var innerWorkingBytes: Int?
 
     init(depthLimit: Int) {
         self.depthLimit = max(0, depthLimit)

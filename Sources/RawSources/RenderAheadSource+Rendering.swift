@@ -10,9 +10,11 @@ import RawCore
 extension RenderAheadSource {
     /// Starts the render thread (once; not without buffers): frames 0 to `depth` − 1 may be made from now.
     func startRendering() {
+        let innerBytes = locked { $0.started } ? nil : inner.workingMemoryBytes
         let start: Bool = locked { q in
             guard !q.started, !q.stopping, q.depth > 0 else { return false }
             q.started = true
+            q.innerWorkingBytes = innerBytes
             let now = MonotonicClock.nanoseconds()
             for k in 0..<UInt64(q.depth) where q.allowedAt[q.next + k] == nil { q.allowedAt[q.next + k] = now }
             return true

@@ -59,9 +59,11 @@ public final class RenderAheadSource: SlotBorrowingSource {
         stopRendering()
     }
 
-    /// The inner source's, and the buffers it owns.
+    /// The inner source's (as it was when the render thread started, which owns it from then on), and the buffers it
+    /// owns.
     public var workingMemoryBytes: Int {
-        inner.workingMemoryBytes + (ownsBuffers ? depthLimit * samplesPerFrame * MemoryLayout<UInt16>.stride : 0)
+        (locked { $0.innerWorkingBytes } ?? inner.workingMemoryBytes)
+            + (ownsBuffers ? depthLimit * samplesPerFrame * MemoryLayout<UInt16>.stride : 0)
     }
 
     public var framesAhead: Int { locked { $0.depth } }

@@ -41,6 +41,32 @@ import Testing
         }
     }
 
+    @Test("an exposure bracket over automatic exposure: metered before the first frame is made, each frame exposed its step's stops from it, two frames of latency or not")
+    func exposureBracketOverAutoExposure() throws {
+        let tmp = try TemporaryDirectory()
+        let source = try Self.wrapped()
+        var configuration = Self.configuration(frames: 6, source: source, output: tmp.url.path)
+        let automatic = CaptureSettings(focus: .metres(1.5), whiteBalance: .preset(.daylight))
+        configuration.plan = (try BracketPlan(parsing: "ev:-1,0,+1"), automatic)
+        let report = try BurstSession(source: source, configuration: configuration).run()
+        #expect(report.problems == [] && report.frames.count == 6)
+        let byNumber = Dictionary(uniqueKeysWithValues: report.frames.map { ($0.sequenceNumber, $0) })
+        func exposure(_ n: UInt64) throws -> Double {
+            let s = try #require(byNumber[n]).settings
+            return s.iso * s.shutter
+        }
+        for n in UInt64(0)..<6 {
+            #expect(byNumber[n]?.bracketIndex == Int(n % 3))
+            #expect(byNumber[n]?.settings.exposureCompensation == [-1.0, 0, 1][Int(n % 3)], "frame \(n)")
+        }
+        // One stop apart within a run, the same steps again in the next.
+        for run in [UInt64(0), 3] {
+            #expect(abs(try exposure(run + 1) / exposure(run) - 2) < 0.02, "run from \(run)")
+            #expect(abs(try exposure(run + 2) / exposure(run + 1) - 2) < 0.02, "run from \(run)")
+        }
+        #expect(abs(try exposure(3) / exposure(0) - 1) < 1e-9)
+    }
+
     @Test("settings fed before frame k reach frame k + 2 (the declared latency); the frames before keep theirs: settings, metadata and the DNG's EXIF ISO and exposure time", arguments: [1, 4])
     func fedSettingsArriveTwoFramesLater(before k: Int) throws {
         let tmp = try TemporaryDirectory()
