@@ -83,6 +83,9 @@ public struct DNGWriter: Sendable {
         public var verbatim = false
         /// The file's device and inode (``AtomicFile/identity``), nil when they could not be read.
         public var identity: FileIdentity?
+        /// When making the file durable began and ended (`CLOCK_MONOTONIC`, ns): its flush, rename and directory flush,
+        /// where the disk itself takes the bytes (a burst measures its disk's bandwidth from these spans).
+        public var durableNanoseconds: ClosedRange<UInt64>?
     }
 
     /// Tile width and height of lossless-JPEG raw data.
@@ -198,7 +201,9 @@ public struct DNGWriter: Sendable {
             file.discard()
             throw error
         }
+        let committing = MonotonicClock.nanoseconds()
         do { publication = try file.commit() } catch { throw DNGWriteError(path: path, error.message) }
+        let committed = MonotonicClock.nanoseconds()
         var st = stat()
         let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
         if case .notDurable(let reason) = publication { warnings.append("written, but not durable: \(reason)") }
@@ -209,6 +214,7 @@ public struct DNGWriter: Sendable {
         report.rawImageDigest = stored.digest
         report.verbatim = stored.raw.verbatim
         report.identity = file.identity
+        report.durableNanoseconds = committing...max(committing, committed)
         return report
     }
 

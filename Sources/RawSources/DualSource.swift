@@ -68,6 +68,13 @@ public final class DualSource {
     /// Configures each source independently; nil leaves that source's settings as they are. Both settings are
     /// checked against their source's capabilities before either is applied; an error names the sensor.
     public func configure(a settingsA: CaptureSettings?, b settingsB: CaptureSettings?) throws(CaptureSettingsError) {
+        try configure(a: settingsA, b: settingsB) { source, s throws(CaptureSettingsError) in try source.configure(s) }
+    }
+
+    /// Checks both settings, then hands each to `apply` with its source; an error names the sensor.
+    private func configure(a settingsA: CaptureSettings?, b settingsB: CaptureSettings?,
+                           apply: (any FrameSource, CaptureSettings) throws(CaptureSettingsError) -> Void)
+        throws(CaptureSettingsError) {
         func named(_ name: String, _ body: () throws(CaptureSettingsError) -> Void) throws(CaptureSettingsError) {
             do throws(CaptureSettingsError) {
                 try body()
@@ -81,8 +88,29 @@ public final class DualSource {
         if let settingsB {
             try named(sensorNames.b) { () throws(CaptureSettingsError) in try b.check(settingsB) }
         }
-        if let settingsA { try named(sensorNames.a) { () throws(CaptureSettingsError) in try a.configure(settingsA) } }
-        if let settingsB { try named(sensorNames.b) { () throws(CaptureSettingsError) in try b.configure(settingsB) } }
+        if let settingsA { try named(sensorNames.a) { () throws(CaptureSettingsError) in try apply(a, settingsA) } }
+        if let settingsB { try named(sensorNames.b) { () throws(CaptureSettingsError) in try apply(b, settingsB) } }
+    }
+
+    /// Frames both sources make ahead (the fewer of the two; 0 unless both do).
+    public var framesAhead: Int { min(a.framesAhead, b.framesAhead) }
+    /// The longer of the two sources' settings latencies.
+    public var settingsLatency: Int { max(a.settingsLatency, b.settingsLatency) }
+
+    /// Settings for both sources from pair `sequenceNumber` on (both checked before either takes them).
+    public func configure(_ settings: CaptureSettings, fromFrame sequenceNumber: UInt64) throws(CaptureSettingsError) {
+        try configure(a: settings, b: settings) { source, s throws(CaptureSettingsError) in
+            try source.configure(s, fromFrame: sequenceNumber)
+        }
+    }
+
+    /// Whether both sources' next frames are made (`FrameSource.awaitNextFrame`): late when either is not, for the
+    /// source's own reason when either fell behind itself.
+    public func awaitNextPair(due: UInt64?, until deadline: UInt64?) -> FrameReadiness {
+        let readiness = [a.awaitNextFrame(due: due, until: deadline), b.awaitNextFrame(due: due, until: deadline)]
+        if readiness.contains(.late(.source)) { return .late(.source) }
+        if readiness.contains(.late(.engine)) { return .late(.engine) }
+        return .ready
     }
 
     /// Lets the next pair go by untaken (late on the burst's clock): both sources skip their frame and the pair's
@@ -105,8 +133,8 @@ public final class DualSource {
         guard bufferB.count >= b.samplesPerFrame else {
             throw FrameSourceError("\(sensorNames.b): frame buffer holds \(bufferB.count) samples; needs \(b.samplesPerFrame)")
         }
-        let trigger = pacer.waitForNextFrame()
-        let captureTime = CaptureTime.now()
+        var trigger = pacer.waitForNextFrame()
+        var captureTime = CaptureTime.now()
         let number = pairSequence
         pairSequence += 1
 
@@ -136,6 +164,11 @@ public final class DualSource {
         case nil: throw FrameSourceError("\(sensorNames.b): no frame")
         }
         let finished = MonotonicClock.nanoseconds()
+        // Sources that make frames ahead were exposed on the engine's tick, which their frames carry (both the same).
+        if framesAhead > 0 {
+            trigger = (frameA.monotonicNanoseconds, 0)
+            captureTime = frameA.image.metadata.captureTime ?? captureTime
+        }
         lastPairTiming = PairTiming(pairSequenceNumber: number, triggerNanoseconds: trigger.monotonicNanoseconds,
                                     latenessNanoseconds: trigger.latenessNanoseconds,
                                     startNanosecondsA: frameA.monotonicNanoseconds,

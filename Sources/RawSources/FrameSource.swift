@@ -49,6 +49,43 @@ public protocol FrameSource: AnyObject {
     /// silent camera, a stalled pipe) should stop waiting and throw within a fraction of a second. The one member any
     /// thread may call, at any time, so implementations keep the request in an atomic.
     func interrupt()
+
+    /// Frames the source makes ahead of the engine's ticks, on a thread of its own, and keeps until they are taken
+    /// (`RenderAheadSource`); 0 when it makes each frame when asked. With frames ahead, the engine asks
+    /// ``awaitNextFrame(due:until:)`` on each tick instead of dropping a frame for its own lateness: a frame made
+    /// ahead waits for the engine as a camera's frame waits in its buffer.
+    var framesAhead: Int { get }
+    /// Frames between a settings change and the first frame made with it: settings given to `configure` before frame
+    /// n is delivered apply from frame n + `settingsLatency` (libcamera's delayed controls). 0: from frame n. Each
+    /// frame's `settings` say what it was made with.
+    var settingsLatency: Int { get }
+    /// Applies `settings` from frame `sequenceNumber` on (a bracketing plan gives each frame its own, that far ahead).
+    /// A source with no settings latency applies them to the frames that follow.
+    func configure(_ settings: CaptureSettings, fromFrame sequenceNumber: UInt64) throws(CaptureSettingsError)
+    /// For a source with frames ahead: waits until the next frame is made or `deadline` passes (`CLOCK_MONOTONIC`, ns;
+    /// nil: as long as it takes), and says whether it is ready. `due` is when the frame is due on the engine's clock
+    /// (its exposure starts then: its timestamp); nil only asks whether it is made (the clock has not started).
+    func awaitNextFrame(due: UInt64?, until deadline: UInt64?) -> FrameReadiness
+    /// How long the source took to make each of its recent frames (the median, ns) when it makes them on a thread of
+    /// its own, so the engine's timing of `nextFrame` (a hand-over) is not its pace; nil otherwise.
+    var recentFrameNanoseconds: UInt64? { get }
+}
+
+/// Whether a source's next frame was made in time (`FrameSource.awaitNextFrame`).
+public enum FrameReadiness: Sendable, Hashable {
+    /// Made: `nextFrame` hands it over at once.
+    case ready
+    /// Not made by the deadline, and why.
+    case late(LateFrameCause)
+}
+
+/// Why a frame was not made by its deadline.
+public enum LateFrameCause: String, Sendable, Hashable {
+    /// The source's own making fell behind its clock (the simulated sensor's rendering): counted as `sensor-late`.
+    case source
+    /// The engine kept the buffers the frame needed past its due time (it took the frames before it late, as a host
+    /// that reads a camera's buffers late makes the camera lose frames): counted as the engine's `late`.
+    case engine
 }
 
 extension FrameSource {
@@ -70,6 +107,18 @@ extension FrameSource {
     public func finish() {}
     /// Does nothing: the source's frames never keep it waiting long.
     public func interrupt() {}
+    /// 0: each frame is made when asked.
+    public var framesAhead: Int { 0 }
+    /// 0: settings apply to the next frame.
+    public var settingsLatency: Int { 0 }
+    /// `configure(settings)`: without a latency the next frame is the first with them.
+    public func configure(_ settings: CaptureSettings, fromFrame sequenceNumber: UInt64) throws(CaptureSettingsError) {
+        try configure(settings)
+    }
+    /// Ready: a source without frames ahead makes its frame when asked.
+    public func awaitNextFrame(due: UInt64?, until deadline: UInt64?) -> FrameReadiness { .ready }
+    /// Nil: the engine times `nextFrame`.
+    public var recentFrameNanoseconds: UInt64? { nil }
 
     /// Validates `settings` against `capabilities`.
     public func check(_ settings: CaptureSettings) throws(CaptureSettingsError) {

@@ -18,6 +18,9 @@ public protocol SlotBorrowingSource: FrameSource {
     /// How many slots the source wants to keep queued in a pool of `poolSlots` slots (0: it copies into the slot of
     /// each `nextFrame(into:)` instead, e.g. when its frames do not fit a slot).
     func slotsToBorrow(poolSlots: Int) -> Int
+    /// The fewest slots it can work with (default 2: a camera's device needs buffers); a burst whose budget cannot
+    /// lend it that many is refused. A source that can do without (fewer frames made ahead) says less.
+    var slotsRequired: Int { get }
     /// Queues `storage` (a pool slot of at least `samplesPerFrame` samples) for the device.
     func lend(_ storage: PixelStorage) throws(FrameSourceError)
     /// The next frame, made in one of the lent slots (its `image.frame.storage`); `replacement` is lent in its place
@@ -25,4 +28,9 @@ public protocol SlotBorrowingSource: FrameSource {
     func nextFrame(replacing replacement: PixelStorage) throws(FrameSourceError) -> CapturedFrame
     /// After `finish()`: the slots still lent, once the device can no longer write to them.
     func returnBorrowed() -> [PixelStorage]
+}
+
+extension SlotBorrowingSource {
+    /// Two: a device needs buffers to fill while the engine holds the last frame.
+    public var slotsRequired: Int { 2 }
 }

@@ -29,7 +29,7 @@ struct OptionPropertyCLITests {
             "--presets": .words, "--fps": .number, "--interval": .number, "--duration": .number, "--late": .words, "--seed": .number,
             "--frames": .number, "--bracket": .words, "--bracket-file": .words, "--output": .words,
             "--memory-budget": .number, "--overflow": .words, "--writers": .number, "--simulate-disk": .words,
-            "--simulate-thermal": .words, "--pre-record": .number, "--trigger-after": .number, "--preview": .number,
+            "--simulate-cpu": .number, "--render-ahead": .number, "--simulate-thermal": .words, "--pre-record": .number, "--trigger-after": .number, "--preview": .number,
             "--no-governor": .flag, "--name": .words, "--gps": .number, "--sidecar": .flag, "--analyze": .flag,
             "--overwrite": .flag, "--json": .flag, "--source": .words, "--format": .words, "--size": .words,
             "--stride": .number, "--metadata": .words, "--pts": .words, "--camera": .words, "--pixel-format": .words,

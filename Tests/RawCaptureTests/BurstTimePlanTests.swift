@@ -94,7 +94,9 @@ import Testing
         let p = BurstPrediction(plan: plan, slots: 22)
         #expect(!p.sustainable && p.capacityFPS == 5 && p.secondsBeforeFull == 4.2 && p.framesBeforeFull == 42, "\(p)")
         #expect(p.short == "holds ~42 frames")
-        #expect(p.summary.hasPrefix("holds ~42 frames (4.2 s) at 10 fps, then the governor steps in"))
+        // Without a governor, the first event is the first drop: the pool full.
+        #expect(p.kind == .holds && p.firstEvent == .drop && p.framesBeforeFirstEvent == 42)
+        #expect(p.summary.hasPrefix("holds ~42 frames (4.2 s) at 10 fps, then frames are dropped"))
         let free = BurstPrediction(plan: BurstTimePlan(Self.inputs(fps: nil, disk: nil)), slots: 8)
         #expect(free.sustainable && free.summary.hasPrefix("free-running"))
     }

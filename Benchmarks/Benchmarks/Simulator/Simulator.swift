@@ -56,6 +56,8 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 60
     )
 
+    renderAheadBenchmarks()
+
     Benchmark("Simulated frame, fixed settings (phone-wide 12 MP)", closure: { benchmark in
         let sensor = state.sensor!, storage = state.storage!
         for _ in benchmark.scaledIterations {

@@ -35,6 +35,12 @@ struct BurstBooks: Sendable {
     var droppedBeforeRecording: [BurstLedger.DropReason: Int]?
     /// Failed writes since the last good one.
     var consecutiveWriteFailures = 0
+    /// The first drop that counts against the prediction (any but a failed write or the pre-record's window): its
+    /// sequence number, reason and when (`CLOCK_MONOTONIC`, ns).
+    var firstDrop: BurstSession.TimedDrop?
+    /// When the disk was taking the burst's files (each write's durable span and any simulated wait), and their bytes:
+    /// the burst's measure of its disk (`CalibrationCheck`). At most `DiskActivity.maximumSpans` spans are kept.
+    var disk = DiskActivity()
 
     /// Books with an empty ledger for each sensor.
     init(sensorNames: [String]) {
@@ -73,7 +79,11 @@ extension BurstRun {
         books.withLock {
             $0[ledger: sensor].recordDropped(sequenceNumber, reason: reason)
             $0.droppedByReason[reason, default: 0] += 1
-            if reason == .late { $0.lateDropped += 1 }
+            if reason.isLate { $0.lateDropped += 1 }
+            if $0.firstDrop == nil && reason != .writeFailed && reason != .outsidePreRecord {
+                $0.firstDrop = BurstSession.TimedDrop(sequenceNumber: sequenceNumber, reason: reason,
+                                                      nanoseconds: MonotonicClock.nanoseconds())
+            }
         }
         var entry = BurstJournal.Entry(.dropped)
         entry.sequenceNumber = sequenceNumber

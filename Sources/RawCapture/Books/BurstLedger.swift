@@ -22,6 +22,10 @@ public struct BurstLedger: Sendable, Hashable {
         /// On a real-time clock, the frame could not start within half a frame interval of its tick (policy
         /// `--late drop`): a camera would have lost it.
         case late
+        /// The source made its frames ahead of the clock (the simulated sensor's render thread) and its making fell
+        /// behind: the frame was not made by its tick + half an interval (`LateFrameCause.source`). The engine's own
+        /// `late` is separate: a frame made ahead that the engine takes late is not lost.
+        case sensorLate = "sensor-late"
         /// A camera or stream produced it but it never arrived (`FrameLoss.Reason.camera`).
         case camera
         /// It arrived damaged or incomplete: packets missing, too late to be whole, the wrong size, or cut off by
@@ -32,6 +36,9 @@ public struct BurstLedger: Sendable, Hashable {
         case incomplete
         /// It arrived whole but could not be decoded (`FrameLoss.Reason.corrupt`).
         case corrupt
+
+        /// A frame that was never made because it could not start on its tick (`late`, `sensor-late`).
+        public var isLate: Bool { self == .late || self == .sensorLate }
 
         /// The reason a source's `FrameLoss` is counted with.
         public init(_ loss: FrameLoss.Reason) {

@@ -51,6 +51,14 @@ extension BurstSession {
         public var camera: CameraStamp? = nil
     }
 
+    /// A drop and when it happened.
+    public struct TimedDrop: Sendable, Hashable {
+        public let sequenceNumber: UInt64
+        public let reason: BurstLedger.DropReason
+        /// `CLOCK_MONOTONIC`, ns.
+        public let nanoseconds: UInt64
+    }
+
     /// The outcome of a burst.
     public struct Report: Sendable {
         /// Every frame accounted for, one ledger per sensor (sensor name → ledger).
@@ -93,6 +101,15 @@ extension BurstSession {
         public let analyses: [AnalysisRecord]
         /// Frames whose analysis the governor skipped.
         public let skippedAnalyses: Int
+        /// When the burst's clock started: the first triggered tick (`CLOCK_MONOTONIC`, ns), nil before any.
+        public var clockStartNanoseconds: UInt64? = nil
+        /// The first drop that counts against the prediction (not a failed write, not the pre-record's window).
+        public var firstDrop: TimedDrop? = nil
+        /// The process's CPU time during the run (all threads, s), and what the disk was measured doing.
+        public var cpuSeconds: Double = 0
+        public var disk = DiskActivity()
+        /// The prediction held against what happened (nil without a time plan).
+        public var predictionCheck: PredictionCheck? = nil
 
         /// True when the burst ended early.
         public var stoppedEarly: Bool { stopCause != nil }

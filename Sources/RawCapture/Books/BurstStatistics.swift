@@ -30,7 +30,7 @@ public struct BurstStatistics: Sendable, Hashable, Codable {
         } else {
             triggersPerSecond = 0
         }
-        let made = report.producedCount - report.drops.filter { $0.drop.reason == .late }.count
+        let made = report.producedCount - report.drops.filter { $0.drop.reason.isLate }.count
         producedFPS = Self.rounded(triggersPerSecond * Double(made) / Double(max(1, starts.count)))
         let seconds = max(report.seconds, 1e-9)
         writtenFPS = Self.rounded(Double(report.writtenCount) / seconds)

@@ -61,6 +61,11 @@ extension BurstSession {
         public var thermal: ThermalSchedule?
         /// Simulated storage faults (bandwidth, stalls, failing writes).
         public var storageFaults: StorageFaults?
+        /// Simulated CPU per frame written (seconds of one core, `--simulate-cpu`): the writers wait for it in one queue
+        /// they share as they share the cores (`SimulatedCPU`: each frame takes this ÷ cores of it), without spinning,
+        /// so together they take at most cores ÷ this frames a second whatever else the machine runs. For deterministic
+        /// tests and benchmarks of the time plan, which counts it (`BurstTimePlan.Inputs.simulatedWriteMilliseconds`).
+        public var simulatedWriteCPU: Double?
         /// Let the governor give up work under pressure (`BurstGovernor`); false keeps every frame's full work.
         public var governor = true
         /// Developed pictures beside the DNGs (and composites of pairs), or nil for DNGs only.

@@ -12,7 +12,7 @@ import RawDNG
 /// | developers | with `--develop`, per writer: `BurstDevelopment.workingBytes` (only if the pool still gets its slots) |
 /// | analysers | with `--analyze`, per writer: the analyser's `workingBytes` (its luma grid and gradient field) |
 /// | process | 32 MiB: the runtime, libraries and thread stacks |
-/// | pool | the rest, in whole slots (at most `maximumSlots`); a `SlotBorrowingSource` (a camera) keeps `lentSlots` of them queued for its device |
+/// | pool | the rest, in whole slots (at most `maximumSlots`); a `SlotBorrowingSource` (a camera, or the simulated sensor rendering ahead of its clock) keeps `lentSlots` of them queued for its device or render thread |
 public struct BurstMemoryPlan: Sendable, Hashable, Codable {
     /// The budget.
     public let budgetBytes: Int
@@ -110,9 +110,11 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
         let writerBytes = configuration.writers * writerBytes(options: configuration.dngOptions)
         // A source that would borrow no slot (its frames cannot lie in one) copies instead.
         let borrower = source.borrower.flatMap { $0.slotsToBorrow(poolSlots: maximumSlots) > 0 ? $0 : nil }
-        // A borrowing source keeps at least two slots queued for its device, besides the engine's own.
+        // A borrowing source keeps the slots it requires queued for its device (a camera two; a sensor rendering ahead
+        // none: with a tight budget it makes fewer frames ahead), besides the engine's own.
         let engineNeeds = max(2, configuration.preRecordFrames + 1) * source.framesPerTrigger
-        let needed = engineNeeds + (borrower == nil ? 0 : 2)
+        let leastLent = min(borrower?.slotsRequired ?? 0, borrower?.slotsToBorrow(poolSlots: maximumSlots) ?? 0)
+        let needed = engineNeeds + leastLent
         // Developers during the burst only if the pool still gets the slots it needs; else develop afterwards.
         var developing = configuration.development != nil
         var reserved = reservedBytes(for: source, configuration: configuration, developing: developing)
@@ -143,7 +145,7 @@ public struct BurstMemoryPlan: Sendable, Hashable, Codable {
                                    analyzerBytes: analyzerBytes(source: source, configuration: configuration),
                                    developsDuringBurst: developing)
         if let borrower {
-            plan.lentSlots = min(max(2, borrower.slotsToBorrow(poolSlots: slots)), slots - engineNeeds)
+            plan.lentSlots = max(0, min(max(leastLent, borrower.slotsToBorrow(poolSlots: slots)), slots - engineNeeds))
         }
         return plan
     }

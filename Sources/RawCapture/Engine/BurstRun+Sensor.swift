@@ -23,6 +23,8 @@ struct SensorState {
     var firstFrame: UInt64?
     /// With a duration: no trigger is due at or after this (`CLOCK_MONOTONIC`, ns); set at the first triggered tick.
     var deadline: UInt64?
+    /// When the first triggered tick was due (`CLOCK_MONOTONIC`, ns): the start of the burst's clock.
+    var clockStart: UInt64?
     /// Triggers dropped late so far, and how late the last trigger started (ns).
     var lateDrops = 0
     var lastLateness: UInt64 = 0
@@ -91,13 +93,41 @@ extension BurstRun {
         return tick.monotonicNanoseconds - tick.latenessNanoseconds + LateFramePolicy.tolerance(intervalNanoseconds: interval)
     }
 
+    /// Waits for the trigger's tick on the burst's clock. A source that makes frames ahead starts the clock once its
+    /// next frame is made (the clock starts at the first delivered frame, again after a pause or a new rate).
+    func tick(_ s: inout SensorState) -> (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64) {
+        if s.pacer.startNanoseconds == nil && session.source.framesAhead > 0 {
+            _ = session.source.awaitNext(due: nil, until: nil)
+        }
+        let tick = s.pacer.waitForNextFrame()
+        startDuration(&s, tick: tick)
+        if s.triggered && s.clockStart == nil { s.clockStart = tick.monotonicNanoseconds - tick.latenessNanoseconds }
+        s.lastLateness = tick.latenessNanoseconds
+        return tick
+    }
+
+    /// Whether the trigger's frames can be taken on this tick. A source that makes its frames ahead says whether
+    /// they were made by `limit` — the engine's own lateness does not lose a frame that waits in its buffer — and,
+    /// when not, whose lateness it was (its own making, or the engine holding its buffers). Any other source's frame
+    /// is late when the sensor thread reached the tick after `limit`.
+    func readiness(_ s: inout SensorState, tick: (monotonicNanoseconds: UInt64, latenessNanoseconds: UInt64),
+                   limit: UInt64?) -> FrameReadiness {
+        guard session.source.framesAhead > 0 else {
+            return limit.map { tick.monotonicNanoseconds > $0 } ?? false ? .late(.engine) : .ready
+        }
+        // The engine waking late is not pressure here: the frame's own lateness (its making) is, once it is taken.
+        s.lastLateness = 0
+        return session.source.awaitNext(due: tick.monotonicNanoseconds - tick.latenessNanoseconds, until: limit)
+    }
+
     /// A trigger that could not start on its tick: the source lets its frames go by (their sequence numbers used
-    /// up) and each is counted as produced and dropped `late`.
-    func dropLate(_ s: inout SensorState) {
+    /// up) and each is counted as produced and dropped with `reason` (`late`, or `sensor-late` when the source's own
+    /// making fell behind).
+    func dropLate(_ s: inout SensorState, reason: BurstLedger.DropReason) {
         let numbers = session.source.skip()
         for (number, sensor) in zip(numbers, session.sensorNames) {
             recordProduced(number, sensor: sensor)
-            drop(number, sensor: sensor, .late, flush: false)
+            drop(number, sensor: sensor, reason, flush: false)
         }
         s.triggers += 1
         if s.triggered { s.taken += 1 }
@@ -133,15 +163,29 @@ extension BurstRun {
     }
 
     /// Configures the source for the bracketing plan's step of this trigger; returns the step's bracket index
-    /// (0 without a plan). A step the source rejects ends the loop.
+    /// (0 without a plan). A source with a settings latency L gets the step of the trigger L on instead, for that
+    /// frame (and at the first trigger every step up to it), so every frame is made with its own step. A step the
+    /// source rejects ends the loop.
     func applyPlanStep(_ s: SensorState, metered: (iso: Double, shutter: Double)?) throws(SensorLoopEnd) -> Int {
         guard s.triggered, let (plan, base) = configuration.plan else { return 0 }
         let step = plan.step(s.taken, base: base)
-        if s.taken == 0 || plan.stepsPerRun > 1 {
-            let settings = plan.settings(of: step, base: base, metered: metered, index: s.taken,
+        guard s.taken == 0 || plan.stepsPerRun > 1 else { return step.bracketIndex }
+        let latency = session.source.settingsLatency
+        let last = plan.stepsPerRun > 1 ? s.taken + latency : 0
+        let first = latency == 0 ? s.taken : (s.taken == 0 ? 0 : last)
+        let next = s.lastSequence.map { $0 + 1 } ?? 0
+        for index in first...last {
+            let indexed = plan.step(index, base: base)
+            let settings = plan.settings(of: indexed, base: base, metered: metered, index: index,
                                          capabilities: session.source.capabilities)
-            do { try session.source.configure(settings) } catch {
-                throw SensorLoopEnd(cause: .planStepRejected(step: step.bracketIndex + 1, detail: "\(error)"))
+            do {
+                if latency == 0 {
+                    try session.source.configure(settings)
+                } else {
+                    try session.source.configure(settings, fromFrame: next + UInt64(index - s.taken))
+                }
+            } catch {
+                throw SensorLoopEnd(cause: .planStepRejected(step: indexed.bracketIndex + 1, detail: "\(error)"))
             }
         }
         return step.bracketIndex
@@ -209,8 +253,13 @@ extension BurstRun {
             (made, filled) = try makeFrames(slots, buffers: buffers, &s)
             // A source on its own clock has no schedule of ours to be late against.
             frames = oriented(session.source.pacedBySource ? made : made.map { Self.retimed($0, due: due) })
-            s.recentFills.append(MonotonicClock.nanoseconds() - began)
-            if s.recentFills.count > 8 { s.recentFills.removeFirst() }
+            if let making = session.source.recentFrameNanoseconds {
+                // Made ahead on the source's own thread: the hand-over is not its pace.
+                s.recentFills = [making]
+            } else {
+                s.recentFills.append(MonotonicClock.nanoseconds() - began)
+                if s.recentFills.count > 8 { s.recentFills.removeFirst() }
+            }
         } catch {
             for slot in slots { pool.abandon(slot) }
             countLosses(&s)

@@ -38,16 +38,24 @@ extension BurstRun {
                                                    captureTime: frame.image.metadata.captureTime)
         let path = (configuration.outputDirectory as NSString).appendingPathComponent(name)
         let written: DNGWriter.Report
+        var diskSpans: [ClosedRange<UInt64>] = []
         do {
             try beforeWrite?(frame.sequenceNumber)
+            simulatedCPU?.spend()
+            let stalled = MonotonicClock.nanoseconds()
             try faults?.beforeWrite()
+            if faults != nil { diskSpans.append(stalled...MonotonicClock.nanoseconds()) }
             written = try DNGWriter(options: options).write(frame.image, to: path)
             // A simulated disk takes the file's bytes at its bandwidth before the write counts as done.
             faults?.afterWrite(bytes: written.bytes)
+            if let durable = written.durableNanoseconds {
+                diskSpans.append(durable.lowerBound...max(durable.upperBound, faults == nil ? 0 : MonotonicClock.nanoseconds()))
+            }
         } catch {
             recordWriteFailure(frame, message: "\(error)")
             return
         }
+        books.withLock { $0.disk.record(bytes: written.bytes, spans: diskSpans) }
         // The DNG is whole under its final name: from here on the frame is written, whatever else fails.
         var outcome = WriteOutcome(publication: written.publication, identity: written.identity)
         if configuration.sidecars {

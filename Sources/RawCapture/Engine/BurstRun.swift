@@ -17,10 +17,12 @@ final class BurstRun: Sendable {
     let books: Mutex<BurstBooks>
     /// The journal, if the configuration keeps one and it could be opened.
     let journal: BurstJournal?
-    /// The storage fault injector, if faults are simulated.
+    /// The storage fault injector, if faults are simulated, and the simulated CPU of the writes, if any.
     let faults: StorageFaultInjector?
-    /// `CLOCK_MONOTONIC` when the run began (ns).
+    let simulatedCPU: SimulatedCPU?
+    /// `CLOCK_MONOTONIC` when the run began (ns), and the process's CPU time then (ns, all threads).
     let startedNanoseconds: UInt64
+    let startedCPUNanoseconds: UInt64
     /// Called after each frame is written or dropped.
     let progress: (@Sendable (BurstSession.Progress) -> Void)?
     /// Called by a writer before each write (a test hook).
@@ -37,7 +39,9 @@ final class BurstRun: Sendable {
         self.beforeWrite = beforeWrite
         let started = MonotonicClock.nanoseconds()
         startedNanoseconds = started
+        startedCPUNanoseconds = MonotonicClock.processCPUNanoseconds()
         faults = session.configuration.storageFaults.map { StorageFaultInjector($0, startNanoseconds: started) }
+        simulatedCPU = session.configuration.simulatedWriteCPU.map { SimulatedCPU(seconds: $0) }
         var opening = BurstBooks(sensorNames: session.source.sensorNames)
         if !session.control.status.waitingForTrigger { opening.droppedBeforeRecording = [:] }
         journal = Self.openJournal(session, failures: &opening.failures)
@@ -52,7 +56,7 @@ final class BurstRun: Sendable {
         let writers = startWriters()
         // A source on its own clock (a camera, a stream) is taken as its frames come: the engine does not pace it.
         let pacedBySource = session.source.pacedBySource
-        var sensor = SensorState(governor: Self.initialGovernor(session), clock: pacedBySource ? .freeRunning : configuration.clock,
+        var sensor = SensorState(governor: session.initialGovernor, clock: pacedBySource ? .freeRunning : configuration.clock,
                                  triggered: !preRecording)
         // On a real-time clock (ours or the source's) the sensor thread asks to be scheduled as one (granted to root
         // or CAP_SYS_NICE).
@@ -94,14 +98,13 @@ final class BurstRun: Sendable {
                 try governorStep(&s)
                 applyFedSettings()
                 let bracketIndex = try applyPlanStep(s, metered: metered)
-                // The trigger, on the burst's clock; one that cannot start within half an interval is dropped late.
-                let tick = s.pacer.waitForNextFrame()
-                startDuration(&s, tick: tick)
+                // The trigger, on the burst's clock; one that cannot start within half an interval is dropped late
+                // (a source that makes frames ahead says whether its frame was made in time: see `readiness`).
+                let tick = tick(&s)
                 let limit = lateLimit(s, tick: tick)
-                s.lastLateness = tick.latenessNanoseconds
                 // free → filling: a slot for every frame of the trigger, by the overflow policy, or none.
-                if let limit, tick.monotonicNanoseconds > limit {
-                    dropLate(&s)
+                if case .late(let cause) = readiness(&s, tick: tick, limit: limit) {
+                    dropLate(&s, reason: cause == .source ? .sensorLate : .late)
                 } else if let slots = takeSlots(s, lateLimit: limit) {
                     // filling: the source makes the frames straight into the slots (into the spares without slots).
                     let (frames, filled, slotLatency) = try fill(slots, tick: tick, &s)
@@ -116,7 +119,7 @@ final class BurstRun: Sendable {
                     }
                 } else {
                     // `block` waited for a slot past the frame's limit: late.
-                    dropLate(&s)
+                    dropLate(&s, reason: .late)
                 }
                 afterTrigger?(s.triggers)
                 reportProgress()
@@ -124,27 +127,6 @@ final class BurstRun: Sendable {
         } catch {
             return error.cause
         }
-    }
-
-    /// The governor of a run of `session`: the ladder of its time plan's bottleneck, starting with the plan's work.
-    static func initialGovernor(_ session: BurstSession) -> BurstGovernor {
-        let c = session.configuration
-        var fps: Double?
-        // The engine can lower only a rate it keeps itself (a camera's is the camera's).
-        if case .realTime(let rate) = c.clock, !session.source.pacedBySource { fps = rate }
-        var work = BurstGovernor.Work(compression: c.dngOptions.compression, fps: fps)
-        work.shedsOptionalWork = !(c.timePlan?.optionalWork ?? true)
-        let optional = c.dngOptions.previewLongEdge != nil || c.dngOptions.rawImageDigest || c.analysis != nil
-            || (c.development != nil && session.memory.developsDuringBurst)
-        let bits = session.source.sources.map(\.capabilities.bitsPerSample).max() ?? 16
-        var ladder = BurstGovernor.ladder(bottleneck: c.timePlan?.bottleneck ?? .cpu, compression: work.compression,
-                                          shedsWork: optional && !work.shedsOptionalWork, packable: (9...15).contains(bits),
-                                          realTime: fps != nil)
-        // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
-        if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
-        // The governor watches the slots frames wait in: those lent to a camera are its buffers, always `filling`.
-        return BurstGovernor(ladder: ladder, work: work, slots: session.pool.slotCount - session.memory.lentSlots,
-                             framesPerTrigger: session.source.framesPerTrigger, keepsRate: c.cinemaDNG != nil)
     }
 
     /// Starts `configuration.writers` writer threads; the group is left when each has emptied the closed pool.
@@ -183,6 +165,14 @@ final class BurstRun: Sendable {
             skippedAnalyses: final.skippedAnalyses)
         report.prediction = session.prediction
         report.sensorScheduling = s.scheduling
+        report.clockStartNanoseconds = s.clockStart
+        report.firstDrop = final.firstDrop
+        report.disk = final.disk
+        let cpu = MonotonicClock.processCPUNanoseconds()
+        report.cpuSeconds = Double(cpu > startedCPUNanoseconds ? cpu - startedCPUNanoseconds : 0) / 1e9
+        report.predictionCheck = session.prediction.map {
+            PredictionCheck($0, report: report, checkable: configuration.preRecordFrames == 0 && !configuration.waitForTrigger)
+        }
         return report
     }
 }

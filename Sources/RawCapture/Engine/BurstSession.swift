@@ -32,6 +32,9 @@ public final class BurstSession: @unchecked Sendable {
     /// How long the burst holds by its time plan and its pool (nil without a time plan).
     public let prediction: BurstPrediction?
 
+    /// The governor a run starts with (the ladder of its time plan's bottleneck, the plan's work).
+    let initialGovernor: BurstGovernor
+
     /// Buffers a trigger's frames are made into when the policy finds them no slot (one per frame of a trigger).
     let spares: [PixelStorage]
     /// The sensors' names, in trigger order, read from the sources once at init (writer threads use these, never
@@ -72,10 +75,35 @@ public final class BurstSession: @unchecked Sendable {
         pool = try FramePool(samplesPerSlot: source.samplesPerSlot, slotCount: memory.slots)
         // Slots lent to a camera are its buffers, not room for frames waiting for the writers.
         let slots = memory.slots - memory.lentSlots
-        prediction = configuration.timePlan.map { BurstPrediction(plan: $0, slots: slots) }
+        initialGovernor = Self.governor(configuration: configuration, source: source, memory: memory)
+        let governor = configuration.governor ? initialGovernor : nil
+        prediction = configuration.timePlan.map {
+            BurstPrediction(plan: $0, slots: slots, writers: configuration.writers, governor: governor)
+        }
         spares = (0..<source.framesPerTrigger).map { _ in PixelStorage(lazilyZeroedCount: source.samplesPerSlot) }
         control = BurstControl(triggered: configuration.preRecordFrames == 0 && !configuration.waitForTrigger)
         sensorNames = source.sensorNames
+    }
+
+    /// The governor of a burst from `source` with `configuration` and `memory`: the ladder of its time plan's
+    /// bottleneck, starting with the plan's work.
+    static func governor(configuration c: Configuration, source: BurstSource, memory: BurstMemoryPlan) -> BurstGovernor {
+        var fps: Double?
+        // The engine can lower only a rate it keeps itself (a camera's is the camera's).
+        if case .realTime(let rate) = c.clock, !source.pacedBySource { fps = rate }
+        var work = BurstGovernor.Work(compression: c.dngOptions.compression, fps: fps)
+        work.shedsOptionalWork = !(c.timePlan?.optionalWork ?? true)
+        let optional = c.dngOptions.previewLongEdge != nil || c.dngOptions.rawImageDigest || c.analysis != nil
+            || (c.development != nil && memory.developsDuringBurst)
+        let bits = source.sources.map(\.capabilities.bitsPerSample).max() ?? 16
+        var ladder = BurstGovernor.ladder(bottleneck: c.timePlan?.bottleneck ?? .cpu, compression: work.compression,
+                                          shedsWork: optional && !work.shedsOptionalWork, packable: (9...15).contains(bits),
+                                          realTime: fps != nil)
+        // A CinemaDNG clip keeps one layout in every frame and the rate its time codes count: only optional work goes.
+        if c.cinemaDNG != nil { ladder.removeAll { $0 != .noPreviews } }
+        // The governor watches the slots frames wait in: those lent to a camera are its buffers, always `filling`.
+        return BurstGovernor(ladder: ladder, work: work, slots: memory.slots - memory.lentSlots,
+                             framesPerTrigger: source.framesPerTrigger, keepsRate: c.cinemaDNG != nil)
     }
 
     /// A one-sensor burst.

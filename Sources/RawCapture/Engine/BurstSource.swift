@@ -60,6 +60,37 @@ public enum BurstSource {
         }
     }
 
+    /// Applies `settings` to every source from frame (or pair) `sequenceNumber` on, for sources with a settings
+    /// latency; the same as `configure(_:)` for the others.
+    func configure(_ settings: CaptureSettings, fromFrame sequenceNumber: UInt64) throws(CaptureSettingsError) {
+        switch self {
+        case .single(let source): try source.configure(settings, fromFrame: sequenceNumber)
+        case .pair(let dual): try dual.configure(settings, fromFrame: sequenceNumber)
+        }
+    }
+
+    /// Frames every source makes ahead of the engine's ticks (0 when any makes its frames when asked).
+    var framesAhead: Int {
+        switch self {
+        case .single(let source): source.framesAhead
+        case .pair(let dual): dual.framesAhead
+        }
+    }
+
+    /// Frames between a settings change and the first frame made with it (the longest of the sources').
+    var settingsLatency: Int { sources.map(\.settingsLatency).max() ?? 0 }
+
+    /// Whether the next trigger's frames are made, waiting until `deadline` (`FrameSource.awaitNextFrame`).
+    func awaitNext(due: UInt64?, until deadline: UInt64?) -> FrameReadiness {
+        switch self {
+        case .single(let source): source.awaitNextFrame(due: due, until: deadline)
+        case .pair(let dual): dual.awaitNextPair(due: due, until: deadline)
+        }
+    }
+
+    /// How long the slowest source took to make its recent frames on its own thread (ns), when they do.
+    var recentFrameNanoseconds: UInt64? { sources.compactMap(\.recentFrameNanoseconds).max() }
+
     /// The first source's settings for the next frame with automatic ones resolved, when it can say.
     var resolvedSettings: AppliedSettings? {
         switch self {

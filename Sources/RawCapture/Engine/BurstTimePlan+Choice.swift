@@ -8,6 +8,8 @@ extension BurstTimePlan {
         let optionalWork: Bool
         let bottleneck: BurstGovernor.Bottleneck
         let reason: String
+        /// The option keeps up with room to spare (`BurstTimePlan.keepsUp`).
+        var fits = false
     }
 
     /// How much of the CPU left after the headroom (`usable`, ms per trigger), of 90 % of the disk, and of 85 % of the
@@ -56,7 +58,7 @@ extension BurstTimePlan {
             let l = load(o, work: work, usable: usable, diskMBps: disk)
             return Choice(option: o, optionalWork: work, bottleneck: l.bottleneck,
                           reason: "asked for with --compression \(requested.rawValue): " + describe(o, work)
-                              + (l.fits ? "" : " — more than this machine sustains; the governor steps in"))
+                              + (l.fits ? "" : " — more than this machine sustains; the governor steps in"), fits: l.fits)
         }
         guard usable != nil else {
             // Free-running: the fastest to write is the one whose slower side (CPU on all cores, or disk) is quickest.
@@ -65,14 +67,15 @@ extension BurstTimePlan {
             let sides = fastest.map { freeRunningSeconds($0, inputs) }
             return Choice(option: fastest, optionalWork: true,
                           bottleneck: sides.map { $0.disk > $0.cpu ? .disk : .cpu } ?? .cpu,
-                          reason: "free-running burst: \(fastest?.compression.rawValue ?? "none") is the fastest to write here")
+                          reason: "free-running burst: \(fastest?.compression.rawValue ?? "none") is the fastest to write here",
+                          fits: fastest != nil)
         }
         let byBytes = options.sorted { $0.bytes < $1.bytes }
         for work in [true, false] {
             if let o = byBytes.first(where: { load($0, work: work, usable: usable, diskMBps: disk).fits }) {
                 let l = load(o, work: work, usable: usable, diskMBps: disk)
                 return Choice(option: o, optionalWork: work, bottleneck: l.bottleneck,
-                              reason: "\(o.compression.rawValue) keeps up: " + describe(o, work))
+                              reason: "\(o.compression.rawValue) keeps up: " + describe(o, work), fits: true)
             }
         }
         let candidates = byBytes.flatMap { o in [true, false].map { (o, $0) } }

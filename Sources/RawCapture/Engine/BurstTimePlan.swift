@@ -47,6 +47,11 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
     public let developsDuringBurst: Bool
     /// What limits the burst at the choice.
     public let bottleneck: BurstGovernor.Bottleneck
+    /// The choice keeps up with room to spare: within the CPU left after the headroom, 90 % of the disk and 85 % of
+    /// the frame interval on the sensor thread (false when nothing does, or the compression asked for does not).
+    public let keepsUp: Bool
+    /// CPU injected per frame written (`--simulate-cpu`, ms), counted in every compression's cost; nil without.
+    public let simulatedWriteMilliseconds: Double?
     /// Why, in one sentence.
     public let reason: String
 
@@ -71,6 +76,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         /// Development asked for, and its CPU per frame when known (ms of one core).
         public var develops: Bool
         public var developMilliseconds: Double?
+        /// CPU injected per frame written (ms of the cores; `BurstSession.Configuration.simulatedWriteCPU`).
+        public var simulatedWriteMilliseconds: Double?
 
         /// Inputs with no rate, one frame per trigger, and nothing known but the costs.
         public init(samplesPerFrame: Int, bitsPerSample: Int, costs: FrameCostCalibration) {
@@ -102,10 +109,12 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         let budget = inputs.fps.map { Self.round(Double(coreCount) * 1000 / $0) }
         budgetMilliseconds = budget
         let sensor = inputs.sensorMilliseconds ?? 0
+        let injected = inputs.simulatedWriteMilliseconds ?? 0
+        simulatedWriteMilliseconds = inputs.simulatedWriteMilliseconds
         let measured: [Option] = DNGCompression.allCases.compactMap { c in
             // Each frame of the trigger at its own size: a write's fixed part once per frame, the rest per sample.
-            let full = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: false) }
-            let shed = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: true) }
+            let full = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: false).map { $0 + injected } }
+            let shed = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: true).map { $0 + injected } }
             guard full.count == frames.count, shed.count == frames.count else { return nil }
             let bytes = frames.reduce(0) { $0 + Self.bytes(samples: $1, bits: inputs.bitsPerSample, compression: c, costs: inputs.costs) }
             return Option(compression: c, cpuMilliseconds: Self.round(sensor + full.reduce(0, +)),
@@ -118,6 +127,7 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         let work = choice.optionalWork
         optionalWork = work
         bottleneck = choice.bottleneck
+        keepsUp = choice.fits
         let spare = choice.option.flatMap { o in
             budget.map { $0 * 0.75 - (work ? o.cpuMilliseconds : o.cpuMillisecondsShed) }
         }

@@ -3,11 +3,15 @@ import RawCore
 
 /// What earlier runs measured on this machine with this build, so a burst's plan starts without measuring again:
 /// the DNG writer's costs per sample (`FrameCostCalibration`, by frame kind and options), each source's CPU per frame,
-/// and each file system's write bandwidth (from `rawburst storage` or a burst's quick probe).
+/// developing during a burst, and each file system's write bandwidth (from `rawburst storage` or a burst's quick probe).
 ///
 /// Kept in `$XDG_CACHE_HOME/rawburst/calibration.json` (`~/.cache/rawburst/` without it). A cache of another machine
 /// (`/etc/machine-id`, CPU model, cores) or another build (version, size and time of the executable) is ignored and
 /// replaced. It is only a cache: when it cannot be read or written, the plan measures and goes on.
+///
+/// A figure does not outlive the conditions it was measured in (`Staleness`): it is measured again when it is older
+/// than ``maximumAge`` (24 h), or when a burst measured less than ``doubtRatio`` (0.75) of its rate
+/// (`CalibrationCheck`), which leaves a `Doubt` on it for the next plan to report.
 public struct CalibrationCache: Sendable, Codable {
     /// A file system's bandwidth and how it was measured.
     public struct Disk: Sendable, Hashable, Codable {
@@ -15,38 +19,104 @@ public struct CalibrationCache: Sendable, Codable {
         public enum Method: String, Sendable, Hashable, Codable {
             /// A sustained `rawburst storage` run.
             case storage
-            /// A burst's quick probe (trusted for a day: removable media reuse device numbers).
+            /// A burst's quick probe.
             case probe
         }
         public let megabytesPerSecond: Double
         public let method: Method
         /// When (ISO 8601).
         public let measured: String
+        /// A burst measured less than 0.75 of it, or nil.
+        public var doubt: Doubt?
 
-        /// A figure measured now.
-        public init(megabytesPerSecond: Double, method: Method) {
+        /// A figure measured at `now`.
+        public init(megabytesPerSecond: Double, method: Method, now: Date = Date()) {
             self.megabytesPerSecond = megabytesPerSecond
             self.method = method
-            measured = ISO8601DateFormatter().string(from: Date())
+            measured = CalibrationCache.stamp(now)
         }
 
-        /// Whether the figure may still be used: a probe for a day, a `storage` run for 30 days.
-        public var isFresh: Bool {
-            guard let date = ISO8601DateFormatter().date(from: measured) else { return false }
-            return -date.timeIntervalSinceNow < (method == .probe ? 86_400 : 30 * 86_400)
+        /// Why the figure must be measured again at `now`, or nil while it may be used.
+        public func staleness(now: Date = Date()) -> Staleness? {
+            CalibrationCache.staleness(measured: measured, doubt: doubt, now: now)
         }
     }
+
+    /// A figure and when it was measured.
+    public struct Dated<Value: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+        public let value: Value
+        /// When (ISO 8601).
+        public let measured: String
+        /// A burst measured less than 0.75 of its rate, or nil.
+        public var doubt: Doubt?
+
+        /// `value`, measured at `now`.
+        public init(_ value: Value, now: Date = Date()) {
+            self.value = value
+            measured = CalibrationCache.stamp(now)
+        }
+
+        /// Why the figure must be measured again at `now`, or nil while it may be used.
+        public func staleness(now: Date = Date()) -> Staleness? {
+            CalibrationCache.staleness(measured: measured, doubt: doubt, now: now)
+        }
+    }
+
+    /// A burst that measured less of a rate than the cache holds: when, and both figures (rates: MB/s, or frames per
+    /// CPU second).
+    public struct Doubt: Sendable, Hashable, Codable {
+        public let date: String
+        public let cached: Double
+        public let measured: Double
+        public let unit: String
+
+        /// A doubt cast at `now`.
+        public init(cached: Double, measured: Double, unit: String, now: Date = Date()) {
+            date = CalibrationCache.stamp(now)
+            self.cached = cached
+            self.measured = measured
+            self.unit = unit
+        }
+
+        /// The burst's figure over the cache's.
+        public var ratio: Double { cached > 0 ? measured / cached : 0 }
+    }
+
+    /// Why a cached figure is measured again.
+    public enum Staleness: Sendable, Hashable, CustomStringConvertible {
+        /// Measured more than 24 h ago (or at a time that cannot be read, or in the future).
+        case old(measured: String)
+        /// A burst measured less than 0.75 of it.
+        case doubted(Doubt)
+
+        /// `the cached figure of 2025-01-02T10:00:00Z is older than 24 h`, `a burst on ... measured 230 MB/s, 0.22x of
+        /// the cached 1050 MB/s`.
+        public var description: String {
+            switch self {
+            case .old(let measured): "the cached figure of \(measured) is older than 24 h"
+            case .doubted(let d):
+                "a burst on \(d.date) measured \(SettingText.number(BurstTimePlan.round(d.measured))) \(d.unit), "
+                    + "\(SettingText.number((d.ratio * 100).rounded() / 100))x of the cached "
+                    + "\(SettingText.number(BurstTimePlan.round(d.cached))) \(d.unit)"
+            }
+        }
+    }
+
+    /// How old a figure may be.
+    public static let maximumAge: TimeInterval = 86_400
+    /// A burst that measures less than this share of a cached rate sends the figure to be measured again.
+    public static let doubtRatio = 0.75
 
     /// The machine and the build the figures belong to.
     public let machine: String
     public let build: String
     /// Writer costs by `frameKey`.
-    public var frameCosts: [String: FrameCostCalibration] = [:]
+    public var frameCosts: [String: Dated<FrameCostCalibration>] = [:]
     /// A source's CPU per frame (ms), by its description.
-    public var sensorMilliseconds: [String: Double] = [:]
+    public var sensorMilliseconds: [String: Dated<Double>] = [:]
     /// Developing one frame during a burst (ms of CPU: a writer's wall time × the threads it had), by format, size and
     /// frame samples; measured by earlier bursts.
-    public var developMilliseconds: [String: Double] = [:]
+    public var developMilliseconds: [String: Dated<Double>] = [:]
     /// Bandwidth by file system (`dev:N`).
     public var disks: [String: Disk] = [:]
 
@@ -54,6 +124,17 @@ public struct CalibrationCache: Sendable, Codable {
     public init() {
         machine = Self.machineKey
         build = Self.buildKey
+    }
+
+    /// `date` as the cache writes it (ISO 8601).
+    static func stamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    /// Why a figure measured at `measured` (with `doubt`) must be measured again at `now`, or nil.
+    static func staleness(measured: String, doubt: Doubt?, now: Date) -> Staleness? {
+        if let doubt { return .doubted(doubt) }
+        guard let date = ISO8601DateFormatter().date(from: measured) else { return .old(measured: measured) }
+        let age = now.timeIntervalSince(date)
+        return age >= 0 && age < maximumAge ? nil : .old(measured: measured)
     }
 
     /// The cache file's path: under `$XDG_CACHE_HOME` (absolute), else `$HOME/.cache`; nil with neither (no
@@ -72,9 +153,9 @@ public struct CalibrationCache: Sendable, Codable {
         guard let path, let bytes = try? RegularFile.contents(atPath: path, maximumBytes: 1 << 20),
               var cache = try? JSONDecoder().decode(CalibrationCache.self, from: Data(bytes)),
               cache.machine == machineKey, cache.build == buildKey else { return CalibrationCache() }
-        cache.frameCosts = cache.frameCosts.filter { $0.value.isPlausible }
-        cache.sensorMilliseconds = cache.sensorMilliseconds.filter { $0.value.isFinite && (0...600_000).contains($0.value) }
-        cache.developMilliseconds = cache.developMilliseconds.filter { $0.value.isFinite && (0...600_000).contains($0.value) }
+        cache.frameCosts = cache.frameCosts.filter { $0.value.value.isPlausible }
+        cache.sensorMilliseconds = cache.sensorMilliseconds.filter { $0.value.value.isFinite && (0...600_000).contains($0.value.value) }
+        cache.developMilliseconds = cache.developMilliseconds.filter { $0.value.value.isFinite && (0...600_000).contains($0.value.value) }
         cache.disks = cache.disks.filter { $0.value.megabytesPerSecond.isFinite && (0.001...1_000_000).contains($0.value.megabytesPerSecond) }
         return cache
     }

@@ -21,8 +21,7 @@ struct PressureGauge: Sendable {
     mutating func add(seconds: Double, occupied: Int, finished: Int, late: Bool) {
         samples.append((seconds, occupied, finished, late))
         while samples.count > 2 && seconds - samples[1].seconds >= windowSeconds { samples.removeFirst() }
-        // A window in which the writers finished nothing (a stall) says nothing about their pace.
-        if let drain = drainFPS, drain > 0 { lastDrainFPS = drain }
+        if let drain = drainFPS { lastDrainFPS = drain }
     }
 
     /// At least two and a quarter of the window's triggers started late (one late frame is jitter, not pressure).
@@ -70,9 +69,10 @@ struct PressureGauge: Sendable {
         return (growth ?? 0) > 0 && last.occupied > first.occupied
     }
 
-    /// Frames per second the writers finished over the window (nil until measured).
+    /// Frames per second the writers finished over the window (nil until measured: a window in which they finished
+    /// fewer than two frames — the burst's first writes, a stall — says nothing about their pace).
     var drainFPS: Double? {
-        guard settled, let first = samples.first, let last = samples.last else { return nil }
+        guard settled, let first = samples.first, let last = samples.last, last.finished - first.finished >= 2 else { return nil }
         return Double(last.finished - first.finished) / span
     }
 

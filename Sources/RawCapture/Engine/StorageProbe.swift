@@ -1,9 +1,9 @@
 import Foundation
 import RawCore
-import SystemPackage
 
 /// Measures a folder's sustained write bandwidth the way a burst writes: whole files of a frame's size, each
-/// written, flushed (`fsync`) and closed, one after the other, after a warm-up file that is not counted (it pays
+/// written, flushed (`fsync`), renamed into place and its folder flushed (as `AtomicFile` publishes a DNG), one after
+/// the other, after a warm-up file that is not counted (it pays
 /// for allocating the first extents and waking the device). The files are removed afterwards.
 public struct StorageProbe: Sendable, Hashable, Codable {
     /// The folder measured.
@@ -56,16 +56,13 @@ public struct StorageProbe: Sendable, Hashable, Codable {
                             slowestMegabytesPerSecond: (slowest * 10).rounded() / 10)
     }
 
-    /// Writes `bytes` to a fresh `path`, flushes and closes it (the package's write-all loop and fsync).
+    /// Writes `bytes` to `path` as a burst writes each DNG (`AtomicFile`: a temporary file, written, flushed, renamed
+    /// over `path`, and the folder flushed), so the figure is the one a burst can measure of its own files.
     private static func writeFile(_ path: String, _ bytes: [UInt8]) throws(Failure) {
-        let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite])
+            _ = try AtomicFile.write(bytes, to: path, overwrite: true)
         } catch {
-            throw Failure("\(path): cannot write: \(FileError.reason(error))")
+            throw Failure("\(path): cannot write: \(error.message)")
         }
-        defer { try? fd.close() }
-        do { try fd.writeEvery(bytes) } catch { throw Failure("\(path): write failed: \(error)") }
-        do { try fd.sync() } catch { throw Failure("\(path): fsync failed: \(error)") }
     }
 }

@@ -23,7 +23,7 @@ extension CaptureCommand {
         report.drops.filter { item in
             switch item.drop.reason {
             case .writeFailed, .outsidePreRecord: return false
-            case .late, .camera, .missingPackets, .timeout, .sizeMismatch, .incomplete, .corrupt:
+            case .late, .sensorLate, .camera, .missingPackets, .timeout, .sizeMismatch, .incomplete, .corrupt:
                 guard preRecordFrames > 0 || waitsForTrigger else { return true }
                 guard let trigger = report.triggeredAtSequenceNumber else { return false }
                 return item.drop.sequenceNumber + UInt64(preRecordFrames) >= trigger

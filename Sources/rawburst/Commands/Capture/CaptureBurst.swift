@@ -22,6 +22,8 @@ struct BurstOptions {
 struct ResolvedBurst {
     let configuration: BurstSession.Configuration
     let options: BurstOptions
+    /// The calibration the plan used (`planTime`), for the check after the burst.
+    var calibration = CalibrationUse()
 }
 
 extension CaptureCommand {
@@ -78,6 +80,7 @@ extension CaptureCommand {
         configuration.preRecordFrames = options.preRecordFrames
         configuration.thermal = options.thermal
         configuration.storageFaults = options.storageFaults
+        configuration.simulatedWriteCPU = simulateCPU?.seconds
         configuration.governor = !noGovernor
         configuration.gps = gps
         if let plan = try bracketPlan() {
@@ -94,7 +97,8 @@ extension CaptureCommand {
         var configuration = burst.configuration
         live?.viewfinder.configure(&configuration)
         let options = burst.options
-        let report = try takeBurst(setup: setup, configuration: configuration, options: options, live: live)
+        let report = try takeBurst(setup: setup, configuration: configuration, options: options,
+                                   calibration: burst.calibration.status, live: live)
         // The burst's own peak, before developing afterwards (which has the pool's memory back) adds its own.
         let peakRSS = ProcessClock.peakResidentBytes()
         let memoryOverrun = report.memory.overrun(peakResidentBytes: peakRSS)
@@ -143,6 +147,9 @@ extension CaptureCommand {
                              : .init(analysed: report.analyses.count, skipped: report.skippedAnalyses,
                                      p50Milliseconds: CaptureReport.Burst.AnalysisSummary.median(report.analyses.map(\.seconds)))),
             development: developmentReport, startup: CaptureStartup(report: report))
+        summary.burst.predictionCheck = report.predictionCheck
+        let calibration = burst.calibration.afterBurst(report, configuration: configuration)
+        summary.burst.calibration = configuration.timePlan == nil ? nil : calibration
         summary.stream = setup.stream
         summary.viewfinder = live?.report
         summary.camera = setup.cameraSource.map(CaptureCameraReport.init)
@@ -160,7 +167,7 @@ extension CaptureCommand {
         } else {
             printSummary(setup: setup, burst: burst, askedISO: settings.iso, report: report, statistics: statistics, options: options, slotMiB: slotMiB,
                          frames: frameReports, dropped: dropped, chartFiles: chartFiles, manifest: manifestWritten ? manifest : nil,
-                         development: developmentReport)
+                         development: developmentReport, calibration: calibration)
         }
         let stoppedOnRequest = report.stopCause?.isClean ?? false
         let developFailed = !(developmentReport?.failures.isEmpty ?? true)
@@ -178,8 +185,8 @@ extension CaptureCommand {
 
     /// Takes the burst with its controls and live status. The session (and its pool) lives only while the burst
     /// runs, so developing afterwards has its memory back.
-    private func takeBurst(setup: CaptureSetup, configuration: BurstSession.Configuration,
-                           options: BurstOptions, live: LiveTake?) throws -> BurstSession.Report {
+    private func takeBurst(setup: CaptureSetup, configuration: BurstSession.Configuration, options: BurstOptions,
+                           calibration: CaptureCalibration, live: LiveTake?) throws -> BurstSession.Report {
         let session: BurstSession
         do {
             session = try BurstSession(source: setup.source, configuration: configuration)
@@ -200,6 +207,7 @@ extension CaptureCommand {
                            + (options.triggerAfter.map { " (or wait \(SettingText.number($0)) s)" } ?? ""))
         }
         if let prediction = session.prediction, !json {
+            for line in calibration.remeasuredLines { Terminal.error("calibration: \(line)") }
             if let plan = configuration.timePlan { Terminal.error("plan: DNGs \(plan.compression.rawValue) — \(plan.reason)") }
             Terminal.error("prediction: \(prediction.summary)")
         }
@@ -221,7 +229,7 @@ extension CaptureCommand {
     private func printSummary(setup: CaptureSetup, burst: ResolvedBurst, askedISO: Double?, report: BurstSession.Report, statistics: BurstStatistics,
                               options: BurstOptions, slotMiB: Double, frames: [CaptureReport.Frame],
                               dropped: [(sensor: String, drop: BurstLedger.Drop)], chartFiles: [String], manifest: String?,
-                              development: CaptureDevelopmentReport?) {
+                              development: CaptureDevelopmentReport?, calibration: CaptureCalibration) {
         let what: String
         if let stream = setup.stream {
             what = "from \(stream.source) (\(stream.format) \(stream.width)x\(stream.height), stride \(stream.stride))"
@@ -279,6 +287,8 @@ extension CaptureCommand {
         for step in report.degradations {
             print("  governor at \(step.seconds) s: \(step.level) (\(step.reason)): \(step.effect)")
         }
+        if let check = report.predictionCheck { print("  prediction \(check.summary)") }
+        for line in calibration.doubtedLines { print("  calibration: \(line)") }
         if !dropped.isEmpty {
             let numbers = dropped.prefix(12).map { String($0.drop.sequenceNumber) }.joined(separator: ", ")
             print("  dropped \(dropped.count) (\(Set(dropped.map(\.drop.reason.rawValue)).sorted().joined(separator: ", "))): "

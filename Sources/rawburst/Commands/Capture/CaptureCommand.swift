@@ -169,6 +169,22 @@ struct CaptureCommand: ParsableCommand {
             transform: CaptureValues.storageFaults)
     var simulateDisk: StorageFaults?
 
+    @Option(name: .customLong("simulate-cpu"),
+            help: ArgumentHelp("Inject CPU time per frame into the writers (e.g. 40ms): each write takes that much "
+                               + "more of the cores, which the burst's plan counts (tests and benchmarks of the plan).",
+                               discussion: "The writers share the simulated CPU as they share the cores: each frame "
+                               + "takes TIME ÷ cores of one queue they all wait in (without spinning, so the figure does "
+                               + "not depend on how busy the machine is), and together they take at most cores ÷ TIME "
+                               + "frames a second, as the plan counts.", valueName: "time"),
+            transform: CaptureValues.simulateCPU)
+    var simulateCPU: TimeSpan?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Frames the simulated sensor renders ahead of its clock (0...8, default 2): a frame is "
+                               + "handed over on its tick, and a setting change reaches the frame N after the next.",
+                               valueName: "N"))
+    var renderAhead: Int?
+
     @Option(help: ArgumentHelp("Simulate the device's thermal state over time, e.g. fair@2s,serious@5s,critical@20s "
                                + "(fair drops previews, serious halves the rate, critical stops the burst).", valueName: "schedule"),
             transform: CaptureValues.thermal)
@@ -247,6 +263,12 @@ struct CaptureCommand: ParsableCommand {
             throw BadValue("--fps must be within 1/86400 (a frame a day)...1000 frames per second, not \(fps)")
         }
         _ = try burstOptions()
+        if let renderAhead {
+            guard (0...8).contains(renderAhead) else { throw BadValue("--render-ahead must be within 0...8 frames, not \(renderAhead)") }
+            if !replay.isEmpty || streamOptions.isStream || cameraOptions.camera != nil {
+                throw BadValue("--render-ahead is for the simulated sensor; replayed files, streams and cameras make their own frames")
+            }
+        }
         try validateStream()
         if presets != nil && preset == nil { throw BadValue("--presets needs --preset NAME to choose one of its presets") }
     }

@@ -64,7 +64,7 @@ struct CaptureReport: Encodable {
     let settings: CaptureSettings
     let chartFiles: [String]
     let frames: [Frame]
-    let burst: Burst
+    var burst: Burst
     /// Developed pictures and composites (`--develop`), or nil.
     var development: CaptureDevelopmentReport?
     /// Where the time from the process's start to the first frame went, or nil when unknown.
@@ -132,6 +132,10 @@ struct CaptureReport: Encodable {
         let cinemaDNG: CinemaDNG?
         /// `--analyze`: frames analysed, skipped by the governor, and the median time per frame on a writer.
         let analysis: AnalysisSummary?
+        /// The prediction held against what happened: frames and seconds before the first governor step and drop.
+        var predictionCheck: PredictionCheck? = nil
+        /// Where the plan's machine figures came from, which were measured again and why, and what the burst measured.
+        var calibration: CaptureCalibration? = nil
 
         struct CinemaDNG: Encodable {
             let reelName: String

@@ -77,8 +77,13 @@ extension CaptureCommand {
             return false
         } ?? false
         for sensor in simulated { sensor.keepsScenePlane = refocuses }
-        let source: BurstSource = simulated.count == 2 ? .pair(DualSource(simulated[0], simulated[1], clock: clock))
-            : .single(simulated[0])
+        // Each sensor renders ahead of the burst's clock on a thread of its own, as a camera reads out into its buffers:
+        // one sensor into slots the pool lends it, two into buffers of their own (the pool lends a pair none).
+        let depth = renderAhead ?? Self.defaultRenderAhead
+        let sources: [any FrameSource] = depth == 0 ? simulated
+            : simulated.map { RenderAheadSource($0, depth: depth, ownsBuffers: simulated.count == 2) }
+        let source: BurstSource = sources.count == 2 ? .pair(DualSource(sources[0], sources[1], clock: clock))
+            : .single(sources[0])
         try source.configure(settings)
         let cameras = simulated.map { sensor -> CaptureSetup.Camera in
             var chart: (scene: ColorChartScene, profile: SensorProfile, lens: LensProfile)?
@@ -93,6 +98,9 @@ extension CaptureCommand {
         }
         return CaptureSetup(cameras: cameras, replayedFiles: nil, source: source)
     }
+
+    /// Frames the simulated sensor renders ahead of its clock when `--render-ahead` is not given.
+    static let defaultRenderAhead = 2
 
     /// The files of `--replay`: files as given, folders as their visible regular files in name order.
     static func replayPaths(_ items: [String]) throws -> [String] {

@@ -72,6 +72,13 @@ enum CaptureValues {
         try BadValue.wrapping("--simulate-thermal: ") { try ThermalSchedule(parsing: text) }
     }
 
+    static func simulateCPU(_ text: String) throws -> TimeSpan {
+        guard let time = TimeSpan(argument: text), time.seconds > 0, time.seconds <= 60 else {
+            throw BadValue("--simulate-cpu: '\(text)' is not a time within 0...60s (e.g. 40ms)")
+        }
+        return time
+    }
+
     static func preRecord(_ text: String) throws -> TimeSpan {
         guard let time = TimeSpan(argument: text), time.seconds > 0, time.seconds <= 600 else {
             throw BadValue("--pre-record: '\(text)' is not a time within 0...10m (e.g. 2s, 500ms)")

@@ -6,13 +6,15 @@ import RawBurst
 struct StorageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storage",
-        abstract: "Measure a folder's sustained write+fsync bandwidth with frame-sized files, to choose a disk for bursts.",
+        abstract: "Measure a folder's sustained write bandwidth with frame-sized files, as a burst writes, to choose a disk for bursts.",
         discussion: """
         Writes files of --file-size (default 24 MiB, one 12 MP frame uncompressed) into DIR one after the other, each \
-        written, flushed (fsync) and closed as a burst's writers do, for --seconds after one warm-up file that is not \
-        counted, then removes them. Prints the bandwidth and what it sustains (frames per second at 12 and 24 MP, \
-        uncompressed). The figure is kept in ~/.cache/rawburst/calibration.json ($XDG_CACHE_HOME) for this file system, \
-        and `capture --compression auto` plans with it instead of a quick probe; --no-cache keeps it out.
+        written, flushed (fsync), renamed into place and its folder flushed as a burst's writers publish a DNG, for \
+        --seconds after one warm-up file that is not counted, then removes them. Prints the bandwidth and what it \
+        sustains (frames per second at 12 and 24 MP, uncompressed). The figure is kept in \
+        ~/.cache/rawburst/calibration.json ($XDG_CACHE_HOME) for this file system, and `capture --compression auto` \
+        plans with it instead of a quick probe for 24 hours, or until a burst measures less than 0.75 of it; \
+        --no-cache keeps it out.
         Exit status: 0 measured, 1 the folder could not be written, 2 a bad value.
         """)
 
@@ -72,7 +74,7 @@ struct StorageCommand: ParsableCommand {
             Terminal.printJSON(report)
             return
         }
-        print("\(directory): \(SettingText.number(probe.megabytesPerSecond)) MB/s sustained write+fsync "
+        print("\(directory): \(SettingText.number(probe.megabytesPerSecond)) MB/s sustained write, fsync, rename and folder fsync "
               + "(slowest file \(SettingText.number(probe.slowestMegabytesPerSecond)) MB/s), \(probe.files) files of "
               + "\(fileSize) in \(SettingText.number(probe.seconds)) s")
         for (name, fps) in report.sustains.sorted(by: { $0.key < $1.key }) {
