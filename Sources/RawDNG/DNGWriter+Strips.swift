@@ -7,7 +7,10 @@ extension DNGWriter {
     /// nil for 16 bits, which are written unpacked.
     static func packedDepth(for frame: RawFrame) -> Int? {
         let bits = LJ92TileEncoder.precision(for: frame)
-        return (8...15).contains(bits) ? bits : nil
+        guard (8...15).contains(bits) else { return nil }
+        // Rows that end on a byte boundary: TIFF pads each row, but rawspeed (darktable) refuses such rows and
+        // exiftool warns about them, so a width that would need padding is packed one or more bits deeper.
+        return (bits...15).first { frame.width * $0 % 8 == 0 }
     }
 
     /// Writes the frame's rows as 16-bit little-endian strips of `rowsPerStrip` rows, straight from its storage when

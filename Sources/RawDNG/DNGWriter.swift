@@ -265,7 +265,12 @@ public struct DNGWriter: Sendable {
         let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
 
         // IFD0: thumbnail + camera-wide tags.
-        let thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
+        var thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)
+        // dcraw reads the largest image of the file as the raw one, the first of equals: a thumbnail as large as a
+        // tiny frame would be taken for it, so it is rendered at half that size.
+        if thumbnail.width * thumbnail.height >= frame.width * frame.height, max(thumbnail.width, thumbnail.height) > 1 {
+            thumbnail = PreviewRenderer.render(image, longEdge: max(thumbnail.width, thumbnail.height) / 2)
+        }
         let mainTags = DNGTagTable.mainIFD(image: image, calibration: calibration, thumbnail: thumbnail,
                                            software: options.software, uniqueID: uniqueID) + digestTags
         try tiff.set(mainTags)

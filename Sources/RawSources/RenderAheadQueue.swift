@@ -23,6 +23,8 @@ final class RenderAheadQueue: @unchecked Sendable {
     var started = false
     var stopping = false
     var exited = false
+    /// The burst was finished (`finish()`): the next burst's first lend or frame starts the render thread anew.
+    var burstOver = false
     /// The next frame to deliver: every frame before it was delivered or let go.
     var next: UInt64 = 0
     /// The next frame the render thread makes (or lets go, when the engine let it go first).
@@ -56,6 +58,28 @@ final class RenderAheadQueue: @unchecked Sendable {
 
     init(depthLimit: Int) {
         self.depthLimit = max(0, depthLimit)
+    }
+
+    /// After a finished burst whose render thread has stopped (and did not fail), ready for the next burst of the same
+    /// source (the viewfinder's takes): frames made and not delivered are let go (their numbers stay used, as the
+    /// inner source's sequence goes on), every buffer is free, and the engine's clock is learnt again. Call under the
+    /// lock.
+    func rearmAfterBurst() {
+        guard burstOver, !started || exited, failure == nil else { return }
+        burstOver = false
+        started = false
+        stopping = false
+        exited = false
+        next = max(next, nextToMake)
+        nextToMake = next
+        made = [:]
+        free = owned
+        allowedAt = [:]
+        dueOfNext = nil
+        lastDue = nil
+        tickInterval = nil
+        slack = nil
+        abandoned = []
     }
 
     /// Frames the render thread may make ahead now: the depth asked for, within the buffers it has.

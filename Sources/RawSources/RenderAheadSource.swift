@@ -194,6 +194,7 @@ public final class RenderAheadSource: SlotBorrowingSource {
             throw FrameSourceError("a slot of \(storage.count) samples cannot take a \(samplesPerFrame)-sample frame")
         }
         locked { q in
+            q.rearmAfterBurst()
             q.owned.append(storage)
             q.free.append(storage)
         }
@@ -210,9 +211,11 @@ public final class RenderAheadSource: SlotBorrowingSource {
         }
     }
 
-    /// The burst has taken its last frame: the render thread stops (a frame it is making is finished first).
+    /// The burst has taken its last frame: the render thread stops (a frame it is making is finished first); the
+    /// next burst of this source starts it anew.
     public func finish() {
         stopRendering()
+        locked { $0.burstOver = true }
         inner.finish()
     }
 }

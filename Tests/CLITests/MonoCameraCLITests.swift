@@ -52,7 +52,10 @@ struct MonoCameraCLITests {
         #expect(checked.colors == 1 && checked.white == (1 << format.bits) - 1 && checked.shape == [128, 255])
         try Self.expectMonochromeTags(out.appendingPathComponent("camera-0000.dng").path,
                                       bits: Self.storedBits(manifest, number: 0, bits: format.bits), format.name)
-        #expect(manifest["frames"]?.array?.first?["compression"]?.string == format.compression)
+        // Rows of 255 samples at 10 or 12 bits would not end on a byte: packed is written unpacked (DNGWriter.packedDepth),
+        // and the manifest says so.
+        let stored = format.compression == "packed" ? "none" : format.compression
+        #expect(manifest["frames"]?.array?.first?["compression"]?.string == stored)
     }
 
     @Test("colour options on a monochrome camera are said to have no effect, never refused; a Bayer format it lacks is")

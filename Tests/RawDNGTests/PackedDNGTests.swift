@@ -70,26 +70,37 @@ struct PackedDNGTests {
         return (bytes, raw.integers(TIFFTag.bitsPerSample), raw.integer(TIFFTag.compression), counts)
     }
 
-    @Test("the strip bytes are the specification's packing, for tiny frames at every depth 9-15")
+    @Test("the strip bytes are the specification's packing, for tiny frames at every depth 9-15; rows end on a byte boundary (one or more bits deeper, or 16-bit when no depth ≤ 15 does)")
     func bytesAgainstTheSpecification() throws {
         // Two samples by hand: 12-bit 0xABC, 0xDEF are the bytes AB CD EF; 10-bit 0x3FF, 0x001 are FF C0 10 (padded).
         #expect(Self.specificationBytes([0xABC, 0xDEF], width: 2, height: 1, bits: 12) == [0xAB, 0xCD, 0xEF])
         #expect(Self.specificationBytes([0x3FF, 0x001], width: 2, height: 1, bits: 10) == [0xFF, 0xC0, 0x10])
         let tmp = try TemporaryDirectory()
-        for (width, height) in [(5, 3), (8, 2), (13, 4)] {
+        for (width, height) in [(5, 3), (8, 2), (6, 3), (12, 3), (13, 4)] {
             for bits in 9...15 {
                 let image = try Self.image(bits: bits, width: width, height: height, seed: UInt64(bits * width),
                                            margins: false)
                 let path = tmp.url.appendingPathComponent("\(width)x\(height)-\(bits).dng").path
                 let report = try Self.write(image, to: path, digest: false)
-                #expect(report.compression == .packed && report.bitsPerSample == bits)
+                // The depth by hand: 8 samples of any depth end on a byte; 4 of an even one; 2 of a multiple of 4.
+                let depth: Int? = switch width % 8 {
+                case 0: bits
+                case 4: bits % 2 == 0 ? bits : (bits < 15 ? bits + 1 : nil)
+                case 2, 6: bits <= 12 ? 12 : nil
+                default: nil
+                }
                 let stored = try Self.strips(of: path)
                 let frame = image.frame
-                let expected = Self.specificationBytes(Array(UnsafeBufferPointer(start: frame.storage.baseAddress,
-                                                                                 count: width * height)),
-                                                       width: width, height: height, bits: bits)
-                #expect(stored.bits == [bits] && stored.compression == 1, "\(width)x\(height) \(bits)-bit")
-                #expect(stored.counts.reduce(0, +) == height * ((width * bits + 7) / 8), "\(width)x\(height) \(bits)-bit")
+                let all = Array(UnsafeBufferPointer(start: frame.storage.baseAddress, count: width * height))
+                guard let depth else {
+                    #expect(report.compression == .none && report.bitsPerSample == 16, "\(width)x\(height) \(bits)-bit")
+                    #expect(stored.bits == [16] && stored.counts.reduce(0, +) == width * height * 2)
+                    continue
+                }
+                #expect(report.compression == .packed && report.bitsPerSample == depth, "\(width)x\(height) \(bits)-bit")
+                let expected = Self.specificationBytes(all, width: width, height: height, bits: depth)
+                #expect((width * depth) % 8 == 0 && stored.bits == [depth] && stored.compression == 1, "\(width)x\(height) \(bits)-bit")
+                #expect(stored.counts.reduce(0, +) == height * width * depth / 8, "\(width)x\(height) \(bits)-bit")
                 #expect(stored.bytes == expected, "\(width)x\(height) \(bits)-bit: the strips are not the specification's bytes")
             }
         }

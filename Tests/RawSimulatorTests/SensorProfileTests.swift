@@ -27,10 +27,12 @@ struct SensorProfileTests {
         #expect(decoded == profile)
     }
 
-    @Test("every built-in profile is valid, and the five required modules exist with different CFA phases")
+    @Test("every built-in profile is valid: the five required modules with different CFA phases, and a monochrome one")
     func builtInProfiles() throws {
         for p in SensorProfile.builtIn { try p.validate() }
-        #expect(SensorProfile.builtIn.map(\.name) == ["phone-wide", "phone-ultrawide", "phone-tele", "phone-front", "mirrorless-24"])
+        #expect(SensorProfile.builtIn.map(\.name) == ["phone-wide", "phone-ultrawide", "phone-tele", "phone-front", "mirrorless-24",
+                                                      "mono-vision"])
+        #expect(SensorProfile.monoVision.cfaLayout == .monochrome)
         #expect(Set(SensorProfile.builtIn.prefix(4).map(\.cfa)).count == 4)
         #expect(SensorProfile.phoneWide.width * SensorProfile.phoneWide.height >= 12_000_000)
         #expect(SensorProfile.phoneFront.width * SensorProfile.phoneFront.height >= 7_000_000)

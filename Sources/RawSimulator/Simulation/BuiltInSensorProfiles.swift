@@ -3,7 +3,7 @@ import RawSources
 
 extension SensorProfile {
     /// The profiles rawburst ships (also written out as JSON in `profiles/`).
-    public static let builtIn: [SensorProfile] = [phoneWide, phoneUltrawide, phoneTele, phoneFront, mirrorless24]
+    public static let builtIn: [SensorProfile] = [phoneWide, phoneUltrawide, phoneTele, phoneFront, mirrorless24, monoVision]
 
     /// The built-in profile called `name`, or nil.
     public static func builtIn(named name: String) -> SensorProfile? { builtIn.first { $0.name == name } }
@@ -86,5 +86,22 @@ extension SensorProfile {
                             minimumFocusDistance: 0.2, horizontalFieldOfView: 95.7, projection: .rectilinear,
                             vignetting: 0.45, transmission: 0.9),
             ])
+    }()
+
+    /// 5 MP monochrome machine-vision camera: a 2/3" global-shutter sensor of 3.45 µm pixels without colour filters
+    /// (the class of Sony's IMX250/IMX264: 2448x2048, 12-bit, about 10,000 e- full well and 2.5 e- read noise in their
+    /// data sheets and EMVA 1288 reports), behind a 12 mm C-mount lens; no infrared cut filter.
+    public static let monoVision: SensorProfile = {
+        var s = SpectralSensitivity.typicalCMOS
+        s.infraredCutoff = nil
+        return SensorProfile(
+            name: "mono-vision", summary: "5 MP monochrome machine-vision camera, 3.45 µm global shutter, 12-bit, 12 mm f/1.4",
+            make: "rawburst", model: "Simulated mono-vision", width: 2448, height: 2048, bitsPerSample: 12, cfa: "mono",
+            blackLevel: 240, fullWellElectrons: 10_000, readNoiseElectrons: 2.5, baseISO: 100, maximumISO: 6400,
+            shortestShutter: 1.0 / 50_000, longestShutter: 10, maximumFrameRate: 75, pixelPitchMicrons: 3.45,
+            sensitivity: s,
+            lenses: [LensProfile(name: "12mm-f1.4", focalLength: 12, widestAperture: 1.4, narrowestAperture: 16,
+                                 minimumFocusDistance: 0.1, horizontalFieldOfView: 38.8, projection: .rectilinear,
+                                 vignetting: 0.15, transmission: 0.92)])
     }()
 }

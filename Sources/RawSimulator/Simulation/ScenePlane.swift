@@ -17,9 +17,11 @@ struct SceneSampler: Sendable {
     let cameraMatrix: [Double]
     /// The camera's response to white under the scene's light, largest component 1 (the true neutral).
     let sceneNeutral: [Double]
-    /// The camera matrix as single precision.
+    /// The camera matrix as single precision, and a fourth row: a monochrome pixel's response (the three filters'
+    /// together, scaled so that white under D65 answers 1).
     private let matrix: [Float]
-    /// Row of the camera matrix for each CFA position (0 red, 1 green, 2 blue), (row & 1) * 2 + (column & 1).
+    /// Row of the camera matrix for each CFA position (0 red, 1 green, 2 blue; 3 for every pixel of a monochrome
+    /// sensor), (row & 1) * 2 + (column & 1).
     let channelOfPosition: [Int]
     /// The normalised x of every column (computed once: a division per pixel less).
     private let columnX: [Double]
@@ -29,14 +31,18 @@ struct SceneSampler: Sendable {
         width = profile.width
         height = profile.height
         let illuminant = StandardIlluminant.forKelvin(scene.illuminantKelvin)
-        cameraMatrix = model.reflectanceToCamera(illuminant: illuminant)
+        let camera = model.reflectanceToCamera(illuminant: illuminant)
+        cameraMatrix = camera
         sceneNeutral = model.neutral(illuminant: illuminant)
-        matrix = cameraMatrix.map { Float($0) }
+        let whiteD65 = model.neutral(illuminant: StandardIlluminant.d65).reduce(0, +)
+        let panchromatic = (0..<3).map { c in (camera[c] + camera[3 + c] + camera[6 + c]) / whiteD65 }
+        matrix = (camera + panchromatic).map { Float($0) }
         projection = LensProjection(width: width, height: height, lens: lens)
         columnX = (0..<width).map { [projection] in projection.normalisedX(column: $0) }
         let cfa = profile.cfaLayout
         channelOfPosition = (0..<4).map { index in
-            switch cfa.color(row: index / 2, column: index % 2) {
+            if cfa.isMonochrome { return 3 }
+            return switch cfa.color(row: index / 2, column: index % 2) {
             case .red: 0
             case .blue: 2
             default: 1

@@ -19,7 +19,8 @@ public struct SensorProfile: Sendable, Hashable, Codable {
     public var height: Int
     /// ADC bit depth; the white level is 2^bits − 1.
     public var bitsPerSample: Int
-    /// CFA pattern letters from the top-left pixel, e.g. "RGGB".
+    /// CFA pattern letters from the top-left pixel, e.g. "RGGB", or "mono" for a monochrome sensor (no colour filters:
+    /// each pixel answers to the red, green and blue filters' sensitivities together).
     public var cfa: String
     /// Black (pedestal) level in DN.
     public var blackLevel: Int
@@ -75,7 +76,8 @@ public struct SensorProfile: Sendable, Hashable, Codable {
         try check((8...16).contains(bitsPerSample), "bitsPerSample", "\(bitsPerSample) is outside 8...16")
         let layout: CFALayout
         do { layout = try CFALayout(cfa) } catch { throw InvalidValueError("profile \(name): cfa", error.reason) }
-        try check(layout.isBayer, "cfa", "'\(cfa)' is not a 2x2 Bayer pattern (the simulator models Bayer sensors)")
+        try check(layout.isBayer || layout.isMonochrome, "cfa",
+                  "'\(cfa)' is neither a 2x2 Bayer pattern nor 'mono' (the simulator models Bayer and monochrome sensors)")
         try check(blackLevel >= 0 && blackLevel < whiteLevel / 2, "blackLevel", "\(blackLevel) must be below half the white level")
         try check(fullWellElectrons.isFinite && fullWellElectrons >= 100, "fullWellElectrons", "\(fullWellElectrons) must be ≥ 100")
         try check(readNoiseElectrons.isFinite && readNoiseElectrons >= 0 && readNoiseElectrons < 100,

@@ -233,8 +233,9 @@ public final class SimulatedSensor: FrameSource {
     }
 
     /// Grey-world white balance: mean of each colour over a grid of 2x2 cells every 8 pixels (sampled from the
-    /// scene, a sixteenth of the frame), largest component 1.
+    /// scene, a sixteenth of the frame), largest component 1; a monochrome sensor's is 1, 1, 1.
     static func greyWorldNeutral(_ sampler: SceneSampler) -> [Double] {
+        if sampler.channelOfPosition.contains(3) { return [1, 1, 1] }
         var sums = [0.0, 0.0, 0.0], counts = [0.0, 0.0, 0.0]
         let channel = sampler.channelOfPosition
         var row = 0
@@ -285,8 +286,11 @@ public final class SimulatedSensor: FrameSource {
     /// The RawImage over the caller's storage, with metadata and calibration.
     private func makeImage(storage: PixelStorage, resolved r: Resolved, sequenceNumber: UInt64) throws -> RawImage {
         let black = Double(profile.blackLevel)
+        let mono = profile.cfaLayout.isMonochrome
+        let levels = mono ? try BlackLevels(rows: 1, columns: 1, values: [black])
+            : try BlackLevels(rows: 2, columns: 2, values: [black, black, black, black])
         let frame = try RawFrame(width: profile.width, height: profile.height, storage: storage, cfa: profile.cfaLayout,
-                                 blackLevels: try BlackLevels(rows: 2, columns: 2, values: [black, black, black, black]),
+                                 blackLevels: levels,
                                  whiteLevel: UInt32(profile.whiteLevel), bitsPerSample: profile.bitsPerSample)
         var metadata = try FrameMetadata(make: profile.make, model: profile.model, serialNumber: "SIM-\(profile.name)",
                                      lens: "\(profile.name) \(r.lens.name) \(r.lens.focalLength) mm f/\(r.lens.widestAperture)")
@@ -316,6 +320,15 @@ public final class SimulatedSensor: FrameSource {
         let diagonal = profile.pixelPitchMicrons / 1000
             * (Double(profile.width * profile.width + profile.height * profile.height)).squareRoot()
         metadata.focalLengthIn35mmFilm = r.lens.focalLength * 43.27 / diagonal
+        // The noise the frame was drawn with (none without `addsNoise`): shot noise at the analogue gain, read noise,
+        // rounding to whole DN.
+        if addsNoise {
+            metadata.noiseProfile = try NoiseProfile(gain: r.exposure.gain(iso: r.applied.iso),
+                                                     readNoiseElectrons: profile.readNoiseElectrons,
+                                                     range: Double(profile.whiteLevel - profile.blackLevel))
+        }
+        // A monochrome sensor has no colour to calibrate.
+        if mono { return RawImage(frame: frame, metadata: metadata, calibration: nil) }
         let c = calibration
         let withNeutral = try ColorCalibration(colorMatrix1: c.colorMatrix1, illuminant1: c.illuminant1,
                                                colorMatrix2: c.colorMatrix2, illuminant2: c.illuminant2,
