@@ -1,5 +1,13 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// rawburst's own modules are compiled optimised in debug builds too (`swift build`, `swift test`): their pixel loops
+/// run 10-50 times slower unoptimised, and the tests run the debug `rawburst` on real frames; dependencies stay as
+/// SwiftPM builds them. `RAWBURST_ONONE=1` in the environment gives unoptimised modules again, for a debugger
+/// (docs/testing.md).
+let optimisedInDebug: [SwiftSetting] = ProcessInfo.processInfo.environment["RAWBURST_ONONE"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// rawburst: burst raw capture, DNG writing, raw development and analysis for Linux.
 /// Layout and dependency direction are described in docs/architecture.md.
@@ -43,43 +51,43 @@ let package = Package(
         .target(name: "CTIFFShims", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShims"),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"], path: "Sources/C/CImageShims"),
 
-        .target(name: "RawCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "LJ92"),
-        .target(name: "RawTIFF", dependencies: ["RawCore", "CTIFFShims", "CTIFF", .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "RawDevelop", dependencies: ["RawCore"]),
+        .target(name: "RawCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
+        .target(name: "LJ92", swiftSettings: optimisedInDebug),
+        .target(name: "RawTIFF", dependencies: ["RawCore", "CTIFFShims", "CTIFF", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
+        .target(name: "RawDevelop", dependencies: ["RawCore"], swiftSettings: optimisedInDebug),
         .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CImageShims", "CJPEG", "CPNG", "CExif",
-                                                  "CLCMS2", "CHeif", .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"]),
-        .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"]),
-        .target(name: "RawSources", dependencies: ["RawCore"]),
+                                                  "CLCMS2", "CHeif", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
+        .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"], swiftSettings: optimisedInDebug),
+        .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"], swiftSettings: optimisedInDebug),
+        .target(name: "RawSources", dependencies: ["RawCore"], swiftSettings: optimisedInDebug),
         // Real cameras: pixel formats and their unpackers (PixelFormats/), raw streams on stdin (Streams/). Builds
         // without Aravis.
-        .target(name: "RawCameras", dependencies: ["RawCore", "RawSources", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "RawCameras", dependencies: ["RawCore", "RawSources", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
         // GenICam cameras (GigE Vision, USB3 Vision) through Aravis: the only module that imports CAravis.
-        .target(name: "RawAravis", dependencies: ["RawCore", "RawSources", "RawCameras", "CAravis"]),
-        .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"]),
-        .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"]),
+        .target(name: "RawAravis", dependencies: ["RawCore", "RawSources", "RawCameras", "CAravis"], swiftSettings: optimisedInDebug),
+        .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"], swiftSettings: optimisedInDebug),
+        .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"], swiftSettings: optimisedInDebug),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
-                                                "RawAnalysis", "CCrypto"]),
+                                                "RawAnalysis", "CCrypto"], swiftSettings: optimisedInDebug),
         .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
-                                                   .product(name: "SystemPackage", package: "swift-system")]),
+                                                   .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
         // The live viewfinder: its server (Hummingbird + WebSocket, the only module that imports them), page, previews
         // and controls.
         .target(name: "RawLive", dependencies: ["RawCore", "RawSources", "RawCapture", "RawDNG", "RawDevelop", "RawImageIO",
                                                 "RawAnalysis",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
-                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
+                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: optimisedInDebug),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
-                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis", "RawLive"]),
+                                                 "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis", "RawLive"], swiftSettings: optimisedInDebug),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: optimisedInDebug),
 
         // A TIFF-aware mutator (damaged directories, types, counts, offsets, loops) shared by the mutation tests and
         // the fuzz targets; it has its own small TIFF walker, so it does not depend on the reader it tests.
-        .target(name: "TIFFMutation", dependencies: ["RawCore"]),
-        .target(name: "TestSupport", dependencies: ["RawCore", "TIFFMutation"], path: "Tests/TestSupport"),
+        .target(name: "TIFFMutation", dependencies: ["RawCore"], swiftSettings: optimisedInDebug),
+        .target(name: "TestSupport", dependencies: ["RawCore", "TIFFMutation"], path: "Tests/TestSupport", swiftSettings: optimisedInDebug),
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDevelopTests", dependencies: ["RawDevelop", "RawCore", "RawFiles", "RawSimulator", "RawJobs",
                                                             "RawDNG", "TestSupport"]),
