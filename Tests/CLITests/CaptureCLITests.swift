@@ -383,14 +383,15 @@ struct CaptureCLITests {
         #expect(again.exitStatus == 2 && again.stderr.contains("manifest.json: already exists"), "\(again)")
     }
 
-    @Test("sensors --json lists the five profiles with ranges, CFA and lenses")
+    @Test("sensors --json lists the six profiles with ranges, CFA and lenses")
     func sensorsJSON() throws {
         let result = try CLI.run(["sensors", "--json"])
         #expect(result.exitStatus == 0, "\(result)")
         let list = try #require(try Self.report(result).array)
         let names = list.compactMap { $0["profile"]?["name"]?.string }
-        #expect(names == ["phone-wide", "phone-ultrawide", "phone-tele", "phone-front", "mirrorless-24"])
-        #expect(Set(list.compactMap { $0["profile"]?["cfa"]?.string }).count == 4)
+        #expect(names == ["phone-wide", "phone-ultrawide", "phone-tele", "phone-front", "mirrorless-24", "mono-vision"])
+        // The four Bayer phases and the monochrome sensor.
+        #expect(Set(list.compactMap { $0["profile"]?["cfa"]?.string }) == ["RGGB", "GRBG", "GBRG", "BGGR", "mono"])
         #expect(list.allSatisfy { ($0["profile"]?["lenses"]?.array?.count ?? 0) >= 1 })
         #expect(list.allSatisfy { $0["colorMatrix2"]?.array?.count == 9 })
         let plain = try CLI.run(["sensors"])

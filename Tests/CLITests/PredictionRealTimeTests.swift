@@ -69,10 +69,10 @@ import Testing
         #expect((check["firstStepSeconds"]?.double ?? 0) > 0)
     }
 
-    @Test("holds, the disk the limit (a simulated disk taking 5 frames a second at 10 fps): the first step comes when predicted ± 25 %, before any drop")
+    @Test("holds, the disk the limit (a simulated disk taking 5 frames of 136.7 kB a second at 10 fps): the first step comes when predicted ± 25 %, before any drop")
     func holdsOnASlowDisk() throws {
         let tmp = try TemporaryDirectory()
-        let burst = try Self.burst(["--fps", "10", "--duration", "4.5s", "--simulate-disk", "1.233MB/s",
+        let burst = try Self.burst(["--fps", "10", "--duration", "4.5s", "--simulate-disk", "0.684MB/s",
                                     "--memory-budget", "62.5MiB"], in: tmp, name: "disk")
         #expect(burst["plan"]?["bottleneck"]?.string == "disk")
         try Self.holds(burst)

@@ -101,6 +101,23 @@ import Testing
         #expect(free.sustainable && free.summary.hasPrefix("free-running"))
     }
 
+    @Test("the bytes a frame's file takes beyond its raw data, estimated from the calibration, within 15 % of a written file at 256x192, 640x480 and 1024x768")
+    func overheadScalesWithTheFrame() throws {
+        let costs = try #require(FrameCostCalibration.measure(options: DNGWriter.Options(), bitsPerSample: 12, cfa: .rggb))
+        #expect((costs.previewBytes ?? 0) > 0 && (costs.previewBytes ?? 0) < (costs.overheadBytes ?? 0))
+        let tmp = try TemporaryDirectory()
+        for (width, height) in [(256, 192), (640, 480), (1024, 768)] {
+            let frame = try SyntheticRaw.frame(width: width, height: height, cfa: .rggb, bits: 12, seed: 3)
+            let image = RawImage(frame: frame, metadata: try SyntheticRaw.fullMetadata(), calibration: nil)
+            var options = DNGWriter.Options()
+            options.compression = .none
+            let written = try DNGWriter(options: options).write(image, to: tmp.file("\(width).dng").path).bytes
+            let actual = written - width * height * 2
+            let estimate = try #require(costs.overheadBytes(samples: width * height))
+            #expect(abs(Double(estimate) / Double(actual) - 1) < 0.15, "\(width)x\(height): \(estimate) estimated, \(actual) written")
+        }
+    }
+
     /// A burst of the small sensor's frames at `fps`, uncompressed, onto a simulated disk taking `fraction` of what the
     /// plan says the burst needs, with the plan's (real, measured) costs. Returns the report and the session.
     static func diskBurst(fraction: Double, fps: Double = 30, slots: Int, seconds: Double, governor: Bool,

@@ -31,11 +31,11 @@ import Glibc
         return session.run(hooks: hooks)
     }
 
-    @Test("the sensor thread stalled for 1.4 intervals: frames made ahead wait for it, none is dropped, each keeps its tick")
+    @Test("the sensor thread stalled for 1.8 intervals: frames made ahead wait for it, none is dropped, each keeps its tick")
     func engineStallLosesNothingMadeAhead() throws {
         let tmp = try TemporaryDirectory()
         let source = RenderAheadSource(try BurstSessionTests.sensor(), depth: 2, ownsBuffers: false)
-        let report = try Self.burst(source, frames: 12, directory: tmp.url.path, stallAfterTrigger: (4, 70))
+        let report = try Self.burst(source, frames: 12, directory: tmp.url.path, stallAfterTrigger: (4, 90))
         #expect(report.problems == [])
         #expect(report.ledger.drops.isEmpty, "\(report.ledger.drops)")
         #expect(report.ledger.written.sorted() == BurstEngineTests.numbers(0..<12))
@@ -48,7 +48,7 @@ import Glibc
         // The same stall with a sensor that renders on the tick: the frame whose tick passed during it is lost.
         let plain = try TemporaryDirectory()
         let onTheTick = try Self.burst(try BurstSessionTests.sensor(), frames: 12, directory: plain.url.path,
-                                       stallAfterTrigger: (4, 70))
+                                       stallAfterTrigger: (4, 90))
         #expect(onTheTick.ledger.drops.contains { $0.reason == .late }, "\(onTheTick.ledger.drops)")
     }
 

@@ -95,7 +95,10 @@ public struct BurstPrediction: Sendable, Hashable, Codable {
             let sensor = plan.sensorMilliseconds ?? 0
             let write = max(0, cpu - sensor) / 1000 / Double(plan.framesPerTrigger)
             let onDisk = plan.diskMBps.map { Double(option.bytes) / 1e6 / max($0, 1e-9) } ?? 0
-            let expected = ExpectedBurst(fps: fps, capacity: capacity, latency: write + onDisk,
+            // Writers work side by side: their first frames finish a write's time apart divided among them (the disk
+            // takes one file at a time).
+            let parallel = Double(max(1, min(writers, plan.cores)))
+            let expected = ExpectedBurst(fps: fps, capacity: capacity, latency: write / parallel + onDisk,
                                          framesPerTrigger: plan.framesPerTrigger, slots: slots, writers: writers)
             let full = expected.fullAt
             let step = governor.flatMap { expected.firstStep(of: $0, sensorSeconds: (plan.sensorSerialMilliseconds ?? 0) / 1000) }
@@ -137,10 +140,11 @@ struct ExpectedBurst {
     let slots: Int
     let writers: Int
 
-    /// Triggers and seconds until the pool is full: `(S − c·L) ÷ (f − c)`.
+    /// Triggers and seconds until the pool is full: `(S − c·L) ÷ (f − c)`, at most 10^7 s (writers that all but keep
+    /// up fill it in no time a burst lasts).
     var fullAt: (frames: Int, seconds: Double) {
         let triggers = Double(slots) / Double(framesPerTrigger)
-        let seconds = max(0, triggers - capacity * latency) / max(fps - capacity, 1e-9)
+        let seconds = min(1e7, max(0, triggers - capacity * latency) / max(fps - capacity, 1e-9))
         return (Int((seconds * fps).rounded()), BurstTimePlan.round(seconds))
     }
 

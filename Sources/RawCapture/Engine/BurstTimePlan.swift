@@ -151,7 +151,7 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         case .lj92: raw = Int(Double(samples * 2) * (costs.losslessRatio ?? 0.7))
         case .packed: raw = (9...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
         }
-        return raw + (costs.overheadBytes ?? 0)
+        return raw + (costs.overheadBytes(samples: samples) ?? 0)
     }
 
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }

@@ -22,8 +22,11 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     public var shedFixedNanoseconds: [String: Double]
     /// Lossless JPEG's raw data over the uncompressed samples' bytes, on the measured frame.
     public var losslessRatio: Double?
-    /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags): the same for any frame of the same aspect.
+    /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags) on the larger measured frame: the same for
+    /// any frame at least as large, of the same aspect (``overheadBytes(samples:)`` scales it for smaller ones).
     public var overheadBytes: Int?
+    /// The JPEG preview's share of ``overheadBytes`` (nil in calibrations cached before it was measured).
+    public var previewBytes: Int?
 
     /// Costs given (from a cache, or a test's figures).
     public init(fullNanosecondsPerSample: [String: Double], shedNanosecondsPerSample: [String: Double],
@@ -54,6 +57,26 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
             && (overheadBytes.map { (0...(1 << 30)).contains($0) } ?? true)
     }
 
+    /// Bytes beyond the raw data of a frame of `samples` samples (of the measured aspect): the tags as measured, the
+    /// thumbnail as the writer sizes it (256 px long edge; half the frame's size for a frame no larger, which dcraw
+    /// would otherwise read as the raw image) and the preview in proportion to its pixels below the measured frame's
+    /// (previews are at most 1024 px long). Nil when the calibration has no overhead figure.
+    public func overheadBytes(samples: Int) -> Int? {
+        guard let total = overheadBytes else { return nil }
+        guard let preview = previewBytes else { return total }
+        let measured = Self.sizes[1].width * Self.sizes[1].height
+        let tags = max(0, total - preview - Self.thumbnailBytes(samples: measured))
+        let previewShare = Double(preview) * min(1, Double(samples) / Double(measured))
+        return tags + Self.thumbnailBytes(samples: samples) + Int(previewShare)
+    }
+
+    /// The RGB thumbnail's bytes for a 4:3 frame of `samples` samples: 256x192, or a quarter of the frame's pixels for a
+    /// frame no larger than that.
+    static func thumbnailBytes(samples: Int) -> Int {
+        let full = 256 * 192
+        return 3 * (samples > full ? full : samples / 4)
+    }
+
     /// The widths and heights of the frames measured (the same aspect: the thumbnail's size is the same).
     static let sizes = [(width: 512, height: 384), (width: 1024, height: 768)]
 
@@ -75,6 +98,7 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                                      overheadBytes: nil)
         let n = images.map { Double($0.frame.width * $0.frame.height) }
         var fileBytes: [DNGCompression: Int] = [:]
+        var shedBytes: Int?
         for compression in DNGCompression.allCases {
             var full = options
             full.compression = compression
@@ -94,6 +118,7 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
                 if shedding {
                     c.shedNanosecondsPerSample[compression.rawValue] = perSample
                     c.shedFixedNanoseconds[compression.rawValue] = fixed
+                    if compression == .none { shedBytes = bytes }
                 } else {
                     c.fullNanosecondsPerSample[compression.rawValue] = perSample
                     c.fullFixedNanoseconds[compression.rawValue] = fixed
@@ -109,6 +134,7 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
         let raw = Int(n[1]) * 2
         let overhead = fileBytes[.none].map { max(0, $0 - raw) }
         c.overheadBytes = overhead
+        c.previewBytes = fileBytes[.none].flatMap { full in shedBytes.map { max(0, full - $0) } }
         c.losslessRatio = fileBytes[.lj92].flatMap { lj in overhead.map { (Double(max(0, lj - $0)) / Double(raw) * 1000).rounded() / 1000 } }
         return c
     }
