@@ -140,7 +140,8 @@ enum DNGTagTable {
             if jpeg, !tags.contains(where: { $0.tag == UInt32(T.jpegTables) }) { data.append(.jpegTablesInEachSegment) }
             levels = []
             sampleLayout = []
-            noise = nil  // the source's NoiseProfile, if any, is among its data tags
+            // A NoiseProfile the source's raw directory holds is among its data tags; one from elsewhere is written.
+            if tags.contains(where: { $0.tag == UInt32(T.noiseProfile) }) { noise = nil }
         }
         let colour: [TagAssignment] = frame.cfa.isMonochrome ? [.number(T.photometricInterpretation, 34892)] : [
             .number(T.photometricInterpretation, 32803),

@@ -3,8 +3,9 @@ import RawTIFF
 
 extension DNGWriter {
     /// The depth `.packed` stores `frame` at: the frame's bits per sample, or more if a sample is larger (the same
-    /// rule as lossless JPEG's precision), when that is 8...15 (8: one byte a sample, as an 8-bit sensor sends them);
-    /// nil for 16 bits, which are written unpacked.
+    /// rule as lossless JPEG's precision), when that is 8...15 (8: one byte a sample, as an 8-bit sensor sends them),
+    /// raised to the first depth up to 15 whose rows end on a byte; nil (written unpacked) for 16 bits and for widths
+    /// no such depth fits.
     static func packedDepth(for frame: RawFrame) -> Int? {
         let bits = LJ92TileEncoder.precision(for: frame)
         guard (8...15).contains(bits) else { return nil }

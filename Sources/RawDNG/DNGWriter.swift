@@ -69,11 +69,11 @@ public struct DNGWriter: Sendable {
         /// Whether the file's name is on disk too (`.notDurable` when its directory could not be flushed).
         public var publication: AtomicFile.Publication = .durable
         /// How the raw mosaic was stored: the options' compression, except `.none` when `.packed` was asked for a
-        /// frame whose samples need 16 bits (packing applies to 8–15 bits; the file is then exactly what `.none`
-        /// writes).
+        /// frame no depth up to 15 bits packs into rows that end on a byte (16-bit samples, or a width such as 255 at
+        /// 10 bits: ``packedDepth(for:)``); the file is then exactly what `.none` writes.
         public var compression: DNGCompression = .none
-        /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth, or the
-        /// lossless-JPEG precision.
+        /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth (the frame's, or
+        /// deeper so that rows end on a byte), or the lossless-JPEG precision.
         public var bitsPerSample: Int = 16
         /// The NewRawImageDigest written (16 bytes), or nil when the options leave it out.
         public var rawImageDigest: [UInt8]?

@@ -23,7 +23,7 @@ extension RawFileReader {
     /// verbatim. Call it after the file has been read (``read(path:)``): the structure checks are not repeated.
     public func sourceData(path: String) throws(RawReadError) -> DNGSourceData {
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)
-        guard let tiff = try TIFFRawFacts.inspect(path: path, head: head), tiff.isDNG, !tiff.isLinearRawDNG,
+        guard let tiff = try TIFFRawFacts.inspect(path: path, head: head), tiff.isDNG, !tiff.isLinearRawDNG || tiff.isMonochromeDNG,
               let raw = tiff.structure.rawDirectory else { return .frame }
         var reason: DNGVerbatimRawData.Reason?
         if tiff.rawDataIsLossy {

@@ -108,7 +108,8 @@ public struct RawFileReader: Sendable {
         // Before LibRaw sees the file: LibRaw 0.20 zero-fills strips past the end of a cut file without an error.
         try tiff?.checkComplete(path: path, fileSize: fileSize)
         try tiff?.checkValid(path: path)
-        if let tiff, tiff.isLinearRawDNG {
+        // A monochrome DNG's lossy (DCT) data is LibRaw's to decode (below), as a CFA DNG's is.
+        if let tiff, tiff.isLinearRawDNG, !(tiff.isMonochromeDNG && tiff.rawDataIsLossy) {
             // One sample per pixel is a monochrome sensor's image: a one-plane mosaic every step takes.
             guard linear || tiff.isMonochromeDNG else { throw Self.linearRefused(path) }
             let content = try LinearDNGReader.read(tiff, path: path)

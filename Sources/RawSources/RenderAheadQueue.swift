@@ -62,8 +62,8 @@ final class RenderAheadQueue: @unchecked Sendable {
 
     /// After a finished burst whose render thread has stopped (and did not fail), ready for the next burst of the same
     /// source (the viewfinder's takes): frames made and not delivered are let go (their numbers stay used, as the
-    /// inner source's sequence goes on), every buffer is free, and the engine's clock is learnt again. Call under the
-    /// lock.
+    /// inner source's sequence goes on; numbers the engine let go that were not made yet are let go by the next
+    /// thread, in order), every buffer is free, and the engine's clock is learnt again. Call under the lock.
     func rearmAfterBurst() {
         guard burstOver, !started || exited, failure == nil else { return }
         burstOver = false
@@ -71,7 +71,6 @@ final class RenderAheadQueue: @unchecked Sendable {
         stopping = false
         exited = false
         next = max(next, nextToMake)
-        nextToMake = next
         made = [:]
         free = owned
         allowedAt = [:]

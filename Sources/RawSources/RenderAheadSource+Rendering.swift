@@ -30,9 +30,11 @@ extension RenderAheadSource {
         thread.start()
     }
 
-    /// Asks the render thread to stop and waits until it has (a frame it is making is finished first).
+    /// Asks the render thread to stop and waits until it has (a frame it is making is finished first); nothing when it
+    /// has not started.
     func stopRendering() {
         locked { q in
+            guard q.started else { return }
             q.stopping = true
             q.condition.broadcast()
             while q.started && !q.exited { q.condition.wait() }

@@ -24,7 +24,9 @@ import RawCore
 ///   or, with `ownsBuffers` (two sensors, whose frames the engine does not lend slots to), in `depth` buffers of its
 ///   own, counted in ``workingMemoryBytes``.
 /// - Nothing disappears silently: a frame the engine lets go (`skipFrame`) uses up its sequence number as before;
-///   frames made ahead of the last one delivered were never exposed on the burst's clock and use up no number.
+///   frames made ahead of the last one delivered were never exposed on the burst's clock and use up no number of it.
+///   A source that serves another burst afterwards (the viewfinder's next take) starts it after them: their numbers
+///   stay used, as the inner source's sequence goes on.
 ///
 /// Threads: the engine's sensor thread calls every member (except `interrupt`); the render thread uses the inner
 /// source alone once it has started. Shared state is in `RenderAheadQueue`, under its lock.
@@ -202,6 +204,8 @@ public final class RenderAheadSource: SlotBorrowingSource {
 
     public func returnBorrowed() -> [PixelStorage] {
         stopRendering()
+        // Its own buffers were never lent.
+        guard !ownsBuffers else { return [] }
         return locked { q in
             let lent = q.owned
             q.owned = []
@@ -215,7 +219,10 @@ public final class RenderAheadSource: SlotBorrowingSource {
     /// next burst of this source starts it anew.
     public func finish() {
         stopRendering()
-        locked { $0.burstOver = true }
+        locked { q in
+            q.burstOver = true
+            q.rearmAfterBurst()
+        }
         inner.finish()
     }
 }

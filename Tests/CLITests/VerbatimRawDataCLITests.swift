@@ -50,13 +50,14 @@ struct VerbatimRawDataCLITests {
 
     /// The source DNG: the lossy tiles, a 4096-entry LinearizationTable, BlackLevel 1000 and WhiteLevel 65535 (linear
     /// units), a made-up NewRawImageDigest; raw image in IFD0 with CinemaDNG tags (as a Blackmagic frame), or with
-    /// `subIFD` in a SubIFD below a small thumbnail IFD0.
-    static func source(in tmp: TemporaryDirectory, subIFD: Bool = false) throws -> String {
+    /// `subIFD` in a SubIFD below a small thumbnail IFD0; with `monochrome`, a LinearRaw image of one sample per pixel
+    /// (no CFA or colour tags), as a monochrome camera's.
+    static func source(in tmp: TemporaryDirectory, subIFD: Bool = false, monochrome: Bool = false) throws -> String {
         let made = try Python.run(script: tileMaker, arguments: [tmp.url.path])
         #expect(made.succeeded, "\(made)")
         let tiles = try (0..<6).map { [UInt8](try Data(contentsOf: tmp.file("tile-\($0).jpg"))) }
         let table = try Data(contentsOf: tmp.file("table.u16")).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
-        let rawTags: [SpecDNG.Entry] = [
+        var rawTags: [SpecDNG.Entry] = [
             .init(254, .long, [0]), .init(256, .long, [Int64(width)]), .init(257, .long, [Int64(height)]),
             .init(258, .short, [12]), .init(259, .short, [7]), .init(262, .short, [32803]), .init(277, .short, [1]),
             .init(284, .short, [1]), .init(322, .short, [Int64(tileWidth)]), .init(323, .short, [Int64(tileLength)]),
@@ -64,13 +65,17 @@ struct VerbatimRawDataCLITests {
             .init(33421, .short, [2, 2]), .init(33422, .byte, [0, 1, 1, 2]),
             .init(50712, .short, table.map(Int64.init)), .init(50714, .long, [1000]), .init(50717, .long, [65535]),
         ]
-        let cameraTags: [SpecDNG.Entry] = [
+        var cameraTags: [SpecDNG.Entry] = [
             .ascii(271, "Blackmagic-like"), .ascii(272, "Lossy 12"),
             .init(50706, .byte, [1, 4, 0, 0]), .init(50707, .byte, [1, 1, 0, 0]), .ascii(50708, "Blackmagic-like Lossy 12"),
             .init(50721, .srational, [9, 10, -3, 10, -1, 10, -4, 10, 12, 10, 2, 10, -1, 10, 2, 10, 6, 10]),
             .init(50778, .short, [21]), .init(50728, .rational, [1, 2, 1, 1, 7, 10]),
             .init(51111, .byte, (0..<16).map { Int64(16 * $0 + 3) }),
         ]
+        if monochrome {
+            rawTags = rawTags.filter { ![262, 33421, 33422].contains($0.tag) } + [.init(262, .short, [34892])]
+            cameraTags = cameraTags.filter { ![50721, 50728, 50778].contains($0.tag) }
+        }
         var dng: SpecDNG
         if subIFD {
             let thumbnail: [SpecDNG.Entry] = [
@@ -86,7 +91,7 @@ struct VerbatimRawDataCLITests {
             ]
             dng = SpecDNG(entries: rawTags + cameraTags + cinema, blocks: tiles, offsetsTag: 324)
         }
-        let path = tmp.file(subIFD ? "lossy-subifd.dng" : "lossy-cinema.dng").path
+        let path = tmp.file((monochrome ? "mono-" : "") + (subIFD ? "lossy-subifd.dng" : "lossy-cinema.dng")).path
         try Data(dng.bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -191,6 +196,24 @@ struct VerbatimRawDataCLITests {
         let structure = try TIFFStructure.read(path: out)
         #expect(structure.mainDirectory.integer(TIFFTag.newSubFileType) == 1)
         #expect(structure.rawDirectory?.path == "IFD0.SubIFD0")
+        #expect(try ExifTool.validate(out).isEmpty)
+    }
+
+    @Test("a monochrome camera's lossy frame (LinearRaw, one sample per pixel): its tiles copied, still monochrome; LibRaw and dcraw read the same",
+          .enabled(if: tools))
+    func lossyMonochrome() throws {
+        let tmp = try TemporaryDirectory()
+        let source = try Self.source(in: tmp, subIFD: true, monochrome: true)
+        let out = tmp.file("out.dng").path
+        let result = try CLI.run(["convert", source, "-o", out, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let file = try #require(try JSONValue(parsing: result.stdout)["files"]?[0])
+        #expect(file["action"]?.string == "converted-verbatim" && file["verbatimReason"]?.string == "lossy-jpeg", "\(result.stdout)")
+        let seen = try Python.json(script: Self.compare, arguments: [source, out])
+        #expect(seen["blocks"]?.bool == true && seen["libraw"]?.bool == true && seen["dcraw"]?.bool == true, "\(seen)")
+        let raw = try #require(try TIFFStructure.read(path: out).rawDirectory)
+        #expect(raw.integer(TIFFTag.photometricInterpretation) == 34892 && raw.integer(TIFFTag.samplesPerPixel) == 1)
+        #expect(!raw.contains(TIFFTag.cfaPattern))
         #expect(try ExifTool.validate(out).isEmpty)
     }
 

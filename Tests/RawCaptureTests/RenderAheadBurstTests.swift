@@ -21,6 +21,23 @@ import Testing
                                    outputDirectory: output)
     }
 
+    @Test("one source, two bursts one after the other (the viewfinder's takes): the second starts its render thread anew, its frames numbered after the first's, and settings fed between them reach it",
+          arguments: [false, true])
+    func twoBurstsFromOneSource(ownsBuffers: Bool) throws {
+        let source = try Self.wrapped(ownsBuffers: ownsBuffers)
+        let first = try TemporaryDirectory(), second = try TemporaryDirectory()
+        let one = try BurstSession(source: source, configuration: Self.configuration(frames: 5, source: source, output: first.url.path)).run()
+        #expect(one.problems == [] && one.ledger.written.count == 5 && one.ledger.drops.isEmpty)
+        try source.configure(CaptureSettings(iso: 800, shutter: 1.0 / 200, focus: .metres(1.5), whiteBalance: .preset(.daylight)))
+        let two = try BurstSession(source: source, configuration: Self.configuration(frames: 5, source: source, output: second.url.path)).run()
+        #expect(two.problems == [] && two.ledger.written.count == 5 && two.ledger.drops.isEmpty, "\(two.problems) \(two.ledger.drops)")
+        let last = try #require(one.frames.map(\.sequenceNumber).max())
+        #expect(two.frames.allSatisfy { $0.sequenceNumber > last }, "\(two.frames.map(\.sequenceNumber)) after \(last)")
+        #expect(Set(two.frames.map(\.sequenceNumber)).count == 5)
+        // Configured before the second burst's first frame was made: every frame of it was made with ISO 800.
+        #expect(two.frames.allSatisfy { $0.settings.iso == 800 }, "\(two.frames.map(\.settings.iso))")
+    }
+
     @Test("a bracketing plan gives each frame its own step although settings reach the sensor two frames late: settings, bracket index, and the DNG's EXIF ISO (our reader and ExifTool)")
     func bracketReachesEveryFrame() throws {
         let tmp = try TemporaryDirectory()

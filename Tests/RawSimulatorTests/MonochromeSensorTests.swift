@@ -31,10 +31,13 @@ struct MonochromeSensorTests {
         #expect(frame.blackLevels.rows == 1 && frame.blackLevels.values == [240] && frame.whiteLevel == 4095)
         #expect(captured.image.calibration == nil)
         #expect(captured.settings.asShotNeutral == [1, 1, 1])
+        let tungsten = try SimulatedSensor(profile: Self.smallMono, scene: FlatScene(), seed: 7)
+        try tungsten.configure(CaptureSettings(iso: 100, shutter: 0.01, focus: .metres(2), whiteBalance: .kelvin(2850, tint: 0)))
+        #expect(try tungsten.nextFrame(into: PixelStorage(count: tungsten.samplesPerFrame)).settings.asShotNeutral == [1, 1, 1])
         #expect(captured.image.metadata.noiseProfile?.planes.count == 1)
     }
 
-    @Test("a monochrome pixel answers to the three filters together: about twice the green pixel's signal of a Bayer twin")
+    @Test("a monochrome pixel answers to the three filters together, scaled as the strongest colour channel: about the green pixel's signal of a Bayer twin")
     func panchromaticResponse() throws {
         var bayer = Self.smallMono
         bayer.cfa = "RGGB"
@@ -71,6 +74,19 @@ struct MonochromeSensorTests {
         // The clean frame is rounded to whole DN as the noisy one is: their difference has the rounding variance once.
         let ratio = measured / predicted
         #expect(abs(ratio - 1) < 0.06, "\(cfa) ISO \(iso): measured / predicted variance \(ratio)")
+
+        // In the dark (the lens capped), the variance is the offset O alone: read noise at the gain and rounding.
+        let dark = try Self.frame(profile, scene: FlatScene(level: 0), iso: iso).image.frame
+        var darkVariance = 0.0, darkCount = 0.0
+        for row in 0..<dark.height {
+            for column in 0..<dark.width {
+                let d = (Double(dark[row, column]) - Double(profile.blackLevel)) / range
+                darkVariance += d * d
+                darkCount += 1
+            }
+        }
+        let darkRatio = darkVariance / darkCount / noise.planes[0].offset
+        #expect(abs(darkRatio - 1) < 0.06, "\(cfa) ISO \(iso): dark variance / O = \(darkRatio)")
     }
 
     static func centreStatistics(_ frame: RawFrame, where keep: (Int, Int) -> Bool) -> (mean: Double, count: Int) {

@@ -141,15 +141,16 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         reason = choice.reason
     }
 
-    /// Bytes of one frame's file with `compression`: its raw data — 2 per sample uncompressed, bits/8 packed (9–15
-    /// bits), lossless JPEG at the ratio measured in the calibration — and the measured overhead (thumbnail, preview,
-    /// tags).
+    /// Bytes of one frame's file with `compression`: its raw data — 2 per sample uncompressed, bits/8 packed (8–15
+    /// bits), lossless JPEG at the ratio measured in the calibration — and the overhead (thumbnail, preview, tags) the
+    /// calibration gives for a frame of that size (``FrameCostCalibration/overheadBytes(samples:)``).
     static func bytes(samples: Int, bits: Int, compression: DNGCompression, costs: FrameCostCalibration) -> Int {
         let raw: Int
         switch compression {
         case .none: raw = samples * 2
         case .lj92: raw = Int(Double(samples * 2) * (costs.losslessRatio ?? 0.7))
-        case .packed: raw = (9...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
+        // Packed at the frame's depth (8-bit frames one byte a sample); the rare width packed deeper is not known here.
+        case .packed: raw = (8...15).contains(bits) ? (samples * bits + 7) / 8 : samples * 2
         }
         return raw + (costs.overheadBytes(samples: samples) ?? 0)
     }

@@ -25,8 +25,10 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// Bytes of a file beyond its raw data (thumbnail, JPEG preview, tags) on the larger measured frame: the same for
     /// any frame at least as large, of the same aspect (``overheadBytes(samples:)`` scales it for smaller ones).
     public var overheadBytes: Int?
-    /// The JPEG preview's share of ``overheadBytes`` (nil in calibrations cached before it was measured).
+    /// The JPEG preview's share of ``overheadBytes`` and its long edge (nil in calibrations cached before they were
+    /// measured; no preview: 0 bytes).
     public var previewBytes: Int?
+    public var previewLongEdge: Int?
 
     /// Costs given (from a cache, or a test's figures).
     public init(fullNanosecondsPerSample: [String: Double], shedNanosecondsPerSample: [String: Double],
@@ -59,15 +61,18 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
 
     /// Bytes beyond the raw data of a frame of `samples` samples (of the measured aspect): the tags as measured, the
     /// thumbnail as the writer sizes it (256 px long edge; half the frame's size for a frame no larger, which dcraw
-    /// would otherwise read as the raw image) and the preview in proportion to its pixels below the measured frame's
-    /// (previews are at most 1024 px long). Nil when the calibration has no overhead figure.
+    /// would otherwise read as the raw image) and the preview in proportion to its pixels against the measured frame's
+    /// (a preview is the frame's size up to its long edge). Nil when the calibration has no overhead figure.
     public func overheadBytes(samples: Int) -> Int? {
         guard let total = overheadBytes else { return nil }
-        guard let preview = previewBytes else { return total }
-        let measured = Self.sizes[1].width * Self.sizes[1].height
-        let tags = max(0, total - preview - Self.thumbnailBytes(samples: measured))
-        let previewShare = Double(preview) * min(1, Double(samples) / Double(measured))
-        return tags + Self.thumbnailBytes(samples: samples) + Int(previewShare)
+        guard let preview = previewBytes, let edge = previewLongEdge else { return total }
+        let measured = Self.sizes[1]
+        let tags = max(0, total - preview - Self.thumbnailBytes(samples: measured.width * measured.height))
+        guard edge > 0 else { return tags + Self.thumbnailBytes(samples: samples) }
+        // The long edges of the two previews (4:3 frames): the frame's own, or the preview's limit.
+        let longEdge = (Double(samples) * 4 / 3).squareRoot()
+        let ratio = min(longEdge, Double(edge)) / min(Double(measured.width), Double(edge))
+        return tags + Self.thumbnailBytes(samples: samples) + Int(Double(preview) * ratio * ratio)
     }
 
     /// The RGB thumbnail's bytes for a 4:3 frame of `samples` samples: 256x192, or a quarter of the frame's pixels for a
@@ -135,6 +140,7 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
         let overhead = fileBytes[.none].map { max(0, $0 - raw) }
         c.overheadBytes = overhead
         c.previewBytes = fileBytes[.none].flatMap { full in shedBytes.map { max(0, full - $0) } }
+        c.previewLongEdge = options.previewLongEdge ?? 0
         c.losslessRatio = fileBytes[.lj92].flatMap { lj in overhead.map { (Double(max(0, lj - $0)) / Double(raw) * 1000).rounded() / 1000 } }
         return c
     }

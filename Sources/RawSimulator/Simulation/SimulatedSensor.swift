@@ -203,7 +203,7 @@ public final class SimulatedSensor: FrameSource {
             if s.iso == nil { automatic.append(.iso) }
             if s.shutter == nil { automatic.append(.shutter) }
         }
-        let neutral: [Double]
+        var neutral: [Double]
         switch s.whiteBalance {
         case .auto:
             neutral = Self.greyWorldNeutral(sampler)
@@ -213,6 +213,8 @@ public final class SimulatedSensor: FrameSource {
         case .kelvin(let k, let tint):
             neutral = neutralFor(kelvin: k, tint: tint)
         }
+        // A monochrome sensor has no colour to balance, whatever the setting.
+        if profile.cfaLayout.isMonochrome { neutral = [1, 1, 1] }
         let applied = AppliedSettings(iso: iso, shutter: shutter, aperture: aperture, focus: focus,
                                       exposureCompensation: s.exposureCompensation, lens: lens.name,
                                       focalLength: lens.focalLength, whiteBalance: s.whiteBalance,
