@@ -23,8 +23,6 @@ final class RenderAheadQueue: @unchecked Sendable {
     var started = false
     var stopping = false
     var exited = false
-    /// The burst was finished (`finish()`): the next burst's first lend or frame starts the render thread anew.
-    var burstOver = false
     /// The next frame to deliver: every frame before it was delivered or let go.
     var next: UInt64 = 0
     /// The next frame the render thread makes (or lets go, when the engine let it go first).
@@ -65,8 +63,7 @@ final class RenderAheadQueue: @unchecked Sendable {
     /// inner source's sequence goes on; numbers the engine let go that were not made yet are let go by the next
     /// thread, in order), every buffer is free, and the engine's clock is learnt again. Call under the lock.
     func rearmAfterBurst() {
-        guard burstOver, !started || exited, failure == nil else { return }
-        burstOver = false
+        guard !started || exited, failure == nil else { return }
         started = false
         stopping = false
         exited = false

@@ -10,7 +10,6 @@ import RawCore
 extension RenderAheadSource {
     /// Starts the render thread (once; not without buffers): frames 0 to `depth` − 1 may be made from now.
     func startRendering() {
-        locked { $0.rearmAfterBurst() }
         let innerBytes = locked { $0.started } ? nil : inner.workingMemoryBytes
         let start: Bool = locked { q in
             guard !q.started, !q.stopping, q.depth > 0 else { return false }

@@ -196,7 +196,6 @@ public final class RenderAheadSource: SlotBorrowingSource {
             throw FrameSourceError("a slot of \(storage.count) samples cannot take a \(samplesPerFrame)-sample frame")
         }
         locked { q in
-            q.rearmAfterBurst()
             q.owned.append(storage)
             q.free.append(storage)
         }
@@ -219,10 +218,7 @@ public final class RenderAheadSource: SlotBorrowingSource {
     /// next burst of this source starts it anew.
     public func finish() {
         stopRendering()
-        locked { q in
-            q.burstOver = true
-            q.rearmAfterBurst()
-        }
+        locked { $0.rearmAfterBurst() }
         inner.finish()
     }
 }
