@@ -4,7 +4,7 @@ import TestSupport
 
 /// `capture --live` and `rawburst live` through HTTP and raw sockets (Tests/Live/live_http_check.py drives them):
 /// refusals, the token, a viewer that never reads, the previews' latencies in the manifest, and the settings kept
-/// between runs. The browser itself is LiveBrowserCLITests.
+/// between runs. The browser itself is LiveBrowserRealTimeTests.
 @Suite(.serialized) struct LiveCLITests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Live/live_http_check.py")
@@ -14,7 +14,7 @@ import TestSupport
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("rawburst-live-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (folder, try LiveBrowserCLITests.smallProfile(in: folder), folder.appendingPathComponent("config").path)
+        return (folder, try LiveBrowserRealTimeTests.smallProfile(in: folder), folder.appendingPathComponent("config").path)
     }
 
     /// Runs `rawburst ARGS` under the driver with `steps`, its configuration in `config`.

@@ -161,8 +161,10 @@ try:
         const s = document.getElementById('shutter');
         const o = [...s.options].find(o => Math.abs(parseFloat(o.value) - 1/125) < 1e-9);
         return o ? o.value : null;"""))
-    n = state("window.rawburstLive.frames")
-    newest("window.rawburstLive.frames", n + 3)
+    # The frames already made ahead keep the settings they were made with (the source's declared latency): wait for
+    # the first frame made with the new ones, however many frames that takes on a busy machine.
+    wait_for("(m => m && m.sensors[0].settings.iso == 400 && Math.abs(m.sensors[0].settings.shutter - 0.008) < 1e-9)"
+             "(window.rawburstLive.lastMeta)", 30)
     meta = state("window.rawburstLive.lastMeta")
     result["previewISO"] = meta["sensors"][0]["settings"]["iso"]
     result["previewShutter"] = meta["sensors"][0]["settings"]["shutter"]

@@ -238,6 +238,9 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup(title: "Developed pictures and composites")
     var developOptions: CaptureDevelopOptions
 
+    @OptionGroup(title: "Developed pictures and composites")
+    var compositeOptions: CompositeOptions
+
     @OptionGroup(title: "Orientation and mirroring")
     var framingOptions: FramingOptions
 
@@ -270,6 +273,7 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         try validateStream()
+        try developOptions.validate(composite: compositeOptions)
         if presets != nil && preset == nil { throw BadValue("--presets needs --preset NAME to choose one of its presets") }
     }
 
@@ -381,7 +385,7 @@ struct CaptureCommand: ParsableCommand {
             try framingOptions.checkMirror(sensors: setup.cameras.count, developing: developOptions.develop != nil,
                                            viewfinder: liveOptions.endpoint != nil)
             configuration.development = try developOptions.development(
-                overwrite: overwrite, sensors: setup.cameras.count,
+                composite: compositeOptions, overwrite: overwrite, sensors: setup.cameras.count,
                 mirrored: framingOptions.mirroredSensors(setup.source.sensorNames))
             try checkNameLengths(configuration: configuration, cameras: setup.cameras)
             do { _ = try BurstSession.check(configuration, source: setup.source) } catch { throw BadValue("\(error)") }

@@ -28,20 +28,20 @@ struct CaptureDevelopOptions: ParsableArguments {
             transform: { text in try BadValue.wrapping("--develop: ") { try OutputColorSpace(validating: text) } })
     var developSpace = OutputColorSpace.sRGB
 
-    @OptionGroup
-    var compositeOptions: CompositeOptions
-
-    /// A composite needs a format; the composite options' values are checked even without one.
-    func validate() throws {
+    /// A composite needs a format; the composite options' values are checked even without one. (`capture` holds the
+    /// composite options as a group of its own beside this one: argument-parser's checks of nested groups cost
+    /// exponentially in their depth at every start of a debug build.)
+    func validate(composite compositeOptions: CompositeOptions) throws {
         if develop == nil && compositeOptions.composite != nil {
             throw BadValue("--composite needs --develop FORMAT (the composites' format)")
         }
         do { _ = try compositeOptions.compositor() } catch { throw BadValue("--develop: \(error)") }
     }
 
-    /// The development these options ask for, or nil; `sensors` is how many sensors the capture uses, `mirrored` the
+    /// The development these options and `compositeOptions` ask for, or nil; `sensors` is how many sensors the capture uses, `mirrored` the
     /// names of those whose pictures are flipped left to right (`--mirror`).
-    func development(overwrite: Bool, sensors: Int, mirrored: Set<String> = []) throws -> BurstDevelopment? {
+    func development(composite compositeOptions: CompositeOptions, overwrite: Bool, sensors: Int,
+                     mirrored: Set<String> = []) throws -> BurstDevelopment? {
         guard let format = develop else { return nil }
         do {
             var settings = DevelopSettings()

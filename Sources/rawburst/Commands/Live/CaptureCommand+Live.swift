@@ -17,7 +17,7 @@ extension CaptureCommand {
             endpoint: endpoint, token: liveOptions.effectiveToken(at: endpoint), setup: setup, settings: settings,
             fixedBecause: settingsFixed(setup: setup, plan: resolved.configuration.plan != nil), presets: try pagePresets(),
             store: store, folder: takes ? takeFolder(first) : output, previewSize: liveOptions.previewSize,
-            sideBySide: developOptions.compositeOptions.stack == "horizontal",
+            sideBySide: compositeOptions.stack == "horizontal",
             mirrored: framingOptions.mirroredSensors(setup.source.sensorNames))
         defer { viewfinder.close() }
         Terminal.error("live viewfinder: \(viewfinder.address.url)"

@@ -6,7 +6,7 @@ import TestSupport
 /// live_page_check.py does what a photographer would and reports what it saw; the assertions are here). The sensor is
 /// phone-wide's design at 640x480, so a debug build keeps up with the page; the 12 MP figures are measured by the
 /// benchmarks and by hand (docs/live.md).
-@Suite(.serialized) struct LiveBrowserCLITests {
+@Suite(.serialized) struct LiveBrowserRealTimeTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Live/live_page_check.py")
 
