@@ -248,6 +248,33 @@ struct SimulatedSensorPhysicsTests {
         }
     }
 
+    @Test("automatic white balance across an exposure bracket: one grey-world measurement per lens, the same neutral on every frame")
+    func autoWhiteBalanceIsMeasuredOncePerLens() throws {
+        var profile = try TestProfiles.small()
+        var tele = profile.lenses[0]
+        tele.name = "tele"
+        tele.focalLength *= 3
+        tele.horizontalFieldOfView /= 3
+        profile.lenses.append(tele)
+        let sensor = try SimulatedSensor(profile: profile, scene: ColorChartScene(), seed: 7)
+        var neutrals: [[Double]] = []
+        // An ev:-1,0,+1 bracket twice over, as the engine configures it: every frame a settings change.
+        let shutters: [Double] = [0.00125, 0.0025, 0.005, 0.00125, 0.0025, 0.005]
+        for shutter in shutters {
+            let frame = try capture(sensor, CaptureSettings(iso: 100, shutter: shutter, focus: .metres(2), whiteBalance: .auto))
+            #expect(frame.settings.automatic.contains("white balance"))
+            neutrals.append(frame.settings.asShotNeutral)
+        }
+        #expect(sensor.greyWorldMeasurements == 1)
+        #expect(Set(neutrals).count == 1)
+        // What a measurement of its own gives, exactly.
+        #expect(neutrals[0] == SimulatedSensor.greyWorldNeutral(sensor.sampler(for: profile.lenses[0])))
+        // Another lens sees the scene anew: a measurement of its own, a neutral of its own.
+        let other = try capture(sensor, CaptureSettings(iso: 100, shutter: 1.0 / 400, focus: .metres(2), whiteBalance: .auto, lens: "tele"))
+        #expect(sensor.greyWorldMeasurements == 2)
+        #expect(other.settings.asShotNeutral == SimulatedSensor.greyWorldNeutral(sensor.sampler(for: tele)))
+    }
+
     @Test("settings outside the sensor's ranges are refused with the setting named")
     func settingsValidation() throws {
         let sensor = try SimulatedSensor(profile: TestProfiles.small(), scene: FlatScene())

@@ -27,6 +27,12 @@ public final class SimulatedSensor: FrameSource {
     private var settings = CaptureSettings()
     private var resolved: Resolved?
     private var samplers: [String: SceneSampler] = [:]
+    /// Automatic white balance's grey-world neutral of each lens's scene sampler, measured once: it depends on the
+    /// scene through the lens alone, not on exposure or focus, and measuring it takes a sixteenth of a frame's
+    /// samples — on every settings change of an exposure bracket, that made the render thread miss its ticks.
+    private var greyWorldNeutrals: [String: [Double]] = [:]
+    /// How many times the grey-world neutral was measured (once per lens used with automatic white balance).
+    private(set) var greyWorldMeasurements = 0
     private var optical: (key: OpticalKey, plane: FloatPlane)?
     /// The strip renderer's window of rows, kept between renders.
     private var window: OpticalStripRenderer.Window?
@@ -206,7 +212,13 @@ public final class SimulatedSensor: FrameSource {
         var neutral: [Double]
         switch s.whiteBalance {
         case .auto:
-            neutral = Self.greyWorldNeutral(sampler)
+            if let known = greyWorldNeutrals[lens.name] {
+                neutral = known
+            } else {
+                neutral = Self.greyWorldNeutral(sampler)
+                greyWorldNeutrals[lens.name] = neutral
+                greyWorldMeasurements += 1
+            }
             automatic.append(.whiteBalance)
         case .preset(let preset):
             neutral = neutralFor(kelvin: preset.kelvin, tint: preset.tint)
