@@ -148,16 +148,38 @@ struct ExpectedBurst {
         return (Int((seconds * fps).rounded()), BurstTimePlan.round(seconds))
     }
 
+    /// When each of the first `frames` frames is written: the cores (and the disk) are one queue the writers share —
+    /// a frame's CPU is spread over the cores, as the parallel lossless-JPEG encoder and `--simulate-cpu` spread it —
+    /// so frames finish one at a time, `1 ÷ (capacity × framesPerTrigger)` apart while the queue is busy, the first
+    /// one the first write's `latency` after it arrived (not a frame's time later: that made the prediction's first
+    /// step come 4–5 frames early with the CPU the limit). Ascending; the long-run rate is `capacity`.
+    func finishTimes(frames: Int) -> [Double] {
+        guard capacity > 0, capacity.isFinite, frames > 0 else { return Array(repeating: .infinity, count: max(0, frames)) }
+        let service = 1 / (capacity * Double(framesPerTrigger))
+        let after = max(0, latency - service)
+        var free = 0.0
+        var times: [Double] = []
+        times.reserveCapacity(frames)
+        for j in 0..<frames {
+            let arrival = Double(j / framesPerTrigger) / fps
+            free = max(arrival, free) + service
+            times.append(free + after)
+        }
+        return times
+    }
+
     /// The trigger before which `governor` (as the burst starts it) first steps, observing this pool before each
     /// trigger as the sensor thread does; nil when it never does before the pool is full.
     func firstStep(of governor: BurstGovernor, sensorSeconds: Double) -> Int? {
         var governor = governor
         let k = framesPerTrigger
         let limit = min(1_000_000, fullAt.frames * 4 + 100)
+        let finishes = finishTimes(frames: limit * k)
+        var finished = 0
         for i in 0..<limit {
             let t = Double(i) / fps
             let made = i * k
-            let finished = min(made, Int((capacity * max(0, t - latency)).rounded(.down)) * k)
+            while finished < made && finishes[finished] <= t { finished += 1 }
             let occupied = made - finished
             guard occupied + k <= slots else { return nil }
             let observation = BurstGovernor.Observation(
