@@ -38,8 +38,8 @@ struct CaptureDevelopOptions: ParsableArguments {
         do { _ = try compositeOptions.compositor() } catch { throw BadValue("--develop: \(error)") }
     }
 
-    /// The development these options and `compositeOptions` ask for, or nil; `sensors` is how many sensors the capture uses, `mirrored` the
-    /// names of those whose pictures are flipped left to right (`--mirror`).
+    /// The development these options and `compositeOptions` ask for, or nil; `sensors` is how many sensors the capture
+    /// uses, `mirrored` the names of those whose pictures are flipped left to right (`--mirror`).
     func development(composite compositeOptions: CompositeOptions, overwrite: Bool, sensors: Int,
                      mirrored: Set<String> = []) throws -> BurstDevelopment? {
         guard let format = develop else { return nil }
