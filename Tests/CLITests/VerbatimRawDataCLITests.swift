@@ -143,16 +143,21 @@ struct VerbatimRawDataCLITests {
             && ToolAvailability.has("exiftool")
     }
 
+    /// `rawburst convert SOURCE -o OUT --json` succeeds and reports the raw data copied verbatim, being lossy JPEG.
+    static func convertsVerbatim(_ source: String, to out: String) throws {
+        let result = try CLI.run(["convert", source, "-o", out, "--json"])
+        #expect(result.exitStatus == 0, "\(result)")
+        let file = try #require(try JSONValue(parsing: result.stdout)["files"]?[0])
+        #expect(file["action"]?.string == "converted-verbatim" && file["verbatimReason"]?.string == "lossy-jpeg", "\(result.stdout)")
+    }
+
     @Test("a Blackmagic-style lossy CinemaDNG frame: tiles, table, levels and digest copied; every reader decodes the same raw data; at most 10 % larger",
           .enabled(if: tools))
     func lossyCinemaFrame() throws {
         let tmp = try TemporaryDirectory()
         let source = try Self.source(in: tmp)
         let out = tmp.file("out.dng").path
-        let result = try CLI.run(["convert", source, "-o", out, "--json"])
-        #expect(result.exitStatus == 0, "\(result)")
-        let file = try #require(try JSONValue(parsing: result.stdout)["files"]?[0])
-        #expect(file["action"]?.string == "converted-verbatim" && file["verbatimReason"]?.string == "lossy-jpeg", "\(result.stdout)")
+        try Self.convertsVerbatim(source, to: out)
 
         let seen = try Python.json(script: Self.compare, arguments: [source, out])
         #expect(seen["blocks"]?.bool == true && seen["blockCount"]?.int == 6, "the tiles are not the source's, byte for byte: \(seen)")
@@ -205,10 +210,7 @@ struct VerbatimRawDataCLITests {
         let tmp = try TemporaryDirectory()
         let source = try Self.source(in: tmp, subIFD: true, monochrome: true)
         let out = tmp.file("out.dng").path
-        let result = try CLI.run(["convert", source, "-o", out, "--json"])
-        #expect(result.exitStatus == 0, "\(result)")
-        let file = try #require(try JSONValue(parsing: result.stdout)["files"]?[0])
-        #expect(file["action"]?.string == "converted-verbatim" && file["verbatimReason"]?.string == "lossy-jpeg", "\(result.stdout)")
+        try Self.convertsVerbatim(source, to: out)
         let seen = try Python.json(script: Self.compare, arguments: [source, out])
         #expect(seen["blocks"]?.bool == true && seen["libraw"]?.bool == true && seen["dcraw"]?.bool == true, "\(seen)")
         let raw = try #require(try TIFFStructure.read(path: out).rawDirectory)
