@@ -152,7 +152,9 @@ struct FakeCameraCLITests {
                                   "--duration", "2s", "-o", out.path, "--json"], timeout: 300, environment: Self.environment)
         #expect([0, 3].contains(result.exitStatus), "\(result)")
         let books = try CameraCLITests.books(result.stdout)
-        #expect(books.produced >= 2 && books.produced <= 2 * fps + 1, "produced \(books.produced)")
+        // 2 s of the camera's clock, plus the frames it had already completed into queued buffers when the burst
+        // stopped (the source keeps 8; a loaded machine takes them a frame or two late): every one is counted.
+        #expect(books.produced >= 2 && books.produced <= 2 * fps + 1 + 8, "produced \(books.produced)")
         #expect(books.produced == books.written.count + books.drops.count)
         #expect((books.written + books.drops.map(\.0)).sorted() == Array(0..<books.produced))
         let known: Set = ["camera", "missing-packets", "timeout", "size-mismatch", "incomplete", "pool-full", "late"]

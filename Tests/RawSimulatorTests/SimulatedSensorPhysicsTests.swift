@@ -250,7 +250,7 @@ struct SimulatedSensorPhysicsTests {
 
     @Test("automatic white balance across an exposure bracket: one grey-world measurement per lens, the same neutral on every frame")
     func autoWhiteBalanceIsMeasuredOncePerLens() throws {
-        var profile = try TestProfiles.small()
+        var profile = TestProfiles.small()
         var tele = profile.lenses[0]
         tele.name = "tele"
         tele.focalLength *= 3

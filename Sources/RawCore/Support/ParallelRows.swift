@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 /// The one compute parallel-for of the package: splits work over the cores with
-/// `DispatchQueue.concurrentPerform` (compute only; blocking I/O runs on dedicated threads instead, as
-/// RawJobs' `BatchRunner` and RawCapture's writers do). Package-wide: the developer, the analysis kernels,
-/// the simulator, the lossless-JPEG tile encoder and the dual source share it.
+/// `DispatchQueue.concurrentPerform`, or on ``BackgroundWorkers`` when the caller runs below the normal priority
+/// (compute only; blocking I/O runs on dedicated threads instead, as RawJobs' `BatchRunner` and RawCapture's writers
+/// do). Package-wide: the developer, the analysis kernels, the simulator, the lossless-JPEG tile encoder and the dual
+/// source share it.
 package enum ParallelRows {
     /// Calls `body` with disjoint row ranges covering `0..<rows`, on up to `threads` threads, and returns when
     /// all are done. `body` may capture pointers: it must only write rows of its own range (that is what makes
@@ -30,6 +31,12 @@ package enum ParallelRows {
     package static func perform(iterations: Int, _ body: (Int) -> Void) {
         guard iterations > 1 else {
             if iterations == 1 { body(0) }
+            return
+        }
+        // A thread below the normal priority (a burst's writer) keeps its helpers there too: Dispatch's workers would
+        // run its work at the normal priority, beside the sensor's thread.
+        if ThreadPriority.currentThreadIsBackground {
+            BackgroundWorkers.shared.perform(iterations: iterations, body)
             return
         }
         withoutActuallyEscaping(body) { escapable in

@@ -44,6 +44,19 @@ public enum ThreadPriority {
         #endif
     }
 
+    /// Whether the calling thread runs below the normal priority (a nice value above 0: a burst's writer, or a thread
+    /// one started). ``ParallelRows`` then keeps its workers at ``background`` too.
+    public static var currentThreadIsBackground: Bool {
+        #if os(Linux)
+        // getpriority may return -1 as a value: errno tells an error apart.
+        errno = 0
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        return errno == 0 && nice > 0
+        #else
+        return false
+        #endif
+    }
+
     /// Lowers the calling thread's priority to `nice` (only ever lowers: an unprivileged process cannot raise it
     /// back). Returns false when the system refused (the thread keeps its priority; nothing else changes).
     @discardableResult
