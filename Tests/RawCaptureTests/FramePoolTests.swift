@@ -23,6 +23,28 @@ import Testing
         #expect(throws: FramePoolError.self) { try FramePool<UInt64>(samplesPerSlot: 100, slotCount: 1) }
     }
 
+    @Test("new slots are handed out to warm once each, up to `ahead` beyond the high-water mark, in the order the sensor takes them")
+    func newSlotsAreWarmedAheadOfTheHighWaterMark() throws {
+        let pool = try FramePool<UInt64>(samplesPerSlot: 16, slotCount: 5)
+        // Nothing taken yet: the first two slots the sensor will take.
+        let first = [pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2)].compactMap { $0 }
+        #expect(first.count == 2 && pool.slotToWarm(ahead: 2) == nil)
+        let a = try #require(pool.tryAcquire()), b = try #require(pool.tryAcquire()), c = try #require(pool.tryAcquire())
+        #expect(first[0] === a.storage && first[1] === b.storage)
+        // High-water mark 3: slots 2, 3 and 4 — and no more, the pool has 5.
+        let next = [pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2)].compactMap { $0 }
+        #expect(next.count == 3 && pool.slotToWarm(ahead: 2) == nil)
+        #expect(next[0] === c.storage)
+        // A slot written and given back is taken again first; the next new one is the next warmed.
+        pool.markFull(c, payload: 3)
+        let (written, _) = try #require(pool.nextFull())
+        pool.release(written)
+        let again = try #require(pool.tryAcquire())
+        #expect(again.storage === c.storage)
+        let d = try #require(pool.tryAcquire())
+        #expect(d.storage === next[1])
+    }
+
     @Test func slotsMoveFreeFillingFullEncodingFree() throws {
         let pool = try FramePool<UInt64>(samplesPerSlot: 16, slotCount: 3)
         let a = try #require(pool.tryAcquire())

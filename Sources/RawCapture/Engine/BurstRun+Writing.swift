@@ -4,13 +4,19 @@ import RawDNG
 import RawSources
 
 extension BurstRun {
+    /// New pool slots the writers keep faulted in beyond the high-water mark (`FramePool.slotToWarm`).
+    static let slotsWarmedAhead = 2
+
     /// One writer: takes full slots until the pool is closed and drained, writes each frame's DNG (and
     /// sidecar) straight from its slot, commits it in the journal once durable, and gives the slot back.
     func writeLoop() {
+        while let storage = pool.slotToWarm(ahead: Self.slotsWarmedAhead) { storage.populate() }
         while let (slot, pending) = pool.nextFull() {
             write(pending)
             pool.release(slot)
             reportProgress()
+            // The next new slots' pages, faulted in here at the writers' priority rather than on the sensor's thread.
+            while let storage = pool.slotToWarm(ahead: Self.slotsWarmedAhead) { storage.populate() }
         }
     }
 

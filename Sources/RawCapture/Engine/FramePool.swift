@@ -68,6 +68,8 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
     private var closed = false
     private var held = false
     private var highWater = 0
+    /// Slots below this index have been handed to `slotToWarm` (owner: the lock).
+    private var warmed = 0
     private var reclaimed = 0
     private let condition = NSCondition()
 
@@ -201,6 +203,19 @@ public final class FramePool<Payload: Sendable>: @unchecked Sendable {
         move(slot.index, from: .encoding, to: .free)
         freeSlots.append(slot.index)
         condition.broadcast()
+    }
+
+    /// A slot no frame has been made into yet that the sensor will take soon — slots are taken lowest index first
+    /// and the most recently freed again first, so the next new one is the one at the high-water mark — for a writer to
+    /// fault in (`PixelStorage.populate`) before the sensor's thread needs it: a new slot's first touch is the kernel
+    /// zero-filling 24 MB for a 12 MP frame, which under a busy burst took the simulated sensor 50–80 ms, not 5
+    /// (issue #33). Keeps `ahead` slots beyond the high-water mark warm; nil when they are.
+    public func slotToWarm(ahead: Int) -> PixelStorage? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard warmed < min(slotCount, highWater + ahead) else { return nil }
+        warmed += 1
+        return storages[warmed - 1]
     }
 
     /// No more frames will come: waiting writers drain the queue and then get nil; waiting acquirers get nil.
