@@ -3,44 +3,48 @@ import RawCore
 import Synchronization
 import Testing
 
-/// `ParallelRows` called from a thread below the normal priority (a burst's writer) keeps its helpers at that
+/// `ParallelRows` called from a thread at the background priority (a burst's writer, nice 10) keeps its helpers at that
 /// priority (`BackgroundWorkers`), so a writer's parallel encoding never competes with the sensor's thread as an
-/// equal (issue #33); called at the normal priority it is Dispatch's as before.
+/// equal (issue #33); called at the normal priority, or a little nice, it is Dispatch's as before.
 @Suite struct ParallelRowsPriorityTests {
-    /// What one index saw: whether its thread ran below the normal priority, and which thread it was.
+    /// What one index saw: whether its thread ran at the background priority, its nice value, and which thread it was.
     struct Visit: Sendable {
         let index: Int
         let background: Bool
+        let nice: Int32
         let thread: UInt
         let spun: UInt64
     }
 
-    /// Runs `ParallelRows.perform` over `iterations` indices on a new thread (lowered to the background priority
-    /// first when `lowered`), each index spinning a little so that several threads take part; returns the visits.
-    static func visits(iterations: Int, lowered: Bool) -> [Visit] {
+    /// Runs `ParallelRows.perform` over `iterations` indices on a new thread (lowered to nice `nice` first when it is
+    /// above 0), each index spinning a little so that several threads take part; returns the visits and the thread.
+    static func visits(iterations: Int, nice: Int32) -> (visits: [Visit], caller: UInt) {
         let seen = Mutex<[Visit]>([])
         let done = DispatchSemaphore(value: 0)
+        let caller = Mutex<UInt>(0)
         let thread = Thread {
-            if lowered { #expect(ThreadPriority.lowerCurrentThread(to: ThreadPriority.background)) }
+            caller.withLock { $0 = UInt(pthread_self()) }
+            if nice > 0 { #expect(ThreadPriority.lowerCurrentThread(to: nice)) }
             ParallelRows.perform(iterations: iterations) { k in
                 var x: UInt64 = UInt64(k)
                 for _ in 0..<200_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
-                let visit = Visit(index: k, background: ThreadPriority.currentThreadIsBackground, thread: UInt(pthread_self()),
-                                  spun: x)
+                let visit = Visit(index: k, background: ThreadPriority.currentThreadIsBackground,
+                                  nice: getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), thread: UInt(pthread_self()), spun: x)
                 seen.withLock { $0.append(visit) }
             }
             done.signal()
         }
         thread.start()
         done.wait()
-        return seen.withLock { $0 }
+        return (seen.withLock { $0 }, caller.withLock { $0 })
     }
 
     @Test("from a background thread every index runs once, each on a thread at the background priority")
     func backgroundCallerKeepsItsHelpersInTheBackground() {
-        let visits = Self.visits(iterations: 64, lowered: true)
+        let visits = Self.visits(iterations: 64, nice: ThreadPriority.background).visits
         #expect(visits.map(\.index).sorted() == Array(0..<64))
-        #expect(visits.allSatisfy { $0.background }, "\(visits.filter { !$0.background }.count) indices ran at the normal priority")
+        #expect(visits.allSatisfy { $0.background && $0.nice >= ThreadPriority.background },
+                "\(visits.filter { !$0.background }.count) indices ran above the background priority")
         if ProcessInfo.processInfo.activeProcessorCount > 1 {
             #expect(Set(visits.map(\.thread)).count > 1, "the work was not split over threads")
         }
@@ -50,7 +54,7 @@ import Testing
     func twoBackgroundCallersAtOnce() {
         let results = Mutex<[[Visit]]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            let v = Self.visits(iterations: 40, lowered: true)
+            let v = Self.visits(iterations: 40, nice: ThreadPriority.background).visits
             results.withLock { $0.append(v) }
         }
         let both = results.withLock { $0 }
@@ -65,8 +69,22 @@ import Testing
     func normalCallerIsNotLowered() throws {
         // Only meaningful when the test process itself runs at the normal priority.
         try #require(!ThreadPriority.currentThreadIsBackground)
-        let visits = Self.visits(iterations: 32, lowered: false)
+        let visits = Self.visits(iterations: 32, nice: 0).visits
         #expect(visits.map(\.index).sorted() == Array(0..<32))
+        #expect(!visits.contains { $0.background || $0.nice >= ThreadPriority.background })
+    }
+
+    @Test("from a thread a little nice (5, a user's `nice`) the helpers are Dispatch's, above the background priority")
+    func aLittleNiceCallerKeepsDispatch() throws {
+        try #require(!ThreadPriority.currentThreadIsBackground)
+        let (visits, caller) = Self.visits(iterations: 64, nice: 5)
+        #expect(visits.map(\.index).sorted() == Array(0..<64))
         #expect(!visits.contains { $0.background })
+        #expect(visits.filter { $0.thread == caller }.allSatisfy { $0.nice == 5 })
+        // Dispatch's workers keep the nice value of their quality of service: never the background's.
+        #expect(visits.filter { $0.thread != caller }.allSatisfy { $0.nice < ThreadPriority.background })
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            #expect(visits.contains { $0.thread != caller }, "the work was not split over threads")
+        }
     }
 }

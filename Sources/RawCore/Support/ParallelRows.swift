@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 /// The one compute parallel-for of the package: splits work over the cores with
-/// `DispatchQueue.concurrentPerform`, or on ``BackgroundWorkers`` when the caller runs below the normal priority
+/// `DispatchQueue.concurrentPerform`, or on ``BackgroundWorkers`` when the caller runs at the background priority
 /// (compute only; blocking I/O runs on dedicated threads instead, as RawJobs' `BatchRunner` and RawCapture's writers
 /// do). Package-wide: the developer, the analysis kernels, the simulator, the lossless-JPEG tile encoder and the dual
 /// source share it.
@@ -33,7 +33,7 @@ package enum ParallelRows {
             if iterations == 1 { body(0) }
             return
         }
-        // A thread below the normal priority (a burst's writer) keeps its helpers there too: Dispatch's workers would
+        // A thread at the background priority (a burst's writer) keeps its helpers there too: Dispatch's workers would
         // run its work at the normal priority, beside the sensor's thread.
         if ThreadPriority.currentThreadIsBackground {
             BackgroundWorkers.shared.perform(iterations: iterations, body)

@@ -44,14 +44,15 @@ public enum ThreadPriority {
         #endif
     }
 
-    /// Whether the calling thread runs below the normal priority (a nice value above 0: a burst's writer, or a thread
-    /// one started). ``ParallelRows`` then keeps its workers at ``background`` too.
+    /// Whether the calling thread runs at ``background`` or below (a burst's writer, or a thread one started).
+    /// ``ParallelRows`` then keeps its workers there too. A process the user started a little `nice` is not
+    /// background: its threads keep Dispatch's workers.
     public static var currentThreadIsBackground: Bool {
         #if os(Linux)
         // getpriority may return -1 as a value: errno tells an error apart.
         errno = 0
         let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        return errno == 0 && nice > 0
+        return errno == 0 && nice >= background
         #else
         return false
         #endif
