@@ -29,7 +29,8 @@ import Testing
         // Nothing taken yet: the first two slots the sensor will take.
         let first = [pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2)].compactMap { $0 }
         #expect(first.count == 2 && pool.slotToWarm(ahead: 2) == nil)
-        let a = try #require(pool.tryAcquire()), b = try #require(pool.tryAcquire()), c = try #require(pool.tryAcquire())
+        let a = try #require(pool.tryAcquire()), b = try #require(pool.tryAcquire())
+        let c = try #require(pool.tryAcquire())
         #expect(first[0] === a.storage && first[1] === b.storage)
         // High-water mark 3: slots 2, 3 and 4 — and no more, the pool has 5.
         let next = [pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2), pool.slotToWarm(ahead: 2)].compactMap { $0 }
