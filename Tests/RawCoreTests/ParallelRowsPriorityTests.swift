@@ -48,15 +48,18 @@ import Testing
                 "\(visits.filter { !$0.background }.count) indices ran above the background priority")
     }
 
-    @Test("from a background thread the work runs on two threads at once (each index waits for the other to start)")
+    @Test("from a background thread the work runs on two threads at once (each index waits for the other to start), both at the background priority")
     func backgroundWorkIsParallel() throws {
         try #require(ProcessInfo.processInfo.activeProcessorCount > 1)
         let started = Mutex(0)
         let met = Mutex(false)
+        let nices = Mutex<[Int32]>([])
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             ThreadPriority.lowerCurrentThread(to: ThreadPriority.background)
             ParallelRows.perform(iterations: 2) { _ in
+                let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                nices.withLock { $0.append(nice) }
                 started.withLock { $0 += 1 }
                 // Up to 20 s for the other index to start: only a second thread can start it while this one waits.
                 let end = Date().addingTimeInterval(20)
@@ -68,6 +71,9 @@ import Testing
         thread.start()
         done.wait()
         #expect(met.withLock { $0 }, "the two indices never ran at the same time")
+        // The second thread is a helper: at the background priority, not one of Dispatch's at the normal one.
+        #expect(nices.withLock { $0 }.count == 2 && nices.withLock { $0 }.allSatisfy { $0 >= ThreadPriority.background },
+                "nice values \(nices.withLock { $0 })")
     }
 
     @Test("two background callers at once (two writers): each gets every one of its indices once")
