@@ -10,14 +10,19 @@ extension BurstRun {
     /// One writer: takes full slots until the pool is closed and drained, writes each frame's DNG (and
     /// sidecar) straight from its slot, commits it in the journal once durable, and gives the slot back.
     func writeLoop() {
-        while let storage = pool.slotToWarm(ahead: Self.slotsWarmedAhead) { storage.populate() }
+        warmNewSlots()
         while let (slot, pending) = pool.nextFull() {
             write(pending)
             pool.release(slot)
             reportProgress()
-            // The next new slots' pages, faulted in here at the writers' priority rather than on the sensor's thread.
-            while let storage = pool.slotToWarm(ahead: Self.slotsWarmedAhead) { storage.populate() }
+            warmNewSlots()
         }
+    }
+
+    /// Faults in the pages of the next new pool slots here, at the writers' priority, rather than on the sensor's
+    /// thread when it first fills them.
+    private func warmNewSlots() {
+        while let storage = pool.slotToWarm(ahead: Self.slotsWarmedAhead) { storage.populate() }
     }
 
     /// Writes one frame from its slot and records it: written (its DNG is under its final name; a sidecar or a

@@ -47,12 +47,7 @@ final class BackgroundWorkers: @unchecked Sendable { // @unchecked: all mutable 
                 startIfNeeded()
                 jobs.append(job)
                 condition.broadcast()
-                while let k = claim(job) {
-                    condition.unlock()
-                    Self.run(job, k)
-                    condition.lock()
-                    finish(job)
-                }
+                while let k = claim(job) { work(job, k) }
                 while job.unfinished > 0 { condition.wait() }
                 condition.unlock()
             }
@@ -69,14 +64,18 @@ final class BackgroundWorkers: @unchecked Sendable { // @unchecked: all mutable 
         return k
     }
 
-    /// One index of `job` done; its caller is woken at the last. Called with `condition` locked.
-    private func finish(_ job: Job) {
+    /// Runs index `k` of `job` unlocked and counts it finished; its caller is woken at the last. Called with
+    /// `condition` locked, returns with it locked.
+    private func work(_ job: Job, _ k: Int) {
+        condition.unlock()
+        Self.run(job, k)
+        condition.lock()
         job.unfinished -= 1
         if job.unfinished == 0 { condition.broadcast() }
     }
 
-    /// Runs one index, unlocked. Not inlined: the closure is loaded and released within this call, before the index
-    /// is counted finished (the caller's `withoutActuallyEscaping` checks that nothing kept it).
+    /// Runs one index. Not inlined: the closure is loaded and released within this call, before the index is counted
+    /// finished (the caller's `withoutActuallyEscaping` checks that nothing kept it).
     @inline(never)
     private static func run(_ job: Job, _ k: Int) {
         job.body.pointee(k)
@@ -102,10 +101,7 @@ final class BackgroundWorkers: @unchecked Sendable { // @unchecked: all mutable 
                 condition.wait()
                 continue
             }
-            condition.unlock()
-            Self.run(job, k)
-            condition.lock()
-            finish(job)
+            work(job, k)
         }
     }
 }
