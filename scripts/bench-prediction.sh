@@ -4,13 +4,16 @@
 # this script starts and stops), for
 #   1. the demo's first burst: capture --scene hdr --frames 30 --fps 10 --bracket 'ev:-1,0,+1'
 #   2. the default 30 fps burst: capture --fps 30 --duration 3s --memory-budget 2GiB
-# Each is run RUNS times (default 3) per condition. Per run it prints frames produced and written, dropped `late`
+# Each is run RUNS times (default 3) per condition. Per run it prints the compression, the in-burst factor the plan
+# counted (what earlier bursts at the rate measured a frame to cost over the standalone figures; "-" for none, as in a
+# first burst), frames produced and written, dropped `late`
 # (the engine's), `sensor-late` (the simulated sensor's rendering fell behind) and for other reasons, the governor's
 # first step (frame and seconds) against the prediction, the prediction error and the verdict (burst.predictionCheck).
 #
 # Usage: RAWBURST=.build/release/rawburst scripts/bench-prediction.sh [OUT]   (OUT: scratch folder, default /tmp/rb-prediction)
 # Environment: RUNS (3), PYTHON (python3). The calibration cache is OUT/cache (fresh at the start; later runs use what
-# the first measured, within its 24 h and unless a burst doubts it, as a user's bursts would).
+# the first measured, within its 24 h and unless a burst doubts it, and the factors the bursts kept, as a user's
+# bursts would).
 set -euo pipefail
 
 RAWBURST=${RAWBURST:-.build/release/rawburst}
@@ -61,14 +64,15 @@ step = f'{c["firstStepFrame"]} ({c["firstStepSeconds"]} s)' if c.get("firstStepF
 drop = f'{c["firstDropFrame"]} ({c["firstDropSeconds"]} s, {c["firstDropReason"]})' if c.get("firstDropFrame") is not None else "-"
 error = f'{c["error"]:+.0%}' if c.get("error") is not None else "-"
 plan = b.get("plan") or {}
-print(f'| {condition} | {run} | {plan.get("compression", "-")} | {b["produced"]} | {b["written"]} | {late} | {sensor} | '
+factor = plan.get("inBurstFactor") or "-"
+print(f'| {condition} | {run} | {plan.get("compression", "-")} | {factor} | {b["produced"]} | {b["written"]} | {late} | {sensor} | '
       f'{sum(drops.values()) or 0} | {predicted} | {step} | {drop} | {error} | {c.get("verdict", "-")} |')
 EOF
 }
 
 header() {
-    echo "| machine | run | DNGs | produced | written | late | sensor-late | other drops | predicted | first step after | first drop after | error | verdict |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| machine | run | DNGs | in-burst factor | produced | written | late | sensor-late | other drops | predicted | first step after | first drop after | error | verdict |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 }
 
 bursts=(

@@ -29,11 +29,12 @@ import Testing
     }
 
     /// A capture of the small profile into `name` with the cache in `cache`; `--json` or not.
-    static func capture(_ tmp: TemporaryDirectory, cache: URL, name: String, frames: Int = 2, json: Bool) throws -> ProcessResult {
+    static func capture(_ tmp: TemporaryDirectory, cache: URL, name: String, frames: Int = 2, json: Bool,
+                        _ extra: [String] = []) throws -> ProcessResult {
         let profile = try PredictionRealTimeTests.tinyProfile(in: tmp)
         let result = try CLI.run(["capture", "--profile", profile] + BurstCLITests.fixed
                                  + ["--frames", "\(frames)", "--compression", "none", "-o", tmp.url.appendingPathComponent(name).path]
-                                 + (json ? ["--json"] : []),
+                                 + (json ? ["--json"] : []) + extra,
                                  environment: ["XDG_CACHE_HOME": cache.path])
         #expect(result.exitStatus == 0, "\(result.stderr)")
         return result
@@ -114,5 +115,43 @@ import Testing
         #expect(after["disk"]?["origin"]?.string == "measured-now" && after["writerCosts"]?["origin"]?.string == "measured-now")
         let cleared = try #require((try Self.readCache(cache)["disks"] as? [String: Any])?.values.first as? [String: Any])
         #expect(cleared["doubt"] == nil && (cleared["megabytesPerSecond"] as? Double ?? 0) < 900_000)
+    }
+
+    @Test("what a burst measured a frame to cost beyond the standalone figures reaches the next plan at its rate, and no other")
+    func inBurstCostReachesTheNextPlan() throws {
+        let tmp = try TemporaryDirectory()
+        let cache = tmp.url.appendingPathComponent("cache")
+        let first = try #require(try BurstCLITests.report(
+            Self.capture(tmp, cache: cache, name: "first", frames: 10, json: true, ["--fps", "30"]))["burst"])
+        #expect(first["plan"]?["inBurstFactor"] == nil && first["calibration"]?["inBurst"] == nil)
+        // The burst's measure, relative to the figures: what the plan counted over what it measured.
+        let ratio = try #require(first["calibration"]?["afterBurst"]?["cpu"]?["ratio"]?.double)
+        let kept = try #require(first["calibration"]?["inBurstMeasured"]?.double, "\(first["calibration"] ?? .null)")
+        #expect(abs(kept - 1 / ratio) <= 0.01 * kept + 0.005, "kept \(kept), ratio \(ratio)")
+        let record = try #require((try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any])
+        let samples = try #require(record["samples"] as? [[String: Any]])
+        #expect(samples.count == 1 && samples[0]["fps"] as? Double == 30 && samples[0]["factor"] as? Double == kept
+                && samples[0]["frames"] as? Int == 10, "\(samples)")
+        // The next burst at 30 fps plans with it: every compression's CPU the figures times the factor, and says so.
+        let expected = min(4, max(1, kept))
+        let second = try Self.capture(tmp, cache: cache, name: "second", frames: 10, json: false, ["--fps", "30"])
+        #expect(second.stderr.contains("x the standalone figures in the last burst at 30 fps: planned with that"), "\(second.stderr)")
+        let plan = try #require(try Self.manifest(tmp, "second")["burst"]?["plan"])
+        #expect(plan["inBurstFactor"]?.double == expected, "\(plan)")
+        let used = try #require(try Self.manifest(tmp, "second")["burst"]?["calibration"]?["inBurst"])
+        #expect(used["factor"]?.double == expected && used["bursts"]?.int == 1, "\(used)")
+        let before = first["plan"]?["options"]?.array?.compactMap { $0["cpuMilliseconds"]?.double } ?? []
+        let after = plan["options"]?.array?.compactMap { $0["cpuMilliseconds"]?.double } ?? []
+        #expect(before.count == 3 && after.count == 3)
+        for (b, a) in zip(before, after) { #expect(abs(a - b * expected) <= 0.06 * expected + 0.06, "\(b) x \(expected) vs \(a)") }
+        // Another rate, or an injected CPU cost (a test of the model with the figures as they are), plans without it.
+        let slow = try #require(try BurstCLITests.report(
+            Self.capture(tmp, cache: cache, name: "slow", frames: 10, json: true, ["--fps", "10"]))["burst"])
+        #expect(slow["plan"]?["inBurstFactor"] == nil)
+        let injected = try #require(try BurstCLITests.report(
+            Self.capture(tmp, cache: cache, name: "injected", frames: 10, json: true, ["--fps", "30", "--simulate-cpu", "1ms"]))["burst"])
+        #expect(injected["plan"]?["inBurstFactor"] == nil && injected["calibration"]?["inBurstMeasured"] == nil)
+        let counted = try #require((try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any])
+        #expect((counted["samples"] as? [[String: Any]])?.map { $0["fps"] as? Double } == [30, 30, 10], "\(counted)")
     }
 }

@@ -52,6 +52,9 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
     public let keepsUp: Bool
     /// CPU injected per frame written (`--simulate-cpu`, ms), counted in every compression's cost; nil without.
     public let simulatedWriteMilliseconds: Double?
+    /// What earlier bursts at a like rate measured a frame to cost over the standalone figures (`InBurstCost`): the
+    /// sensor's and the writes' figures in `options` are multiplied by it (the injected CPU is not); nil: none known.
+    public let inBurstFactor: Double?
     /// Why, in one sentence.
     public let reason: String
 
@@ -78,6 +81,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         public var developMilliseconds: Double?
         /// CPU injected per frame written (ms of the cores; `BurstSession.Configuration.simulatedWriteCPU`).
         public var simulatedWriteMilliseconds: Double?
+        /// What bursts at a like rate measured a frame to cost over the standalone figures (≥ 1; nil: none known).
+        public var inBurstFactor: Double?
 
         /// Inputs with no rate, one frame per trigger, and nothing known but the costs.
         public init(samplesPerFrame: Int, bitsPerSample: Int, costs: FrameCostCalibration) {
@@ -108,13 +113,15 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         let coreCount = max(1, inputs.cores)
         let budget = inputs.fps.map { Self.round(Double(coreCount) * 1000 / $0) }
         budgetMilliseconds = budget
-        let sensor = inputs.sensorMilliseconds ?? 0
+        let factor = inputs.inBurstFactor.map { max(1, $0) } ?? 1
+        inBurstFactor = inputs.inBurstFactor.map { max(1, $0) }
+        let sensor = (inputs.sensorMilliseconds ?? 0) * factor
         let injected = inputs.simulatedWriteMilliseconds ?? 0
         simulatedWriteMilliseconds = inputs.simulatedWriteMilliseconds
         let measured: [Option] = DNGCompression.allCases.compactMap { c in
             // Each frame of the trigger at its own size: a write's fixed part once per frame, the rest per sample.
-            let full = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: false).map { $0 + injected } }
-            let shed = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: true).map { $0 + injected } }
+            let full = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: false).map { $0 * factor + injected } }
+            let shed = frames.compactMap { inputs.costs.milliseconds(samples: $0, compression: c, shed: true).map { $0 * factor + injected } }
             guard full.count == frames.count, shed.count == frames.count else { return nil }
             let bytes = frames.reduce(0) { $0 + Self.bytes(samples: $1, bits: inputs.bitsPerSample, compression: c, costs: inputs.costs) }
             return Option(compression: c, cpuMilliseconds: Self.round(sensor + full.reduce(0, +)),

@@ -11,7 +11,8 @@ import RawCore
 ///
 /// A figure does not outlive the conditions it was measured in (`Staleness`): it is measured again when it is older
 /// than ``maximumAge`` (24 h), or when a burst measured less than ``doubtRatio`` (0.75) of its rate
-/// (`CalibrationCheck`), which leaves a `Doubt` on it for the next plan to report.
+/// (`CalibrationCheck`), which leaves a `Doubt` on it for the next plan to report. What frames cost in bursts beyond
+/// the standalone figures is kept beside them (`InBurstCost`), for the next plan at a like rate.
 public struct CalibrationCache: Sendable, Codable {
     /// A file system's bandwidth and how it was measured.
     public struct Disk: Sendable, Hashable, Codable {
@@ -119,6 +120,8 @@ public struct CalibrationCache: Sendable, Codable {
     public var developMilliseconds: [String: Dated<Double>] = [:]
     /// Bandwidth by file system (`dev:N`).
     public var disks: [String: Disk] = [:]
+    /// What frames cost in bursts against the standalone figures, by the writer's and the sensors' keys together.
+    public var inBurstCosts: [String: InBurstCost] = [:]
 
     /// An empty cache for this machine and build.
     public init() {
@@ -157,6 +160,7 @@ public struct CalibrationCache: Sendable, Codable {
         cache.sensorMilliseconds = cache.sensorMilliseconds.filter { $0.value.value.isFinite && (0...600_000).contains($0.value.value) }
         cache.developMilliseconds = cache.developMilliseconds.filter { $0.value.value.isFinite && (0...600_000).contains($0.value.value) }
         cache.disks = cache.disks.filter { $0.value.megabytesPerSecond.isFinite && (0.001...1_000_000).contains($0.value.megabytesPerSecond) }
+        cache.inBurstCosts = cache.inBurstCosts.filter { $0.value.isPlausible }
         return cache
     }
 

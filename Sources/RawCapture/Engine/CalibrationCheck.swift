@@ -3,8 +3,10 @@ import RawCore
 /// What a burst measured of the machine figures its plan used, against those figures: the disk's bandwidth (the
 /// bytes of its files over the time the disk was taking them, `DiskActivity`) and the CPU a frame cost (the process's
 /// CPU time during the burst over the frames made and written, against what the writer's costs and the sensor's
-/// figure say they cost). A rate measured below `CalibrationCache.doubtRatio` (0.75) of the plan's is doubted: the
-/// caller marks the cached figure, and the next plan measures it again and says why.
+/// figure say they cost, times the plan's `inBurstFactor`). A disk measured below `CalibrationCache.doubtRatio` (0.75)
+/// of the plan's figure, or a CPU below ``cpuDoubtRatio`` (0.25) of it, is doubted: the caller marks the cached
+/// figure, and the next plan measures it again and says why; a CPU between the two is the burst's own cost, which
+/// the caller keeps as an `InBurstCost` sample for the next plan at a like rate.
 ///
 /// Judged only on enough evidence: at least `minimumFrames` frames written and, for the disk, 1 ms of its time; the
 /// CPU not when analysis or development ran during the burst (their CPU is not the plan's figures), the disk not
@@ -18,12 +20,12 @@ public struct CalibrationCheck: Sendable, Hashable, Codable {
         public let ratio: Double
         public let doubted: Bool
 
-        init(cached: Double, measured: Double, unit: String) {
+        init(cached: Double, measured: Double, unit: String, doubtRatio: Double = CalibrationCache.doubtRatio) {
             self.cached = BurstTimePlan.round(cached)
             self.measured = BurstTimePlan.round(measured)
             self.unit = unit
             ratio = cached > 0 ? (measured / cached * 100).rounded() / 100 : 0
-            doubted = measured < cached * CalibrationCache.doubtRatio
+            doubted = measured < cached * doubtRatio
         }
 
         /// The doubt to leave on the cached figure.
@@ -34,6 +36,11 @@ public struct CalibrationCheck: Sendable, Hashable, Codable {
     public let disk: Figure?
     /// The CPU (frames per CPU second: each frame's writing and making), when judged.
     public let cpu: Figure?
+
+    /// Below this share of the plan's frames per CPU second the CPU figures are doubted (measured again): a burst
+    /// that costs more than the plan, but less than ``InBurstCost/largestFactor`` times, is the burst's own cost (the
+    /// sensor and the writers side by side), which the next plan carries as an `InBurstCost` factor instead.
+    public static let cpuDoubtRatio = 1 / InBurstCost.largestFactor
 
     /// Frames a burst must write before its figures are judged.
     public static let minimumFrames = 8
@@ -66,11 +73,14 @@ public struct CalibrationCheck: Sendable, Hashable, Codable {
         let madeTriggers = report.producedCount / max(1, plan.framesPerTrigger)
             - report.drops.filter { $0.drop.reason.isLate }.count / max(1, plan.framesPerTrigger)
         planned += (plan.sensorMilliseconds ?? 0) * Double(max(0, madeTriggers))
+        // The plan's figures are the standalone ones times what earlier bursts measured beyond them.
+        planned *= plan.inBurstFactor ?? 1
         guard planned > 0 else {
             cpu = nil
             return
         }
         let frames = Double(report.writtenCount)
-        cpu = Figure(cached: frames / (planned / 1000), measured: frames / report.cpuSeconds, unit: Self.cpuUnit)
+        cpu = Figure(cached: frames / (planned / 1000), measured: frames / report.cpuSeconds, unit: Self.cpuUnit,
+                     doubtRatio: Self.cpuDoubtRatio)
     }
 }

@@ -36,16 +36,25 @@ struct CaptureCalibration: Encodable {
     var disk: Figure?
     var writerCosts: Figure?
     var sensor: Figure?
+    /// What earlier bursts at a like rate measured a frame to cost over the standalone figures, when the plan used it.
+    var inBurst: InBurstCost.Use?
+    /// The factor this burst measured and kept for the next plan at its rate (nil: none kept).
+    var inBurstMeasured: Double?
     /// What the burst measured of the plan's disk and CPU figures (nil when there was no plan).
     var afterBurst: CalibrationCheck?
     /// The figures the burst doubted (measured below 0.75 of them): the next burst measures them again.
     var doubted: [String] = []
 
-    /// Lines for the printed plan: each cached figure measured again, and why.
+    /// Lines for the printed plan: each cached figure measured again, and why; the in-burst factor used.
     var remeasuredLines: [String] {
-        [("disk", disk), ("writer costs", writerCosts), ("sensor", sensor)].compactMap { name, figure in
+        let remeasured = [("disk", disk), ("writer costs", writerCosts), ("sensor", sensor)].compactMap { name, figure in
             figure?.remeasuredBecause.map { "\(name) measured again: \($0)" }
         }
+        guard let inBurst else { return remeasured }
+        let rates = Set(inBurst.fps.map { SettingText.number($0) }).sorted().joined(separator: ", ")
+        let bursts = inBurst.bursts == 1 ? "burst" : "\(inBurst.bursts) bursts"
+        return remeasured + ["a frame cost \(SettingText.number(inBurst.factor))x the standalone figures in the last \(bursts) at \(rates) fps: "
+                             + "planned with that"]
     }
 
     /// Lines for the summary: each figure the burst doubted.
@@ -56,9 +65,11 @@ struct CaptureCalibration: Encodable {
                          + "the plan's \(SettingText.number(d.cached)) MB/s: the next burst measures it again")
         }
         if let c = afterBurst?.cpu, c.doubted {
-            lines.append("a frame cost \(SettingText.number(c.ratio))x the CPU the plan's figures say "
-                         + "(\(SettingText.number(c.measured)) against \(SettingText.number(c.cached)) \(c.unit)): "
-                         + "the next burst measures the writer's and the sensor's costs again")
+            lines.append("frames cost \(SettingText.number(c.measured)) against the plan's \(SettingText.number(c.cached)) "
+                         + "\(c.unit), \(SettingText.number(c.ratio))x: the next burst measures the writer's and the sensor's costs again")
+        } else if let c = afterBurst?.cpu, let kept = inBurstMeasured, c.ratio < CalibrationCache.doubtRatio {
+            lines.append("frames cost \(SettingText.number(c.measured)) against the plan's \(SettingText.number(c.cached)) "
+                         + "\(c.unit): the next plan at this rate counts \(SettingText.number(kept))x the standalone figures")
         }
         return lines
     }
@@ -73,6 +84,10 @@ struct CalibrationUse {
     var diskKey: String?
     /// The writer's costs the plan used.
     var costs: FrameCostCalibration?
+    /// Where this configuration's in-burst factors are kept, and the stamps of the figures they are relative to (nil:
+    /// none kept — an injected CPU cost, or no figures).
+    var inBurstKey: String?
+    var inBurstAgainst = ""
 
     /// Judges `report` against the plan's figures and marks each doubted one in the cache (the next plan measures it
     /// again and says why); returns the status with what the burst measured.
@@ -91,10 +106,16 @@ struct CalibrationUse {
             cache.frameCosts[costKey]?.doubt = cpu.doubt
             for key in sensorKeys { cache.sensorMilliseconds[key]?.doubt = cpu.doubt }
             status.doubted += ["writer costs", "sensor"]
+        } else if let cpu = check.cpu, cpu.ratio > 0, let key = inBurstKey, let fps = plan.fps {
+            // What the plan counted over what the burst measured, relative to the standalone figures.
+            let factor = ((plan.inBurstFactor ?? 1) / cpu.ratio * 100).rounded() / 100
+            cache.inBurstCosts[key, default: InBurstCost()].record(
+                .init(fps: fps, factor: factor, frames: report.writtenCount, against: inBurstAgainst))
+            status.inBurstMeasured = factor
         }
-        if !status.doubted.isEmpty {
+        if !status.doubted.isEmpty || status.inBurstMeasured != nil {
             do { try cache.save() } catch {
-                Terminal.error("rawburst capture: the doubted calibration could not be marked: \(error)")
+                Terminal.error("rawburst capture: what the burst measured of the calibration could not be kept: \(error)")
             }
         }
         return status

@@ -63,6 +63,7 @@ extension CaptureCommand {
         inputs.sensorMilliseconds = sensors.map { $0.reduce(0, +) }
         inputs.sensorSerialMilliseconds = sensors?.max()
         (inputs.diskBytesPerSecond, inputs.diskSource) = disk.known ?? finishProbe(disk.probe, cache: &cache, changed: &changed)
+        inputs.inBurstFactor = inBurstFactor(inputs, cache: cache, use: &use)
         let plan = BurstTimePlan(inputs)
         configuration.dngOptions.compression = plan.compression
         configuration.compressionPlan = CompressionPlan(plan: plan, automatic: automatic)
@@ -71,6 +72,18 @@ extension CaptureCommand {
             do { try cache.save() } catch { Terminal.error("rawburst capture: calibration not kept for next time: \(error)") }
         }
         return ResolvedBurst(configuration: configuration, options: burst.options, calibration: use)
+    }
+
+    /// What the last bursts at a like rate measured a frame to cost over the standalone figures in `inputs`
+    /// (`InBurstCost`); nil before the first, with an injected CPU cost (a test of the model with the figures as they
+    /// are: nothing is kept or used), or without figures. Notes in `use` where the burst keeps its own measure.
+    private func inBurstFactor(_ inputs: BurstTimePlan.Inputs, cache: CalibrationCache, use: inout CalibrationUse) -> Double? {
+        guard simulateCPU == nil, let stamp = cache.frameCosts[use.costKey]?.measured else { return nil }
+        let key = ([use.costKey] + use.sensorKeys).joined(separator: " | ")
+        use.inBurstKey = key
+        use.inBurstAgainst = ([stamp] + use.sensorKeys.compactMap { cache.sensorMilliseconds[$0]?.measured }).joined(separator: " ")
+        use.status.inBurst = cache.inBurstCosts[key]?.factor(fps: inputs.fps, against: use.inBurstAgainst)
+        return use.status.inBurst?.factor
     }
 
     /// The calibration cache's key for developing frames of `samples` samples with `development`.
