@@ -124,6 +124,8 @@ import Testing
         let first = try #require(try BurstCLITests.report(
             Self.capture(tmp, cache: cache, name: "first", frames: 10, json: true, ["--fps", "30"]))["burst"])
         #expect(first["plan"]?["inBurstFactor"] == nil && first["calibration"]?["inBurst"] == nil)
+        // Nothing measured at 30 fps yet: half the CPU kept free.
+        #expect(first["plan"]?["headroom"]?.double == 0.5 && first["calibration"]?["unmeasuredRate"]?.double == 30)
         // The burst's measure, relative to the figures: what the plan counted over what it measured.
         let ratio = try #require(first["calibration"]?["afterBurst"]?["cpu"]?["ratio"]?.double)
         let kept = try #require(first["calibration"]?["inBurstMeasured"]?.double, "\(first["calibration"] ?? .null)")
@@ -137,21 +139,26 @@ import Testing
         let second = try Self.capture(tmp, cache: cache, name: "second", frames: 10, json: false, ["--fps", "30"])
         #expect(second.stderr.contains("x the standalone figures in the last burst at 30 fps: planned with that"), "\(second.stderr)")
         let plan = try #require(try Self.manifest(tmp, "second")["burst"]?["plan"])
-        #expect(plan["inBurstFactor"]?.double == expected, "\(plan)")
+        #expect(plan["inBurstFactor"]?.double == expected && plan["headroom"]?.double == 0.25, "\(plan)")
         let used = try #require(try Self.manifest(tmp, "second")["burst"]?["calibration"]?["inBurst"])
         #expect(used["factor"]?.double == expected && used["bursts"]?.int == 1, "\(used)")
         let before = first["plan"]?["options"]?.array?.compactMap { $0["cpuMilliseconds"]?.double } ?? []
         let after = plan["options"]?.array?.compactMap { $0["cpuMilliseconds"]?.double } ?? []
         #expect(before.count == 3 && after.count == 3)
         for (b, a) in zip(before, after) { #expect(abs(a - b * expected) <= 0.06 * expected + 0.06, "\(b) x \(expected) vs \(a)") }
+        let unmeasured = try Self.capture(tmp, cache: cache, name: "twenty", frames: 10, json: false, ["--fps", "20"])
+        #expect(unmeasured.stderr.contains("calibration: no burst at 20 fps has measured what a frame costs here beside the sensor "
+                                           + "and the other writers yet: half of the CPU kept free"), "\(unmeasured.stderr)")
+        #expect(unmeasured.stderr.contains("(half kept free)"), "\(unmeasured.stderr)")
         // Another rate, or an injected CPU cost (a test of the model with the figures as they are), plans without it.
         let slow = try #require(try BurstCLITests.report(
             Self.capture(tmp, cache: cache, name: "slow", frames: 10, json: true, ["--fps", "10"]))["burst"])
-        #expect(slow["plan"]?["inBurstFactor"] == nil)
+        #expect(slow["plan"]?["inBurstFactor"] == nil && slow["plan"]?["headroom"]?.double == 0.5)
         let injected = try #require(try BurstCLITests.report(
             Self.capture(tmp, cache: cache, name: "injected", frames: 10, json: true, ["--fps", "30", "--simulate-cpu", "1ms"]))["burst"])
-        #expect(injected["plan"]?["inBurstFactor"] == nil && injected["calibration"]?["inBurstMeasured"] == nil)
+        #expect(injected["plan"]?["inBurstFactor"] == nil && injected["calibration"]?["inBurstMeasured"] == nil
+                && injected["plan"]?["headroom"]?.double == 0.25)
         let counted = try #require((try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any])
-        #expect((counted["samples"] as? [[String: Any]])?.map { $0["fps"] as? Double } == [30, 30, 10], "\(counted)")
+        #expect((counted["samples"] as? [[String: Any]])?.map { $0["fps"] as? Double } == [30, 30, 20, 10], "\(counted)")
     }
 }

@@ -80,6 +80,23 @@ import Testing
         #expect(BurstTimePlan(inputs).options.first?.cpuMilliseconds == 36 && BurstTimePlan(inputs).inBurstFactor == 1)
     }
 
+    @Test("before any burst at the rate has measured, the plan keeps half the CPU free, and says so")
+    func unmeasuredRateKeepsHalfFree() throws {
+        var inputs = BurstTimePlan.Inputs(samplesPerFrame: 100_000, bitsPerSample: 12, costs: Self.costs)
+        inputs.fps = 30
+        inputs.cores = 2
+        inputs.sensorMilliseconds = 25
+        inputs.requested = DNGCompression.none
+        // 36 ms a trigger: within three quarters of the 66.7 ms two cores have at 30 fps, not within half.
+        let measured = BurstTimePlan(inputs)
+        #expect(measured.headroom == 0.25 && measured.keepsUp && measured.reason.contains("(a quarter kept free)"), "\(measured.reason)")
+        inputs.headroom = BurstTimePlan.unmeasuredHeadroom
+        let unmeasured = BurstTimePlan(inputs)
+        #expect(unmeasured.headroom == 0.5 && !unmeasured.keepsUp && unmeasured.reason.contains("(half kept free)"), "\(unmeasured.reason)")
+        #expect(BurstPrediction(plan: unmeasured, slots: 100).kind != .continuous)
+        #expect(BurstTimePlan.words(headroom: 0.3) == "30 %")
+    }
+
     @Test("a burst judged against a plan with a factor is judged against the figures times the factor")
     func checkCountsTheFactor() throws {
         let measured = try #require(FrameCostCalibration.measure(options: DNGWriter.Options(), bitsPerSample: 12, cfa: .rggb))

@@ -90,7 +90,7 @@ public struct BurstPrediction: Sendable, Hashable, Codable {
         } else if capacity >= fps {
             self.init(kind: .edge, capacity: capacityFPS, full: nil, first: nil, neededMBps: neededMBps, diskMBps: diskMBps,
                       summary: "at the edge at \(SettingText.number(fps)) fps: \(writersTake) without the plan's room to "
-                          + "spare (a quarter of the CPU, a tenth of the disk): it may hold, or the governor steps in")
+                          + "spare (\(BurstTimePlan.words(headroom: plan.headroom)) of the CPU, a tenth of the disk): it may hold, or the governor steps in")
         } else {
             let sensor = plan.sensorMilliseconds ?? 0
             let write = max(0, cpu - sensor) / 1000 / Double(plan.framesPerTrigger)

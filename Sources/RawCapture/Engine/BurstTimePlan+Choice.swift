@@ -42,7 +42,9 @@ extension BurstTimePlan {
         }
         func describe(_ o: Option, _ work: Bool) -> String {
             var text = "\(SettingText.number(round(work ? o.cpuMilliseconds : o.cpuMillisecondsShed))) ms of CPU per trigger"
-            if let usable { text += " of the \(SettingText.number(round(usable))) ms the cores have (a quarter kept free)" }
+            if let usable {
+                text += " of the \(SettingText.number(round(usable))) ms the cores have (\(words(headroom: inputs.headroom)) kept free)"
+            }
             if let need = o.neededMBps {
                 text += ", \(SettingText.number(need)) MB/s" + (disk.map { " of the disk's \(SettingText.number(round($0))) MB/s" } ?? "")
             }

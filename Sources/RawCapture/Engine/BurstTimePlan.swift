@@ -6,7 +6,9 @@ import RawDNG
 /// (cores × frame interval, the disk's bandwidth), and the choice made from it — the compression, whether the
 /// optional work (JPEG previews, raw digests) and development run during the burst — with the headroom left.
 ///
-/// The rule: keep a quarter of the CPU free (`headroom`) for the scheduler, the journal and bursts of noise; among
+/// The rule: keep a quarter of the CPU free (`headroom`) for the scheduler, the journal and bursts of noise — half
+/// while no burst at the rate has measured what a frame costs beside the sensor and the other writers
+/// (``unmeasuredHeadroom``; `InBurstCost`); among
 /// the compressions that fit both the CPU left and 90 % of the disk's bandwidth, take the one that writes the
 /// fewest bytes (lossless JPEG, then packed, then uncompressed); if none fits with the optional work, try without
 /// it; if still none fits, take the one that overloads the scarcer resource least, and the governor takes over
@@ -83,6 +85,9 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         public var simulatedWriteMilliseconds: Double?
         /// What bursts at a like rate measured a frame to cost over the standalone figures (≥ 1; nil: none known).
         public var inBurstFactor: Double?
+        /// The share of the cores' time kept free (default a quarter; ``BurstTimePlan/unmeasuredHeadroom`` while no
+        /// burst at the rate has measured its in-burst cost).
+        public var headroom = BurstTimePlan.measuredHeadroom
 
         /// Inputs with no rate, one frame per trigger, and nothing known but the costs.
         public init(samplesPerFrame: Int, bitsPerSample: Int, costs: FrameCostCalibration) {
@@ -107,7 +112,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         cores = max(1, inputs.cores)
         sensorMilliseconds = inputs.sensorMilliseconds.map(Self.round)
         sensorSerialMilliseconds = (inputs.sensorSerialMilliseconds ?? inputs.sensorMilliseconds).map(Self.round)
-        headroom = 0.25
+        let kept = min(0.9, max(0, inputs.headroom))
+        headroom = kept
         diskMBps = inputs.diskBytesPerSecond.map { Self.round($0 / 1e6) }
         diskSource = inputs.diskSource
         let coreCount = max(1, inputs.cores)
@@ -129,14 +135,14 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
                           neededMBps: inputs.fps.map { Self.round(Double(bytes) * $0 / 1e6) })
         }
         options = measured
-        let choice = Self.choose(measured, inputs: inputs, budget: budget.map { $0 * 0.75 })
+        let choice = Self.choose(measured, inputs: inputs, budget: budget.map { $0 * (1 - kept) })
         compression = choice.option?.compression ?? inputs.requested ?? .none
         let work = choice.optionalWork
         optionalWork = work
         bottleneck = choice.bottleneck
         keepsUp = choice.fits
         let spare = choice.option.flatMap { o in
-            budget.map { $0 * 0.75 - (work ? o.cpuMilliseconds : o.cpuMillisecondsShed) }
+            budget.map { $0 * (1 - kept) - (work ? o.cpuMilliseconds : o.cpuMillisecondsShed) }
         }
         if !inputs.develops {
             developsDuringBurst = false
@@ -163,4 +169,20 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
     }
 
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+
+    /// The CPU kept free once bursts at the rate have measured what a frame costs in them.
+    public static let measuredHeadroom = 0.25
+    /// The CPU kept free before that: bursts measured 1.2–2.3x the standalone figures on 2-core machines
+    /// (docs/benchmarks.md), and with half the cores free a frame may cost twice its figures before the writers fall
+    /// behind.
+    public static let unmeasuredHeadroom = 0.5
+
+    /// "a quarter", "half", or a percentage: the words for a share of the CPU kept free.
+    public static func words(headroom: Double) -> String {
+        switch headroom {
+        case 0.25: "a quarter"
+        case 0.5: "half"
+        default: "\(Int((headroom * 100).rounded())) %"
+        }
+    }
 }

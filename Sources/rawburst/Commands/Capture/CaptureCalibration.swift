@@ -40,6 +40,8 @@ struct CaptureCalibration: Encodable {
     var inBurst: InBurstCost.Use?
     /// The factor this burst measured and kept for the next plan at its rate (nil: none kept).
     var inBurstMeasured: Double?
+    /// The burst's rate when no burst at it had measured that factor yet, so that the plan kept half the CPU free.
+    var unmeasuredRate: Double?
     /// What the burst measured of the plan's disk and CPU figures (nil when there was no plan).
     var afterBurst: CalibrationCheck?
     /// The figures the burst doubted (measured below 0.75 of them): the next burst measures them again.
@@ -49,6 +51,11 @@ struct CaptureCalibration: Encodable {
     var remeasuredLines: [String] {
         let remeasured = [("disk", disk), ("writer costs", writerCosts), ("sensor", sensor)].compactMap { name, figure in
             figure?.remeasuredBecause.map { "\(name) measured again: \($0)" }
+        }
+        if let rate = unmeasuredRate {
+            return remeasured + ["no burst at \(SettingText.number(rate)) fps has measured what a frame costs here beside the sensor "
+                                 + "and the other writers yet: \(BurstTimePlan.words(headroom: BurstTimePlan.unmeasuredHeadroom)) "
+                                 + "of the CPU kept free"]
         }
         guard let inBurst else { return remeasured }
         let rates = Set(inBurst.fps.map { SettingText.number($0) }).sorted().joined(separator: ", ")

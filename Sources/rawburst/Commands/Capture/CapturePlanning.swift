@@ -64,6 +64,11 @@ extension CaptureCommand {
         inputs.sensorSerialMilliseconds = sensors?.max()
         (inputs.diskBytesPerSecond, inputs.diskSource) = disk.known ?? finishProbe(disk.probe, cache: &cache, changed: &changed)
         inputs.inBurstFactor = inBurstFactor(inputs, cache: cache, use: &use)
+        if inputs.inBurstFactor == nil, use.inBurstKey != nil, let fps = inputs.fps {
+            // No burst at this rate has measured what a frame costs beside the sensor: more of the CPU kept free.
+            inputs.headroom = BurstTimePlan.unmeasuredHeadroom
+            use.status.unmeasuredRate = fps
+        }
         let plan = BurstTimePlan(inputs)
         configuration.dngOptions.compression = plan.compression
         configuration.compressionPlan = CompressionPlan(plan: plan, automatic: automatic)
