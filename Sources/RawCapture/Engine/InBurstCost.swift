@@ -5,9 +5,9 @@ import RawCore
 /// sensor's timing, by the bursts' rates: the factor the next plan at a like rate multiplies its CPU figures by.
 ///
 /// The standalone figures are measured one write at a time on a quiet machine; in a burst the same write runs beside
-/// the sensor's rendering and the other writers, with every frame's bytes crossing the memory bus twice (the source's
-/// frame, the page cache's copy), and costs more — measured 1.2x at 2 fps and 1.5–2.3x at 30 fps on a 2-core machine
-/// (docs/benchmarks.md). Measuring the figures again alone gives the same figures again; the burst's own measure
+/// the sensor's rendering and the other writers, on frames of the burst's size, and a burst's CPU also holds work the
+/// figures leave out (the pool's slots, the journal) — measured 1.2x at 2 fps and 1.5–2.3x at 30 fps on a 2-core
+/// machine (docs/benchmarks.md). Measuring the figures again alone gives the same figures again; the burst's own measure
 /// (`CalibrationCheck.cpu`) is what the next plan needs. A factor is kept only for the figures it was measured
 /// against (their `measured` stamp): figures measured again start without one.
 public struct InBurstCost: Sendable, Hashable, Codable {
@@ -20,7 +20,7 @@ public struct InBurstCost: Sendable, Hashable, Codable {
         /// Frames the burst wrote, and when it ran (ISO 8601).
         public let frames: Int
         public let date: String
-        /// The `measured` stamp of the writer's figures the factor is relative to.
+        /// The `measured` stamps of the writer's and the sensors' figures the factor is relative to.
         public let against: String
 
         /// A sample taken at `now`.

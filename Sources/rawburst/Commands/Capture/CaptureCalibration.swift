@@ -44,7 +44,8 @@ struct CaptureCalibration: Encodable {
     var unmeasuredRate: Double?
     /// What the burst measured of the plan's disk and CPU figures (nil when there was no plan).
     var afterBurst: CalibrationCheck?
-    /// The figures the burst doubted (measured below 0.75 of them): the next burst measures them again.
+    /// The figures the burst doubted (the disk measured below 0.75 of its figure, the CPU below 0.25): the next burst
+    /// measures them again.
     var doubted: [String] = []
 
     /// Lines for the printed plan: each cached figure measured again, and why; the in-burst factor used.
