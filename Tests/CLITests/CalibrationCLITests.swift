@@ -122,22 +122,22 @@ import Testing
         let tmp = try TemporaryDirectory()
         let cache = tmp.url.appendingPathComponent("cache")
         let first = try #require(try BurstCLITests.report(
-            Self.capture(tmp, cache: cache, name: "first", frames: 10, json: true, ["--fps", "30"]))["burst"])
+            Self.capture(tmp, cache: cache, name: "first", frames: 10, json: true, ["--fps", "10"]))["burst"])
         #expect(first["plan"]?["inBurstFactor"] == nil && first["calibration"]?["inBurst"] == nil)
-        // Nothing measured at 30 fps yet: half the CPU kept free.
-        #expect(first["plan"]?["headroom"]?.double == 0.5 && first["calibration"]?["unmeasuredRate"]?.double == 30)
+        // Nothing measured at 10 fps yet: half the CPU kept free.
+        #expect(first["plan"]?["headroom"]?.double == 0.5 && first["calibration"]?["unmeasuredRate"]?.double == 10)
         // The burst's measure, relative to the figures: what the plan counted over what it measured.
         let ratio = try #require(first["calibration"]?["afterBurst"]?["cpu"]?["ratio"]?.double)
         let kept = try #require(first["calibration"]?["inBurstMeasured"]?.double, "\(first["calibration"] ?? .null)")
         #expect(abs(kept - 1 / ratio) <= 0.01 * kept + 0.005, "kept \(kept), ratio \(ratio)")
         let record = try #require((try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any])
         let samples = try #require(record["samples"] as? [[String: Any]])
-        #expect(samples.count == 1 && samples[0]["fps"] as? Double == 30 && samples[0]["factor"] as? Double == kept
+        #expect(samples.count == 1 && samples[0]["fps"] as? Double == 10 && samples[0]["factor"] as? Double == kept
                 && samples[0]["frames"] as? Int == 10, "\(samples)")
-        // The next burst at 30 fps plans with it: every compression's CPU the figures times the factor, and says so.
+        // The next burst at 10 fps plans with it: every compression's CPU the figures times the factor, and says so.
         let expected = min(4, max(1, kept))
-        let second = try Self.capture(tmp, cache: cache, name: "second", frames: 10, json: false, ["--fps", "30"])
-        #expect(second.stderr.contains("x the standalone figures in the last burst at 30 fps: planned with that"), "\(second.stderr)")
+        let second = try Self.capture(tmp, cache: cache, name: "second", frames: 10, json: false, ["--fps", "10"])
+        #expect(second.stderr.contains("x the standalone figures in the last burst at 10 fps: planned with that"), "\(second.stderr)")
         let plan = try #require(try Self.manifest(tmp, "second")["burst"]?["plan"])
         #expect(plan["inBurstFactor"]?.double == expected && plan["headroom"]?.double == 0.25, "\(plan)")
         let used = try #require(try Self.manifest(tmp, "second")["burst"]?["calibration"]?["inBurst"])
@@ -151,14 +151,18 @@ import Testing
                                            + "and the other writers yet: half of the CPU kept free"), "\(unmeasured.stderr)")
         #expect(unmeasured.stderr.contains("(half kept free)"), "\(unmeasured.stderr)")
         // Another rate, or an injected CPU cost (a test of the model with the figures as they are), plans without it.
-        let slow = try #require(try BurstCLITests.report(
-            Self.capture(tmp, cache: cache, name: "slow", frames: 10, json: true, ["--fps", "10"]))["burst"])
-        #expect(slow["plan"]?["inBurstFactor"] == nil && slow["plan"]?["headroom"]?.double == 0.5)
+        let other = try #require(try BurstCLITests.report(
+            Self.capture(tmp, cache: cache, name: "other", frames: 10, json: true, ["--fps", "30"]))["burst"])
+        #expect(other["plan"]?["inBurstFactor"] == nil && other["plan"]?["headroom"]?.double == 0.5)
+        func sampleCount() throws -> Int {
+            let record = (try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any]
+            return (record?["samples"] as? [[String: Any]])?.count ?? 0
+        }
+        let samplesBefore = try sampleCount()
         let injected = try #require(try BurstCLITests.report(
-            Self.capture(tmp, cache: cache, name: "injected", frames: 10, json: true, ["--fps", "30", "--simulate-cpu", "1ms"]))["burst"])
+            Self.capture(tmp, cache: cache, name: "injected", frames: 10, json: true, ["--fps", "10", "--simulate-cpu", "1ms"]))["burst"])
         #expect(injected["plan"]?["inBurstFactor"] == nil && injected["calibration"]?["inBurstMeasured"] == nil
                 && injected["plan"]?["headroom"]?.double == 0.25)
-        let counted = try #require((try Self.readCache(cache)["inBurstCosts"] as? [String: Any])?.values.first as? [String: Any])
-        #expect((counted["samples"] as? [[String: Any]])?.map { $0["fps"] as? Double } == [30, 30, 20, 10], "\(counted)")
+        #expect(try sampleCount() == samplesBefore && samplesBefore >= 2)
     }
 }

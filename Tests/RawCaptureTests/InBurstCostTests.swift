@@ -58,12 +58,18 @@ import Testing
         fullFixedNanoseconds: ["none": 1e6, "lj92": 1e6, "packed": 1e6],
         shedFixedNanoseconds: ["none": 1e6, "lj92": 1e6, "packed": 1e6], losslessRatio: 0.5, overheadBytes: 0)
 
-    @Test("the plan multiplies the sensor's and the writes' figures by the factor, never the injected CPU, and chooses by them")
-    func planCountsTheFactor() throws {
-        var inputs = BurstTimePlan.Inputs(samplesPerFrame: 100_000, bitsPerSample: 12, costs: Self.costs)
+    /// A 30 fps plan's inputs on two cores for frames of 100,000 samples (11 ms a write) and a sensor of `sensor` ms.
+    static func inputs(sensor: Double) -> BurstTimePlan.Inputs {
+        var inputs = BurstTimePlan.Inputs(samplesPerFrame: 100_000, bitsPerSample: 12, costs: costs)
         inputs.fps = 30
         inputs.cores = 2
-        inputs.sensorMilliseconds = 20
+        inputs.sensorMilliseconds = sensor
+        return inputs
+    }
+
+    @Test("the plan multiplies the sensor's and the writes' figures by the factor, never the injected CPU, and chooses by them")
+    func planCountsTheFactor() throws {
+        var inputs = Self.inputs(sensor: 20)
         inputs.simulatedWriteMilliseconds = 5
         let plain = BurstTimePlan(inputs)
         inputs.inBurstFactor = 2
@@ -82,10 +88,7 @@ import Testing
 
     @Test("before any burst at the rate has measured, the plan keeps half the CPU free, and says so")
     func unmeasuredRateKeepsHalfFree() throws {
-        var inputs = BurstTimePlan.Inputs(samplesPerFrame: 100_000, bitsPerSample: 12, costs: Self.costs)
-        inputs.fps = 30
-        inputs.cores = 2
-        inputs.sensorMilliseconds = 25
+        var inputs = Self.inputs(sensor: 25)
         inputs.requested = DNGCompression.none
         // 36 ms a trigger: within three quarters of the 66.7 ms two cores have at 30 fps, not within half.
         let measured = BurstTimePlan(inputs)
