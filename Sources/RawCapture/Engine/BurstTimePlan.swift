@@ -119,8 +119,8 @@ public struct BurstTimePlan: Sendable, Hashable, Codable {
         let coreCount = max(1, inputs.cores)
         let budget = inputs.fps.map { Self.round(Double(coreCount) * 1000 / $0) }
         budgetMilliseconds = budget
-        let factor = inputs.inBurstFactor.map { max(1, $0) } ?? 1
         inBurstFactor = inputs.inBurstFactor.map { max(1, $0) }
+        let factor = inBurstFactor ?? 1
         let sensor = (inputs.sensorMilliseconds ?? 0) * factor
         let injected = inputs.simulatedWriteMilliseconds ?? 0
         simulatedWriteMilliseconds = inputs.simulatedWriteMilliseconds

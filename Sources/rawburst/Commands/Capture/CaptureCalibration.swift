@@ -72,12 +72,13 @@ struct CaptureCalibration: Encodable {
             lines.append("the disk took \(SettingText.number(d.measured)) MB/s during this burst, \(SettingText.number(d.ratio))x "
                          + "the plan's \(SettingText.number(d.cached)) MB/s: the next burst measures it again")
         }
-        if let c = afterBurst?.cpu, c.doubted {
-            lines.append("frames cost \(SettingText.number(c.measured)) against the plan's \(SettingText.number(c.cached)) "
-                         + "\(c.unit), \(SettingText.number(c.ratio))x: the next burst measures the writer's and the sensor's costs again")
-        } else if let c = afterBurst?.cpu, let kept = inBurstMeasured, c.ratio < CalibrationCache.doubtRatio {
-            lines.append("frames cost \(SettingText.number(c.measured)) against the plan's \(SettingText.number(c.cached)) "
-                         + "\(c.unit): the next plan at this rate counts \(SettingText.number(kept))x the standalone figures")
+        if let c = afterBurst?.cpu {
+            let cost = "frames cost \(SettingText.number(c.measured)) against the plan's \(SettingText.number(c.cached)) \(c.unit)"
+            if c.doubted {
+                lines.append(cost + ", \(SettingText.number(c.ratio))x: the next burst measures the writer's and the sensor's costs again")
+            } else if let kept = inBurstMeasured, c.ratio < CalibrationCache.doubtRatio {
+                lines.append(cost + ": the next plan at this rate counts \(SettingText.number(kept))x the standalone figures")
+            }
         }
         return lines
     }
