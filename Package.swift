@@ -9,6 +9,9 @@ import PackageDescription
 let optimisedInDebug: [SwiftSetting] = ProcessInfo.processInfo.environment["RAWBURST_ONONE"] == "1"
     ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// The C ABI's version: RAWBURST_ABI_VERSION in Sources/CRawBurst/include/rawburst.h and the soname's number.
+let abiVersion = 1
+
 /// rawburst: burst raw capture, DNG writing, raw development and analysis for Linux.
 /// Layout and dependency direction are described in docs/architecture.md.
 let package = Package(
@@ -17,6 +20,8 @@ let package = Package(
     products: [
         .library(name: "RawBurst", targets: ["RawBurst"]),
         .executable(name: "rawburst", targets: ["rawburst"]),
+        // The C ABI (Sources/CRawBurst/include/rawburst.h): `make lib` installs it as librawburst.so.1 (its soname).
+        .library(name: "CRawBurst", type: .dynamic, targets: ["RawBurstABI"]),
         // For robustness tests and the fuzz package (Fuzz/), not for applications.
         .library(name: "TIFFMutation", targets: ["TIFFMutation"]),
     ],
@@ -79,6 +84,13 @@ let package = Package(
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: optimisedInDebug),
         .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
                                                  "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis", "RawLive"], swiftSettings: optimisedInDebug),
+        // The C ABI: the header and its small C part (defaults, the per-thread error message), and the Swift that
+        // implements it over the library (`@_cdecl` functions; no Swift type crosses the header).
+        .target(name: "CRawBurst", path: "Sources/CRawBurst"),
+        .target(name: "RawBurstABI", dependencies: ["CRawBurst", "RawCore", "RawDNG", "RawFiles", "RawDevelop", "RawImageIO",
+                                                    "RawJobs", "RawSources", "RawSimulator", "RawCameras", "RawAravis"],
+                swiftSettings: optimisedInDebug,
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=librawburst.so.\(abiVersion)"])]),
         .executableTarget(name: "rawburst", dependencies: [
             "RawBurst",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

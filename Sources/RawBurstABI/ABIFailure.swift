@@ -1,0 +1,102 @@
+import CRawBurst
+import RawCore
+import RawFiles
+
+/// Why a C call failed: the status it returns (rawburst.h's `rawburst_status`) and the one line
+/// `rawburst_last_error()` gives.
+struct ABIFailure: Error {
+    /// The status codes of rawburst.h, by name.
+    enum Status: Int32 {
+        case argument = -1
+        case exists = -2
+        case read = -3
+        case write = -4
+        case source = -5
+        case abi = -6
+        case `internal` = -99
+    }
+
+    let status: Status
+    let message: String
+
+    init(_ status: Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// A bad value: `subject` names it.
+    static func argument(_ subject: String, _ problem: String) -> ABIFailure {
+        ABIFailure(.argument, "\(subject): \(problem)")
+    }
+
+    /// A library value refused by its own checks.
+    static func invalid(_ error: InvalidValueError) -> ABIFailure { ABIFailure(.argument, "\(error)") }
+
+    /// A raw file that could not be read.
+    static func read(_ error: RawReadError) -> ABIFailure {
+        ABIFailure(error.kind == .invalidValue ? .argument : .read, "\(error)")
+    }
+}
+
+/// The status codes returned to C.
+enum ABIResult {
+    static let ok: Int32 = 0
+    static let end: Int32 = 1
+
+    /// Runs `body`, turning a thrown ``ABIFailure`` (or any other error, as an internal one) into its status and
+    /// this thread's message; success clears the message.
+    static func run(_ body: () throws -> Int32) -> Int32 {
+        do {
+            let status = try body()
+            rawburst_internal_clear_error()
+            return status
+        } catch let failure as ABIFailure {
+            rawburst_internal_set_error(failure.message)
+            return failure.status.rawValue
+        } catch let error as InvalidValueError {
+            rawburst_internal_set_error("\(error)")
+            return ABIFailure.Status.argument.rawValue
+        } catch {
+            rawburst_internal_set_error("\(error)")
+            return ABIFailure.Status.internal.rawValue
+        }
+    }
+}
+
+/// Checks the `struct_size` a caller set against the library's own size of that struct.
+func checkStructSize<T>(_ size: UInt32, of type: T.Type, _ name: String) throws(ABIFailure) {
+    guard Int(size) == MemoryLayout<T>.size else {
+        throw ABIFailure(.abi, "\(name).struct_size is \(size), this library's is \(MemoryLayout<T>.size) "
+                         + "(a header of another ABI version? this library's is \(abiVersion))")
+    }
+}
+
+/// The ABI version this library implements (RAWBURST_ABI_VERSION).
+let abiVersion: Int32 = 1
+
+/// A C string as Swift, nil for NULL; `name` names it in the error when it is not UTF-8.
+func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String? {
+    guard let pointer else { return nil }
+    guard let text = String(validatingCString: pointer) else { throw .argument(name, "is not UTF-8 text") }
+    return text
+}
+
+/// A C string that must be given.
+func requiredString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String {
+    guard let text = try optionalString(pointer, name) else { throw .argument(name, "is NULL") }
+    guard !text.isEmpty else { throw .argument(name, "is empty") }
+    return text
+}
+
+/// The values of a fixed-size C array (a Swift tuple of `T`).
+func tupleValues<Tuple, T>(_ tuple: Tuple, count: Int, as type: T.Type) -> [T] {
+    withUnsafeBytes(of: tuple) { Array($0.bindMemory(to: T.self).prefix(count)) }
+}
+
+/// Writes `values` into a fixed-size C array (a Swift tuple of `T`), zeros after them.
+func setTuple<Tuple, T: Numeric>(_ tuple: inout Tuple, _ values: [T]) {
+    withUnsafeMutableBytes(of: &tuple) { raw in
+        let slots = raw.bindMemory(to: T.self)
+        for i in 0..<slots.count { slots[i] = i < values.count ? values[i] : 0 }
+    }
+}

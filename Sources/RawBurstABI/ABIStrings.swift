@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// C strings a handle gives out (`rawburst_exif`'s names): copies that live as long as the handle and are freed
+/// with it.
+// Owned by one handle, which one caller thread uses at a time (rawburst.h); never shared between threads.
+final class ABIStrings {
+    private var copies: [UnsafeMutablePointer<CChar>] = []
+
+    /// A C copy of `text` that lives as long as this store, or NULL for nil.
+    func keep(_ text: String?) -> UnsafePointer<CChar>? {
+        guard let text, let copy = strdup(text) else { return nil }
+        copies.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    /// Frees every copy (the pointers given out before are no longer valid).
+    func removeAll() {
+        for copy in copies { free(copy) }
+        copies.removeAll()
+    }
+
+    deinit { removeAll() }
+}
