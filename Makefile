@@ -5,6 +5,8 @@
 #   SWIFT         the swift driver
 #   SCRATCH_PATH  SwiftPM build folder (default .build); name others .build-NAME (they are git-ignored)
 #   TEST_ARGS     extra arguments for `swift test`, e.g. TEST_ARGS="--filter RawCoreTests"
+#   PREFIX        where `make install` puts the C library, its header and rawburst.pc (default /usr/local)
+#   DESTDIR       a staging root for `make install` (packaging), prepended to PREFIX
 #   FUZZ_SECONDS  how long `make fuzz` runs each target (default 600)
 #   FUZZ_CONFIG   debug (default: libFuzzer + AddressSanitizer) or release (libFuzzer only, faster, fewer checks)
 #   FUZZ_ARGS     extra libFuzzer flags, e.g. FUZZ_ARGS="-jobs=2 -workers=2" or FUZZ_ARGS=-seed=1
@@ -19,6 +21,12 @@ SWIFT        ?= swift
 SCRATCH_PATH ?= .build
 TEST_ARGS    ?=
 FUZZ_SECONDS ?= 600
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+# The C library is built in release with Swift's runtime linked in (-static-stdlib), in a folder of its own, so that it
+# loads into any process (Python's among them) without the Swift toolchain's libraries.
+LIB_SCRATCH  ?= .build-librel
+LIB_BUILD    := $(SWIFT) build -c release --product CRawBurst --scratch-path $(LIB_SCRATCH) -Xswiftc -static-stdlib
 FUZZ_CONFIG  ?= debug
 FUZZ_ARGS    ?=
 FUZZ_TARGETS ?= LJ92 TIFF RawFile Picture Text
@@ -32,7 +40,7 @@ FUZZ_BUILD    := $(SWIFT) build --package-path Fuzz --scratch-path Fuzz/.build -
                  -Xswiftc -sanitize=$(FUZZ_SANITIZE_$(FUZZ_CONFIG))
 export SHARED
 
-.PHONY: help deps build test demo bench fuzz sanitize clean
+.PHONY: help deps build lib install test demo bench fuzz sanitize clean
 
 help: ## List the targets
 	@echo "rawburst — make targets:"
@@ -45,6 +53,13 @@ deps: ## Install missing build libraries, external checkers and Python packages 
 
 build: ## Release build of the rawburst command-line tool
 	$(SWIFT) build -c release --product rawburst $(SWIFTPM_FLAGS)
+
+lib: ## Release build of the C library: .build-lib/lib/librawburst.so.1, include/rawburst.h, lib/pkgconfig/rawburst.pc
+	$(LIB_BUILD)
+	@scripts/stage-lib.sh "$$($(LIB_BUILD) --show-bin-path)/libCRawBurst.so" .build-lib "$(PREFIX)"
+
+install: lib ## Install the C library, rawburst.h and rawburst.pc under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+	@scripts/stage-lib.sh "$$($(LIB_BUILD) --show-bin-path)/libCRawBurst.so" "$(DESTDIR)$(PREFIX)" "$(PREFIX)"
 
 test: deps ## Install deps, then run every test (XCTest + Swift Testing) with a summary line
 	@SWIFT="$(SWIFT)" SWIFT_TEST_ARGS="$(SWIFTPM_FLAGS) $(TEST_ARGS)" scripts/test.sh

@@ -24,7 +24,7 @@ CHECKERS=(libimage-exiftool-perl dcraw libraw-bin libheif-examples exiv2 darktab
 # IMPORT_NAME=PYPI_DISTRIBUTION, one per module the tests import.
 PY_PACKAGES=(rawpy=rawpy tifffile=tifffile imagecodecs=imagecodecs pidng=pidng numpy=numpy dngpy=dngpy
              PIL=Pillow pillow_heif=pillow-heif scipy=scipy selenium=selenium dask=dask distributed=distributed fsspec=fsspec
-             psutil=psutil)
+             psutil=psutil pytest=pytest)
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'deps: %s\n' "$*"; }

@@ -3,7 +3,10 @@
 # when either pass failed:
 #   1. every test but the real-time ones, in parallel (Swift Testing's default);
 #   2. the real-time tests alone, one at a time (`--no-parallel`): the suites whose assertions depend on the wall
-#      clock, named `...RealTimeTests` (docs/testing.md), so that nothing else competes with them for the cores.
+#      clock, named `...RealTimeTests` (docs/testing.md), so that nothing else competes with them for the cores;
+#   3. the Python packages' pytest suites (python/rawburst over this build's C library, python/rawburst_dask), and
+#   4. the Examples/ package (rawburst as a library: built in its own scratch folder, each example run; scripts/examples.sh),
+#      both unless a --filter narrows the Swift passes (PYTHON_TESTS / EXAMPLES=1 runs them anyway, 0 never).
 #
 # Environment:
 #   SWIFT            the swift driver (default: swift)
@@ -56,6 +59,33 @@ log1_end=$(wc -l < "$TEST_LOG")
 echo "== pass 2 of 2: the real-time tests alone, one at a time" | tee -a "$TEST_LOG"
 "$SWIFT" test ${rest[@]+"${rest[@]}"} --skip-build --no-parallel "${realtime_filters[@]}" 2>&1 | tee -a "$TEST_LOG"
 status2=${PIPESTATUS[0]}
+
+# The build folder of the passes above: their --scratch-path, or SwiftPM's default.
+scratch=.build
+for ((i = 0; i < ${#rest[@]}; i++)); do
+    case ${rest[i]} in
+        --scratch-path) scratch=${rest[i + 1]:-.build} ;;
+        --scratch-path=*) scratch=${rest[i]#--scratch-path=} ;;
+    esac
+done
+python_tests=${PYTHON_TESTS:-$([[ ${#filters[@]} -eq 0 ]] && echo 1 || echo 0)}
+status3=0
+pytest_summary="not run"
+if [[ $python_tests == 1 ]]; then
+    echo "== pass 3: the Python packages (pytest) over $scratch/debug's library and CLI" | tee -a "$TEST_LOG"
+    RAWBURST_LIBRARY="$PWD/$scratch/debug/libCRawBurst.so" RAWBURST="$PWD/$scratch/debug/rawburst" \
+        python3 -m pytest -q -p no:cacheprovider python/rawburst/tests python/tests_dask 2>&1 | tee -a "$TEST_LOG"
+    status3=${PIPESTATUS[0]}
+    pytest_summary=$(tail -n 1 "$TEST_LOG" | sed -E 's/^=+ //; s/ =+$//')
+fi
+status4=0
+examples_summary="not run"
+if [[ ${EXAMPLES:-$python_tests} == 1 ]]; then
+    echo "== pass 4: the Examples/ package" | tee -a "$TEST_LOG"
+    SWIFT="$SWIFT" scripts/examples.sh 2>&1 | tee -a "$TEST_LOG"
+    status4=${PIPESTATUS[0]}
+    examples_summary=$([[ $status4 -eq 0 ]] && echo "4 ran" || echo "FAILED")
+fi
 elapsed=$(( $(date +%s) - start ))
 
 # Counts from one pass's part of the log: "XCTest run, failed" and "Swift Testing run, failed, issues".
@@ -83,11 +113,13 @@ swifttesting="$((st_run1 + st_run2)) run ($st_run2 real-time), $st_verdict"
 
 status=$status1
 [[ $status -eq 0 ]] && status=$status2
+[[ $status -eq 0 ]] && status=$status3
+[[ $status -eq 0 ]] && status=$status4
 if [[ $status -eq 0 ]]; then
     verdict=PASSED
 else
-    verdict="FAILED (swift test exit status: pass 1 $status1, pass 2 $status2)"
+    verdict="FAILED (exit status: swift test pass 1 $status1, pass 2 $status2, pytest $status3, examples $status4)"
 fi
 echo
-echo "== tests ${verdict} in ${elapsed}s; XCTest: ${xctest}; Swift Testing: ${swifttesting}; log: ${TEST_LOG}"
+echo "== tests ${verdict} in ${elapsed}s; XCTest: ${xctest}; Swift Testing: ${swifttesting}; pytest: ${pytest_summary}; examples: ${examples_summary}; log: ${TEST_LOG}"
 exit "$status"

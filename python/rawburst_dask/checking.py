@@ -13,7 +13,7 @@ import subprocess
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .planning import Job
-from .task import TaskSettings, die_with_parent, find_rawburst, one_line, write_atomically
+from .task import TaskSettings, exit_with_parent, find_rawburst, one_line, write_atomically
 
 CHECK_TIMEOUT = 600  # seconds: reading a manifest of millions of lines takes a while
 
@@ -39,14 +39,15 @@ def write_check_manifest(settings: TaskSettings, jobs: Sequence[Job]) -> str:
 
 
 def check_command(binary: str, settings: TaskSettings, manifest: str) -> List[str]:
-    """``rawburst COMMAND --manifest M --check`` with the run's pass-through options."""
-    return [binary, settings.command, "--manifest", manifest, "--check", *settings.arguments]
+    """``rawburst COMMAND --manifest M --check`` with the run's pass-through options (and ``--exit-with-parent``, so a
+    check of millions of lines stops with the worker that runs it)."""
+    return [binary, settings.command, "--manifest", manifest, "--check", *exit_with_parent(), *settings.arguments]
 
 
 def run_check(settings: TaskSettings, manifest: str) -> Tuple[int, str]:
     """On a worker: runs the check; returns its exit status and the last line of its stderr."""
     process = subprocess.run(check_command(find_rawburst(), settings, manifest), stdin=subprocess.DEVNULL,
-                             capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=CHECK_TIMEOUT)
+                             capture_output=True, text=True, timeout=CHECK_TIMEOUT)
     return process.returncode, one_line(process.stderr)
 
 

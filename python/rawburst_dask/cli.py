@@ -97,6 +97,7 @@ def split_passthrough(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
 RUN_WIDE = {"--manifest": None, "--results": "--results", "--resume": None, "--shard": None, "--jobs": "-j",
             "-j": "-j", "--run-id": None, "--json": "--json", "--quiet": "--quiet", "-q": "--quiet",
             "--overwrite": "--redo", "--output": "OUT", "-o": "OUT", "--worker-child": None,
+            "--exit-with-parent": None,
             "--timeout-per-file": "--timeout-per-file", "--memory-limit-per-file": "--memory-limit-per-file",
             "--check": None, "--recursive": None, "-r": None, "--all-files": None, "--help": "--help", "-h": "--help"}
 

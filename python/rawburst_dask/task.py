@@ -7,22 +7,18 @@ earlier attempt finished) and one marker per attempt, created with O_EXCL, that 
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .planning import Chunk, Job
 from .staging import stage_inputs, unstage_inputs
-
-PR_SET_PDEATHSIG = 1
 
 
 class BinaryNotFound(Exception):
@@ -129,26 +125,21 @@ def chunk_paths(settings: TaskSettings, chunk: Chunk) -> Tuple[str, str]:
     return base + ".jsonl", base + ".results.jsonl"
 
 
-def die_with_parent() -> Callable[[], None]:
-    """A ``preexec_fn`` that makes the child get SIGKILL when the thread that started it (the Dask worker's task
-    thread) dies, and exits at once if that already happened."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    parent = os.getpid()
-
-    def arm() -> None:
-        if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
-            os._exit(126)
-        if os.getppid() != parent:
-            os._exit(126)
-    return arm
+def exit_with_parent() -> List[str]:
+    """The option that makes a rawburst started from this thread end with it: ``--exit-with-parent PID`` with this
+    process's pid. rawburst asks Linux itself (PR_SET_PDEATHSIG) for SIGKILL when the thread that started it (the
+    Dask worker's task thread, which waits for it) ends, and exits at once when its parent is no longer PID (the
+    worker died before rawburst could ask). No ``preexec_fn``: running Python between fork and exec is unsafe in a
+    process with threads, as a Dask worker is."""
+    return ["--exit-with-parent", str(os.getpid())]
 
 
 def rawburst_command(binary: str, settings: TaskSettings, manifest: str, results: str, run_id: str) -> List[str]:
     """The worker mode's command line for one chunk: ``--resume`` keeps verified outputs, ``--overwrite`` (--redo)
-    replaces them all."""
+    replaces them all; ``--exit-with-parent`` ends it with the task's thread."""
     keep = "--overwrite" if settings.redo else "--resume"
     return [binary, settings.command, "--manifest", manifest, "--results", results, keep, "--json",
-            "--run-id", run_id, *settings.arguments]
+            "--run-id", run_id, *exit_with_parent(), *settings.arguments]
 
 
 def results_lines(results: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
@@ -178,15 +169,22 @@ def last_lines(results: str, jobs: List[Job]) -> List[Optional[Dict[str, Any]]]:
 
 
 def parse_summary(stdout: str) -> Optional[Dict[str, Any]]:
-    """The worker mode's ``--json`` summary object, or None when stdout holds none."""
-    for text in reversed(stdout.strip().splitlines()):
+    """The worker mode's ``--json`` summary, or None when stdout holds none: the last JSON object that starts a line
+    and ends one (rawburst pretty-prints it over several lines)."""
+    decoder = json.JSONDecoder()
+    start = len(stdout)
+    while True:
+        start = stdout.rfind("{", 0, start)
+        if start < 0:
+            return None
+        if start > 0 and stdout[start - 1] != "\n":
+            continue
         try:
-            value = json.loads(text)
+            value, end = decoder.raw_decode(stdout, start)
         except json.JSONDecodeError:
             continue
-        if isinstance(value, dict):
+        if isinstance(value, dict) and stdout[end:].partition("\n")[0].strip() == "":
             return value
-    return None
 
 
 def one_line(stderr: str) -> str:
@@ -209,7 +207,7 @@ def run_chunk(chunk: Chunk, settings: TaskSettings) -> ChunkResult:
     try:
         stage_inputs(settings.filesystem, chunk.jobs)
         process = subprocess.run(rawburst_command(binary, settings, manifest, results, run_id),
-                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=die_with_parent())
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True)
     finally:
         unstage_inputs(chunk.jobs)
     if process.returncode < 0:

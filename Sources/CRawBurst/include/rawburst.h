@@ -138,6 +138,7 @@ rawburst_status rawburst_image_layout(const rawburst_image *image, rawburst_layo
 rawburst_status rawburst_image_exif(const rawburst_image *image, rawburst_exif *exif);
 rawburst_status rawburst_image_gps(const rawburst_image *image, rawburst_gps *gps);
 rawburst_status rawburst_image_color(const rawburst_image *image, rawburst_color *color);
+/** Frees the image (NULL is allowed and does nothing); its samples and strings are gone with it. */
 void rawburst_image_free(rawburst_image *image);
 
 /* ---------------------------------------------------------------------------------------------------------------- */
@@ -155,7 +156,8 @@ typedef enum rawburst_compression {
 /** What to write with the samples. Start from rawburst_dng_params_init. */
 typedef struct rawburst_dng_params {
     uint32_t struct_size;
-    /** "RGGB", "BGGR", "GRBG", "GBRG", "mono", or a 36-letter X-Trans pattern (R G B C M Y W), from the top-left. */
+    /** "RGGB", "BGGR", "GRBG", "GBRG", "mono", or a 36-letter X-Trans pattern, from the top-left: red, green and
+     *  blue filters (the colour fields below are for three colours), or none. */
     const char *cfa;
     /** Significant bits (8...16); 0: the fewest that hold white_level. Every sample must fit them. */
     uint32_t bits_per_sample;
@@ -304,7 +306,8 @@ rawburst_status rawburst_capture_color(const rawburst_capture *capture, rawburst
  *  there are no more. `frame` may be NULL. */
 rawburst_status rawburst_capture_next(rawburst_capture *capture, uint16_t *buffer, size_t row_stride, size_t capacity,
                                       rawburst_frame *frame);
-/** Stops the source and frees the capture; `summary` (may be NULL) says what it did. */
+/** Stops the source and frees the capture, whatever it returns (NULL does nothing); `summary` (may be NULL) says
+ *  what it did. */
 rawburst_status rawburst_capture_close(rawburst_capture *capture, rawburst_capture_summary *summary);
 
 #ifdef __cplusplus

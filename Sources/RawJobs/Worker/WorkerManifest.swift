@@ -20,7 +20,7 @@ public enum WorkerManifest {
     public static let runOptions: Set<String> = [
         "manifest", "results", "resume", "shard", "jobs", "j", "output", "o", "overwrite", "timeout-per-file",
         "memory-limit-per-file", "run-id", "json", "quiet", "q", "worker-child", "recursive", "r", "all-files", "help", "h",
-        "check", "version",
+        "check", "version", "exit-with-parent",
     ]
 
     /// The jobs of the manifest at `path`, in order; `check` is called with each job and throws when its options do

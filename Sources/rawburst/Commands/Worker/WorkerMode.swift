@@ -9,6 +9,7 @@ enum WorkerMode {
     /// job is done or kept, 1 when some failed, 2 when nothing could start.
     static func run<Command: WorkerModeCommand>(_ command: Command) throws {
         if command.worker.workerChild { SandboxLoop.serve(command) }
+        if let parent = command.worker.exitWithParent { try exitWithParent(parent) }
         try command.checkWorkerMode()
         signal(SIGPIPE, SIG_IGN)   // a sandbox that died is seen as such, not as the end of the worker
         keepStandardDescriptors()
@@ -50,6 +51,22 @@ enum WorkerMode {
             print(summary.line)
         }
         if summary.failed > 0 || summary.unrecorded > 0 { throw ExitCode(1) }
+    }
+
+    /// --exit-with-parent: asks Linux for SIGKILL when the thread that started this process ends, then refuses to
+    /// go on when `parent` is no longer this process's parent (it ended before the request, which then never comes).
+    /// SIGKILL rather than SIGTERM: it cannot be ignored or blocked (a SIGTERM ignored or blocked by whatever started
+    /// the worker stays so across `exec`), and a killed worker loses nothing (outputs renamed when complete, results
+    /// lines fsync'd one by one, the results file's lock released by the kernel, --resume for the rest).
+    private static func exitWithParent(_ parent: pid_t) throws {
+        do { try signalOnParentDeath(SIGKILL) } catch {
+            throw BadValue("--exit-with-parent: the system refused PR_SET_PDEATHSIG (\(FileError.reason(error)))")
+        }
+        let actual = getppid()
+        guard actual == parent else {
+            throw BadValue("--exit-with-parent \(parent): that process is not this worker's parent (\(actual) is): it has ended "
+                           + "already, or it is not the one that started rawburst")
+        }
     }
 
     /// The jobs: the manifest's, or one per file of the inputs (folders searched, -r mirrored) into the output folder.

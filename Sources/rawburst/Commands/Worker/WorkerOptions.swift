@@ -53,6 +53,19 @@ struct WorkerOptions: ParsableArguments {
                              + "the number of jobs, or 2 with the line that is wrong. Nothing is run or written."))
     var check = false
 
+    @Option(help: ArgumentHelp("End with the process that starts this worker, which passes its own pid (os.getpid() in "
+                               + "Python): Linux sends the worker SIGKILL when the thread that started it ends (prctl "
+                               + "PR_SET_PDEATHSIG; start it from a thread that waits for it) and its sandboxes follow "
+                               + "within 100 ms; a worker whose parent is not <pid> (it ended before the worker could ask) "
+                               + "exits at once with status 2.", valueName: "pid"),
+            transform: { text in
+                guard let pid = Int32(text), pid > 0 else {
+                    throw BadValue("--exit-with-parent must be the pid of the process that starts rawburst, not '\(text)'")
+                }
+                return pid
+            })
+    var exitWithParent: Int32?
+
     /// Set on the worker's own sandbox processes: read job requests on standard input, answer each on standard output.
     @Flag(help: .private)
     var workerChild = false
@@ -66,6 +79,9 @@ struct WorkerOptions: ParsableArguments {
         if resume && results == nil { throw BadValue("--resume needs --results: the results say which outputs are done") }
         if let manifest, manifest.isEmpty { throw BadValue("--manifest: the path is empty") }
         if let results, results.isEmpty { throw BadValue("--results: the path is empty") }
+        if exitWithParent != nil && !isActive && !workerChild {
+            throw BadValue("--exit-with-parent applies to the worker mode (--manifest, --results, --shard, --check ...)")
+        }
     }
 
     /// The limits every job has unless its manifest line sets its own.
