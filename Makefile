@@ -40,7 +40,7 @@ FUZZ_BUILD    := $(SWIFT) build --package-path Fuzz --scratch-path Fuzz/.build -
                  -Xswiftc -sanitize=$(FUZZ_SANITIZE_$(FUZZ_CONFIG))
 export SHARED
 
-.PHONY: help deps build lib install test demo bench fuzz sanitize clean
+.PHONY: help deps build lib install docs test demo bench fuzz sanitize clean
 
 help: ## List the targets
 	@echo "rawburst — make targets:"
@@ -60,6 +60,15 @@ lib: ## Release build of the C library: .build-lib/lib/librawburst.so.1, include
 
 install: lib ## Install the C library, rawburst.h and rawburst.pc under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 	@scripts/stage-lib.sh "$$($(LIB_BUILD) --show-bin-path)/libCRawBurst.so" "$(DESTDIR)$(PREFIX)" "$(PREFIX)"
+
+# The umbrella's catalog (articles) and every library module's API, combined into one archive.
+DOC_TARGETS := RawBurst RawCore LJ92 RawDigest RawTIFF RawDevelop RawImageIO RawDNG RawAnalysis RawSources RawCameras \
+               RawAravis RawFiles RawSimulator RawCapture RawJobs RawLive
+
+docs: ## The DocC documentation (articles + every module's API) into .build-docs/rawburst.doccarchive; fails on a warning
+	$(SWIFT) package --scratch-path .build-docs --allow-writing-to-directory .build-docs generate-documentation \
+		$(addprefix --target ,$(DOC_TARGETS)) --enable-experimental-combined-documentation \
+		--output-path .build-docs/rawburst.doccarchive --warnings-as-errors
 
 test: deps ## Install deps, then run every test (XCTest + Swift Testing) with a summary line
 	@SWIFT="$(SWIFT)" SWIFT_TEST_ARGS="$(SWIFTPM_FLAGS) $(TEST_ARGS)" scripts/test.sh

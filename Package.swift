@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // `make docs`: the DocC catalog (Sources/RawBurst/RawBurst.docc) through `swift package generate-documentation`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries: one module map + shim header each. Only the owning Swift module imports them.
@@ -62,7 +64,11 @@ let package = Package(
         .target(name: "RawDevelop", dependencies: ["RawCore"], swiftSettings: optimisedInDebug),
         .target(name: "RawImageIO", dependencies: ["RawCore", "RawTIFF", "RawDevelop", "CImageShims", "CJPEG", "CPNG", "CExif",
                                                   "CLCMS2", "CHeif", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
-        .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawImageIO"], swiftSettings: optimisedInDebug),
+        // The digests: MD5 (DNG's NewRawImageDigest) and SHA-256 (the worker mode's outputs) through libcrypto.
+        .target(name: "RawDigest", dependencies: ["CCrypto"], swiftSettings: optimisedInDebug),
+        // A format writer: previews come in through RawDevelop's PreviewEncoding, EXIF fields from RawTIFF, digests from
+        // RawDigest, so the DNG writer (and the burst engine) link libtiff and libcrypto and no image library.
+        .target(name: "RawDNG", dependencies: ["RawCore", "RawTIFF", "LJ92", "RawDevelop", "RawDigest"], swiftSettings: optimisedInDebug),
         .target(name: "RawAnalysis", dependencies: ["RawCore", "RawDevelop", "RawImageIO"], swiftSettings: optimisedInDebug),
         .target(name: "RawSources", dependencies: ["RawCore"], swiftSettings: optimisedInDebug),
         // Real cameras: pixel formats and their unpackers (PixelFormats/), raw streams on stdin (Streams/). Builds
@@ -70,11 +76,11 @@ let package = Package(
         .target(name: "RawCameras", dependencies: ["RawCore", "RawSources", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
         // GenICam cameras (GigE Vision, USB3 Vision) through Aravis: the only module that imports CAravis.
         .target(name: "RawAravis", dependencies: ["RawCore", "RawSources", "RawCameras", "CAravis"], swiftSettings: optimisedInDebug),
-        .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "CLibRaw"], swiftSettings: optimisedInDebug),
-        .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO"], swiftSettings: optimisedInDebug),
+        .target(name: "RawFiles", dependencies: ["RawCore", "RawSources", "RawTIFF", "LJ92", "RawDevelop", "RawDNG", "RawImageIO", "CLibRaw"], swiftSettings: optimisedInDebug),
+        .target(name: "RawSimulator", dependencies: ["RawCore", "RawSources", "RawAnalysis", "RawImageIO", "RawDNG"], swiftSettings: optimisedInDebug),
         .target(name: "RawJobs", dependencies: ["RawCore", "RawSources", "RawFiles", "RawCapture", "RawDevelop", "RawImageIO", "RawDNG",
-                                                "RawAnalysis", "CCrypto"], swiftSettings: optimisedInDebug),
-        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDNG",
+                                                "RawAnalysis", "RawDigest"], swiftSettings: optimisedInDebug),
+        .target(name: "RawCapture", dependencies: ["RawCore", "RawSources", "RawDevelop", "RawDNG",
                                                    .product(name: "SystemPackage", package: "swift-system")], swiftSettings: optimisedInDebug),
         // The live viewfinder: its server (Hummingbird + WebSocket, the only module that imports them), page, previews
         // and controls.
@@ -82,7 +88,7 @@ let package = Package(
                                                 "RawAnalysis",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: optimisedInDebug),
-        .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
+        .target(name: "RawBurst", dependencies: ["RawCore", "LJ92", "RawDigest", "RawTIFF", "RawDevelop", "RawImageIO", "RawAnalysis", "RawDNG", "RawSources", "RawFiles",
                                                  "RawSimulator", "RawJobs", "RawCapture", "RawCameras", "RawAravis", "RawLive"], swiftSettings: optimisedInDebug),
         // The C ABI: the header and its small C part (defaults, the per-thread error message), and the Swift that
         // implements it over the library (`@_cdecl` functions; no Swift type crosses the header).
@@ -103,17 +109,17 @@ let package = Package(
         .testTarget(name: "RawCoreTests", dependencies: ["RawCore", "TestSupport"]),
         .testTarget(name: "RawDevelopTests", dependencies: ["RawDevelop", "RawCore", "RawFiles", "RawSimulator", "RawJobs",
                                                             "RawDNG", "TestSupport"]),
-        .testTarget(name: "RawJobsTests", dependencies: ["RawJobs", "RawCore", "TestSupport"]),
+        .testTarget(name: "RawJobsTests", dependencies: ["RawJobs", "RawDigest", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAnalysisTests", dependencies: ["RawAnalysis", "RawDevelop", "RawCore", "RawFiles", "RawSimulator",
                                                              "RawDNG", "TestSupport"]),
         .testTarget(name: "RawImageIOTests", dependencies: ["RawImageIO", "RawDevelop", "RawDNG", "RawCore", "TestSupport"]),
         .testTarget(name: "LJ92Tests", dependencies: ["LJ92", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawTIFF", "LJ92", "RawImageIO", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawFilesTests", dependencies: ["RawFiles", "RawSources", "RawSimulator", "RawDevelop", "RawDNG", "RawCore",
+        .testTarget(name: "RawDNGTests", dependencies: ["RawDNG", "RawTIFF", "LJ92", "RawImageIO", "RawDigest", "RawCore", "TestSupport"]),
+        .testTarget(name: "RawFilesTests", dependencies: ["RawFiles", "RawSources", "RawSimulator", "RawDevelop", "RawDNG", "RawImageIO", "RawCore",
                                                           "TestSupport"]),
         .testTarget(name: "RawSimulatorTests", dependencies: ["RawSimulator", "RawSources", "RawAnalysis", "RawDevelop", "RawDNG",
                                                               "RawFiles", "RawJobs", "RawCore", "TestSupport"]),
-        .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawCore",
+        .testTarget(name: "RawCaptureTests", dependencies: ["RawCapture", "RawSources", "RawSimulator", "RawFiles", "RawTIFF", "RawImageIO", "RawCore",
                                                             "TestSupport"]),
         .testTarget(name: "RawCamerasTests", dependencies: ["RawCameras", "RawSources", "RawCore", "TestSupport"]),
         .testTarget(name: "RawAravisTests", dependencies: ["RawAravis", "RawCameras", "RawCore", "RawSources"]),

@@ -12,6 +12,7 @@ let package = Package(
         .executableTarget(name: "DevelopPicture", dependencies: [.product(name: "RawBurst", package: "rawburst")]),
         .executableTarget(name: "BufferToDNG", dependencies: [.product(name: "RawBurst", package: "rawburst")]),
         .executableTarget(name: "CaptureBurst", dependencies: [.product(name: "RawBurst", package: "rawburst")]),
+        .executableTarget(name: "AnalyseFrame", dependencies: [.product(name: "RawBurst", package: "rawburst")]),
     ],
     swiftLanguageModes: [.v6]
 )

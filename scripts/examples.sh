@@ -24,6 +24,8 @@ run() { echo "examples: $*"; "$@"; }
 run "$bin/ConvertToDNG" "$raw" "$out/converted.dng"
 run "$bin/DevelopPicture" "$out/converted.dng" "$out/developed.jpg"
 run "$bin/BufferToDNG" "$out/buffer.dng"
+run "$bin/AnalyseFrame" "$out/buffer.dng" | tee "$out/analysis.txt"
+grep -q "^sharpness " "$out/analysis.txt" || { echo "examples: the analysis printed no sharpness" >&2; exit 1; }
 run "$bin/CaptureBurst" "$out/burst" | tee "$out/burst.txt"
 for file in converted.dng developed.jpg buffer.dng; do
     [[ -s $out/$file ]] || { echo "examples: $file was not written" >&2; exit 1; }
@@ -33,4 +35,4 @@ written=$(sed -nE 's/^produced 10, written ([0-9]+), dropped [0-9]+$/\1/p' "$out
 count=$(find "$out/burst" -name '*.dng' | wc -l)
 [[ -n $written && $written -ge 1 && $count -eq $written ]] || {
     echo "examples: the burst's books and folder disagree: '$(tail -n 1 "$out/burst.txt")', $count DNGs" >&2; exit 1; }
-echo "examples: all four ran"
+echo "examples: all five ran"

@@ -84,7 +84,7 @@ if [[ ${EXAMPLES:-$python_tests} == 1 ]]; then
     echo "== pass 4: the Examples/ package" | tee -a "$TEST_LOG"
     SWIFT="$SWIFT" scripts/examples.sh 2>&1 | tee -a "$TEST_LOG"
     status4=${PIPESTATUS[0]}
-    examples_summary=$([[ $status4 -eq 0 ]] && echo "4 ran" || echo "FAILED")
+    examples_summary=$([[ $status4 -eq 0 ]] && echo "5 ran" || echo "FAILED")
 fi
 elapsed=$(( $(date +%s) - start ))
 

@@ -2,6 +2,7 @@ import LJ92
 /// RawBurst: the umbrella library. `import RawBurst` gives the public API of every rawburst module.
 @_exported import RawCore
 @_exported import LJ92
+@_exported import RawDigest
 @_exported import RawTIFF
 @_exported import RawDevelop
 @_exported import RawImageIO

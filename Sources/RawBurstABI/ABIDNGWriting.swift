@@ -4,6 +4,7 @@ import Glibc
 import CRawBurst
 import RawCore
 import RawDNG
+import RawImageIO
 
 /// `rawburst_write_dng`: a caller's buffer, read in place, written as a DNG.
 enum ABIDNGWriting {
@@ -33,7 +34,8 @@ enum ABIDNGWriting {
             image = RawImage(frame: frame, metadata: parameters.metadata, calibration: parameters.calibration)
         } catch { throw .invalid(error) }
         do {
-            return try DNGWriter(options: parameters.options).write(image, to: path)
+            let options = parameters.options
+            return try DNGWriter(options: options, previewEncoder: options.previewLongEdge == nil ? nil : JPEGPreviews()).write(image, to: path)
         } catch {
             throw ABIFailure(.write, "\(error)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 import LJ92
 import RawCore
-import RawImageIO
+import RawDevelop
 import RawTIFF
 
 /// Writes raw frames as DNG 1.6 files through libtiff.
@@ -106,10 +106,14 @@ public struct DNGWriter: Sendable {
     public static let dngBackwardVersion: [UInt8] = [1, 1, 0, 0]
 
     public let options: Options
+    /// What encodes the JPEG preview `options.previewLongEdge` asks for: the codec's owner hands it in (RawImageIO's
+    /// `JPEGPreviews`), so that the writer links libtiff and no image library. Nil: no preview can be written.
+    public let previewEncoder: (any PreviewEncoding)?
 
-    /// Creates a writer.
-    public init(options: Options = Options()) {
+    /// Creates a writer; `previewEncoder` is needed when `options.previewLongEdge` asks for a preview.
+    public init(options: Options = Options(), previewEncoder: (any PreviewEncoding)? = nil) {
         self.options = options
+        self.previewEncoder = previewEncoder
     }
 
     /// Writes `image` to `path` atomically and returns what was written.
@@ -262,7 +266,13 @@ public struct DNGWriter: Sendable {
             return stored
         }
         // The preview is rendered while the thumbnail, IFD0 and the raw data are written.
-        let previewJob = options.previewLongEdge.map { PreviewJob(image, longEdge: $0, quality: options.previewQuality) }
+        var previewJob: PreviewJob?
+        if let edge = options.previewLongEdge {
+            guard let previewEncoder else {
+                throw DNGWriteError(path: path, "a \(edge) px JPEG preview was asked for without a preview encoder (JPEGPreviews)")
+            }
+            previewJob = PreviewJob(image, longEdge: edge, quality: options.previewQuality, encoder: previewEncoder)
+        }
 
         // IFD0: thumbnail + camera-wide tags.
         var thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)

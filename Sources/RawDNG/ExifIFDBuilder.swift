@@ -1,6 +1,5 @@
 import RawCore
 import RawDevelop
-import RawImageIO
 import RawTIFF
 
 /// Builds the EXIF sub-IFD of a DNG from frame metadata: RawDevelop's EXIF field mapping (the one developed
@@ -8,7 +7,7 @@ import RawTIFF
 enum ExifIFDBuilder {
     /// The EXIF tags for `metadata`; ExifVersion is always present (0231).
     static func assignments(for metadata: FrameMetadata) -> [TagAssignment] {
-        [.bytes(TIFFTag.exifVersion, Array("0231".utf8))] + ExifBlock.captureFields(for: metadata).map(TagAssignment.init(field:))
+        [.bytes(TIFFTag.exifVersion, Array("0231".utf8))] + ExifField.capture(for: metadata).map(TagAssignment.init(field:))
     }
 }
 
@@ -17,6 +16,6 @@ enum GPSIFDBuilder {
     /// The GPS tags for `fix`: version 2.3, latitude/longitude with their N/S and E/W references (seconds keep
     /// their fraction), altitude with its sea-level reference, and the UTC date and time stamp.
     static func assignments(for fix: GPSFix) -> [TagAssignment] {
-        ExifBlock.gpsFields(for: fix).map(TagAssignment.init(field:))
+        ExifField.gps(for: fix).map(TagAssignment.init(field:))
     }
 }

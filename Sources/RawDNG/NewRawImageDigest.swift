@@ -1,6 +1,6 @@
 import RawCore
 import RawDevelop
-import RawImageIO
+import RawDigest
 
 /// DNG's `NewRawImageDigest` (tag 51111): an MD5 of the raw image's samples that lets a reader tell decoded
 /// data from damaged data (Adobe's DNG SDK checks it on every read; without it, corrupt lossless-JPEG data

@@ -1,7 +1,6 @@
 import Foundation
 import RawCore
 import RawDevelop
-import RawImageIO
 import Synchronization
 
 /// A DNG's JPEG preview rendered and encoded on a thread of its own, so that the writer puts the thumbnail, the
@@ -16,13 +15,13 @@ final class PreviewJob: Sendable {
     private let outcome = Mutex<Outcome?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts rendering `image` with a long edge of `longEdge` pixels and encoding it at JPEG `quality`.
-    init(_ image: RawImage, longEdge: Int, quality: Int) {
+    /// Starts rendering `image` with a long edge of `longEdge` pixels and encoding it with `encoder` at `quality`.
+    init(_ image: RawImage, longEdge: Int, quality: Int, encoder: any PreviewEncoding) {
         let thread = Thread { [self] in
             let rendered = PreviewRenderer.render(image, longEdge: longEdge)
             let result: Outcome
             do throws(DevelopError) {
-                result = .success((rendered, try JPEGPreviewEncoder.encode(rendered, quality: quality)))
+                result = .success((rendered, try encoder.encode(rendered, quality: quality)))
             } catch {
                 result = .failure(error)
             }

@@ -2,6 +2,7 @@ import Foundation
 import RawCore
 import RawDNG
 import RawFiles
+import RawImageIO
 
 /// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
 /// levels, colour calibration and metadata. A DNG source whose samples are codes mapped by a `LinearizationTable`
@@ -51,7 +52,7 @@ public struct RawConverter: Sendable {
     /// Creates a converter with writer options (overwrite, preview).
     public init(writerOptions: DNGWriter.Options = DNGWriter.Options()) {
         reader = RawFileReader()
-        writer = DNGWriter(options: writerOptions)
+        writer = DNGWriter(options: writerOptions, previewEncoder: writerOptions.previewLongEdge == nil ? nil : JPEGPreviews())
     }
 
     /// Converts one file. Never throws: failures are results.

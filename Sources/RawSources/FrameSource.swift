@@ -137,21 +137,8 @@ public enum FramePacing: Sendable, Hashable {
 
 /// A frame a source produced (its sequence number used up) but could not deliver.
 public struct FrameLoss: Sendable, Hashable {
-    /// Why it was lost.
-    public enum Reason: String, Sendable, Hashable, CaseIterable {
-        /// It never arrived: the camera or the link lost it (a gap in the camera's frame ids or timestamps).
-        case camera
-        /// It arrived with packets missing.
-        case missingPackets = "missing-packets"
-        /// It did not arrive whole in time.
-        case timeout
-        /// It arrived with a size other than the frame's.
-        case sizeMismatch = "size-mismatch"
-        /// The stream ended in the middle of it.
-        case incomplete
-        /// It arrived whole but its data cannot be decoded (a compressed frame holding a code no encoder writes).
-        case corrupt
-    }
+    /// Why it was lost: one of the reasons a source gives (``FrameDropReason/isSourceLoss``).
+    public typealias Reason = FrameDropReason
 
     /// Its sequence number.
     public let sequenceNumber: UInt64
@@ -160,7 +147,7 @@ public struct FrameLoss: Sendable, Hashable {
     /// What the source saw, in words (for the journal and the terminal), when it says more than the reason.
     public let detail: String?
 
-    /// A loss.
+    /// A loss; `reason` is one a source gives (camera, missing packets, timeout, size mismatch, incomplete, corrupt).
     public init(sequenceNumber: UInt64, reason: Reason, detail: String? = nil) {
         self.sequenceNumber = sequenceNumber
         self.reason = reason

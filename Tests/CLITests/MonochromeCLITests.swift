@@ -28,7 +28,7 @@ struct MonochromeCLITests {
         options.compression = .lj92
         options.previewLongEdge = 96
         let url = tmp.url.appendingPathComponent(name)
-        try DNGWriter(options: options).write(image, to: url.path)
+        try DNGWriter(options: options, previewEncoder: JPEGPreviews()).write(image, to: url.path)
         return url
     }
 

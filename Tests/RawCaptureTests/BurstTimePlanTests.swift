@@ -1,7 +1,9 @@
 import Foundation
 import RawCapture
 import RawCore
+import RawDevelop
 import RawDNG
+import RawImageIO
 import RawSimulator
 import RawSources
 import TestSupport
@@ -106,7 +108,8 @@ import Testing
     func overheadScalesWithTheFrame(preview: Int?) throws {
         var measured = DNGWriter.Options()
         measured.previewLongEdge = preview
-        let costs = try #require(FrameCostCalibration.measure(options: measured, bitsPerSample: 12, cfa: .rggb))
+        let encoder: (any PreviewEncoding)? = preview == nil ? nil : JPEGPreviews()
+        let costs = try #require(FrameCostCalibration.measure(options: measured, previewEncoder: encoder, bitsPerSample: 12, cfa: .rggb))
         if preview != nil { #expect((costs.previewBytes ?? 0) > 2000 && (costs.previewBytes ?? 0) < (costs.overheadBytes ?? 0)) }
         let tmp = try TemporaryDirectory()
         for (width, height) in [(256, 192), (640, 480), (1024, 768), (2048, 1536)] {
@@ -114,7 +117,7 @@ import Testing
             let image = RawImage(frame: frame, metadata: try SyntheticRaw.fullMetadata(), calibration: nil)
             var options = measured
             options.compression = .none
-            let written = try DNGWriter(options: options).write(image, to: tmp.file("\(width).dng").path).bytes
+            let written = try DNGWriter(options: options, previewEncoder: encoder).write(image, to: tmp.file("\(width).dng").path).bytes
             let actual = written - width * height * 2
             let estimate = try #require(costs.overheadBytes(samples: width * height))
             #expect(abs(Double(estimate) / Double(actual) - 1) < 0.15, "\(width)x\(height): \(estimate) estimated, \(actual) written")

@@ -1,6 +1,7 @@
 import Foundation
 import RawCore
 @testable import RawDNG
+import RawImageIO
 import RawTIFF
 import TestSupport
 import Testing
@@ -16,7 +17,7 @@ struct DNGWriterTests {
         var options = DNGWriter.Options()
         options.previewLongEdge = preview
         let path = tmp.url.appendingPathComponent(name).path
-        let report = try DNGWriter(options: options).write(image, to: path)
+        let report = try DNGWriter(options: options, previewEncoder: JPEGPreviews()).write(image, to: path)
         #expect(report.bytes > image.frame.width * image.frame.height * 2)
         return path
     }

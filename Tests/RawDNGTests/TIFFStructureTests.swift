@@ -1,6 +1,7 @@
 import Foundation
 import RawCore
 import RawDNG
+import RawImageIO
 import RawTIFF
 import TestSupport
 import Testing
@@ -18,7 +19,7 @@ struct TIFFStructureTests {
         var options = DNGWriter.Options()
         options.previewLongEdge = preview
         let path = tmp.file(name).path
-        try DNGWriter(options: options).write(image, to: path)
+        try DNGWriter(options: options, previewEncoder: JPEGPreviews()).write(image, to: path)
         return path
     }
 

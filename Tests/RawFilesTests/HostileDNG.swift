@@ -1,6 +1,7 @@
 import Foundation
 import RawCore
 import RawDNG
+import RawImageIO
 import RawTIFF
 import TestSupport
 
@@ -18,7 +19,7 @@ struct HostileDNG {
         options.previewLongEdge = 200
         if lj92 { options.compression = .lj92 }
         let path = tmp.file("seed-\(UUID().uuidString).dng").path
-        try DNGWriter(options: options).write(image, to: path)
+        try DNGWriter(options: options, previewEncoder: JPEGPreviews()).write(image, to: path)
         return try HostileDNG(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
     }
 

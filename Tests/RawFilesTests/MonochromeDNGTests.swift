@@ -1,6 +1,7 @@
 import Foundation
 import RawCore
 import RawDNG
+import RawImageIO
 @testable import RawFiles
 import RawTIFF
 import TestSupport
@@ -30,7 +31,7 @@ struct MonochromeDNGTests {
         var options = DNGWriter.Options()
         options.compression = compression
         options.previewLongEdge = 128
-        return try DNGWriter(options: options).write(image, to: url.path)
+        return try DNGWriter(options: options, previewEncoder: JPEGPreviews()).write(image, to: url.path)
     }
 
     static func samples(_ frame: RawFrame) -> [UInt16] { frame.activeSamples() }

@@ -1,4 +1,5 @@
 import Foundation
+import RawDigest
 @testable import RawJobs
 import TestSupport
 import Testing

@@ -7,51 +7,8 @@ import RawSources
 /// burst (`produced = written + dropped`, no number twice, none reused), and the manifest lists the drops.
 /// Not synchronised: the engine records from behind its own lock.
 public struct BurstLedger: Sendable, Hashable {
-    /// Why a produced frame was not written.
-    public enum DropReason: String, Sendable, Hashable, Codable {
-        /// No free slot and the policy is `drop-newest`: the new frame was discarded.
-        case poolFull = "pool-full"
-        /// The policy is `drop-oldest`: the oldest queued frame made room for a newer one.
-        case replacedByNewer = "replaced-by-newer"
-        /// Its file could not be written.
-        case writeFailed = "write-failed"
-        /// The burst stopped (policy `stop`, an error, or a signal) before the frame was written.
-        case burstStopped = "burst-stopped"
-        /// Pre-record: the frame was older than the window kept before the trigger, or the trigger never came.
-        case outsidePreRecord = "outside-pre-record"
-        /// On a real-time clock, the frame could not start within half a frame interval of its tick (policy
-        /// `--late drop`): a camera would have lost it.
-        case late
-        /// The source made its frames ahead of the clock (the simulated sensor's render thread) and its making fell
-        /// behind: the frame was not made by its tick + half an interval (`LateFrameCause.source`). The engine's own
-        /// `late` is separate: a frame made ahead that the engine takes late is not lost.
-        case sensorLate = "sensor-late"
-        /// A camera or stream produced it but it never arrived (`FrameLoss.Reason.camera`).
-        case camera
-        /// It arrived damaged or incomplete: packets missing, too late to be whole, the wrong size, or cut off by
-        /// the end of the stream (never written as a frame).
-        case missingPackets = "missing-packets"
-        case timeout
-        case sizeMismatch = "size-mismatch"
-        case incomplete
-        /// It arrived whole but could not be decoded (`FrameLoss.Reason.corrupt`).
-        case corrupt
-
-        /// A frame that was never made because it could not start on its tick (`late`, `sensor-late`).
-        public var isLate: Bool { self == .late || self == .sensorLate }
-
-        /// The reason a source's `FrameLoss` is counted with.
-        public init(_ loss: FrameLoss.Reason) {
-            switch loss {
-            case .camera: self = .camera
-            case .missingPackets: self = .missingPackets
-            case .timeout: self = .timeout
-            case .sizeMismatch: self = .sizeMismatch
-            case .corrupt: self = .corrupt
-            case .incomplete: self = .incomplete
-            }
-        }
-    }
+    /// Why a produced frame was not written (RawSources' one list, shared with the sources' `FrameLoss`).
+    public typealias DropReason = FrameDropReason
 
     /// A dropped frame.
     public struct Drop: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 import RawDNG
 import RawSources
 
@@ -19,6 +20,9 @@ extension BurstSession {
         public var outputDirectory: String
         /// DNG writer options (overwrite, preview).
         public var dngOptions: DNGWriter.Options
+        /// What encodes the JPEG previews `dngOptions.previewLongEdge` asks for (RawImageIO's `JPEGPreviews`): the
+        /// engine links no image codec of its own.
+        public var previewEncoder: (any PreviewEncoding)?
         /// How files are named (default `%s-%4q`, e.g. `phone-wide-0042.dng`).
         public var nameTemplate: FilenameTemplate
         /// The burst's clock: `.realTime(fps:)` triggers frames start to start (the sources should be

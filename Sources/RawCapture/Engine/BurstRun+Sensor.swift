@@ -287,7 +287,7 @@ extension BurstRun {
     func countLosses(_ s: inout SensorState) {
         for (loss, sensor) in session.source.takeLosses() {
             recordProduced(loss.sequenceNumber, sensor: sensor)
-            drop(loss.sequenceNumber, sensor: sensor, BurstLedger.DropReason(loss.reason), flush: false)
+            drop(loss.sequenceNumber, sensor: sensor, loss.reason, flush: false)
             s.lastSequence = max(s.lastSequence ?? 0, loss.sequenceNumber)
         }
     }

@@ -56,7 +56,7 @@ extension BurstRun {
             let stalled = MonotonicClock.nanoseconds()
             try faults?.beforeWrite()
             if faults != nil { diskSpans.append(stalled...MonotonicClock.nanoseconds()) }
-            written = try DNGWriter(options: options).write(frame.image, to: path)
+            written = try DNGWriter(options: options, previewEncoder: configuration.previewEncoder).write(frame.image, to: path)
             // A simulated disk takes the file's bytes at its bandwidth before the write counts as done.
             faults?.afterWrite(bytes: written.bytes)
             if let durable = written.durableNanoseconds {

@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDevelop
 import RawDNG
 
 /// What one frame costs this machine to write, by compression, measured before a burst: the CPU time (all
@@ -89,8 +90,9 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     /// bits and `cfa`, writing into a temporary folder of its own in memory when there is one (the CPU a write
     /// takes does not depend on the disk, and a disk's `fsync` would only add waiting), removed afterwards. Nil
     /// when no file could be written. `cpuClock` reads the CPU time to count (default: the process's, all threads).
-    public static func measure(options: DNGWriter.Options, bitsPerSample: Int, cfa: CFALayout,
-                               cpuClock: () -> UInt64 = MonotonicClock.processCPUNanoseconds) -> FrameCostCalibration? {
+    public static func measure(options: DNGWriter.Options, previewEncoder: (any PreviewEncoding)? = nil, bitsPerSample: Int,
+                               cfa: CFALayout, cpuClock: () -> UInt64 = MonotonicClock.processCPUNanoseconds) -> FrameCostCalibration? {
+        let writer = { (options: DNGWriter.Options) in DNGWriter(options: options, previewEncoder: previewEncoder) }
         let images = Self.sizes.compactMap { syntheticImage(width: $0.width, height: $0.height, bitsPerSample: bitsPerSample, cfa: cfa) }
         guard images.count == 2 else { return nil }
         guard let directory = ScratchFolder.make(prefix: "rawburst-calibration", inMemory: true) else { return nil }
@@ -113,10 +115,10 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
             shed.previewLongEdge = nil
             shed.rawImageDigest = false
             // One write first, not counted: it pays the compression's once-only costs (tables, first-touch pages).
-            guard cpuNanoseconds(writing: images[0], options: full, to: path, cpuClock) != nil else { return nil }
+            guard cpuNanoseconds(writing: images[0], with: writer(full), to: path, cpuClock) != nil else { return nil }
             for (shedding, o) in [(false, full), (true, shed)] {
-                guard let (small, _) = cpuNanoseconds(writing: images[0], options: o, to: path, cpuClock),
-                      let (large, bytes) = cpuNanoseconds(writing: images[1], options: o, to: path, cpuClock) else { return nil }
+                guard let (small, _) = cpuNanoseconds(writing: images[0], with: writer(o), to: path, cpuClock),
+                      let (large, bytes) = cpuNanoseconds(writing: images[1], with: writer(o), to: path, cpuClock) else { return nil }
                 // The cost of a write is fixed + per sample × samples: two sizes give both.
                 let perSample = max(0, (large - small) / (n[1] - n[0]))
                 let fixed = max(0, large - perSample * n[1])
@@ -146,10 +148,10 @@ public struct FrameCostCalibration: Sendable, Hashable, Codable {
     }
 
     /// CPU time (by `cpuClock`) of one write of `image` with `options` to `path`, and the file's size.
-    private static func cpuNanoseconds(writing image: RawImage, options: DNGWriter.Options, to path: String,
+    private static func cpuNanoseconds(writing image: RawImage, with writer: DNGWriter, to path: String,
                                        _ cpuClock: () -> UInt64) -> (Double, Int)? {
         let cpu = cpuClock()
-        guard let report = try? DNGWriter(options: options).write(image, to: path) else { return nil }
+        guard let report = try? writer.write(image, to: path) else { return nil }
         let after = cpuClock()
         return (Double(after > cpu ? after - cpu : 0), report.bytes)
     }

@@ -23,3 +23,14 @@ package enum JPEGPreviewEncoder {
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 }
+
+/// The JPEG previews DNGs embed (baseline, 4:2:0, no markers), for `DNGWriter(options:previewEncoder:)`.
+public struct JPEGPreviews: PreviewEncoding {
+    /// An encoder of previews.
+    public init() {}
+
+    /// The JPEG bytes of `image`; an error's message is libjpeg's.
+    public func encode(_ image: RGB8Image, quality: Int) throws(DevelopError) -> [UInt8] {
+        try JPEGPreviewEncoder.encode(image, quality: quality)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import RawDigest
 import RawFiles
 
 /// Whether a job's output was written.

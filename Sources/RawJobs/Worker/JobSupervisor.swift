@@ -1,5 +1,6 @@
 import Foundation
 import RawCore
+import RawDigest
 import Synchronization
 
 /// The worker mode: runs jobs in sandbox processes, `slots` at a time, each sandbox a long-lived child process that

@@ -67,6 +67,7 @@ extension CaptureCommand {
         var configuration = BurstSession.Configuration(
             frames: try frameCount(), overflow: options.overflow, writers: options.writers,
             memoryBudget: options.memoryBudget, outputDirectory: output, dngOptions: dng, nameTemplate: options.nameTemplate)
+        if previewSize != nil { configuration.previewEncoder = JPEGPreviews() }
         configuration.clock = try frameRate().map { .realTime(fps: $0) } ?? .freeRunning
         configuration.late = late
         configuration.duration = duration?.seconds

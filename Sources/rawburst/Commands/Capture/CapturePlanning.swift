@@ -30,7 +30,8 @@ extension CaptureCommand {
         let cached = cache.frameCosts[use.costKey]
         var costs = cached.flatMap { $0.staleness() == nil ? $0.value : nil }
         use.status.writerCosts = .init(cached: cached, used: costs != nil)
-        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, bitsPerSample: bits, cfa: cfa,
+        if costs == nil, let measured = FrameCostCalibration.measure(options: dng, previewEncoder: dng.previewLongEdge == nil ? nil : JPEGPreviews(),
+                                                                      bitsPerSample: bits, cfa: cfa,
                                                                       cpuClock: cpuClock) {
             costs = measured
             cache.frameCosts[use.costKey] = .init(measured)

@@ -1,5 +1,5 @@
 import Foundation
-import RawImageIO
+import RawDigest
 import Testing
 
 /// The MD5 behind NewRawImageDigest (issue #18 item 8): RFC 1321's test suite, and the same digest whatever the pieces.

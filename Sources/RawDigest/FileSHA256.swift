@@ -1,4 +1,7 @@
-import CCrypto
+internal import CCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// SHA-256 (OpenSSL's libcrypto) of a file's bytes as lower-case hex: what the worker mode records for every output,
