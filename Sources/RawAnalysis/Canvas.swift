@@ -2,7 +2,7 @@ import RawCore
 import RawDevelop
 import RawImageIO
 
-/// An 8-bit sRGB picture being drawn: filled rectangles, lines, blended pixels and text in ``BitmapFont``.
+/// An 8-bit sRGB picture being drawn: filled rectangles, lines, blended pixels and text in `BitmapFont`.
 public struct Canvas: Sendable {
     /// An sRGB colour.
     public struct Color: Sendable, Hashable {
@@ -88,7 +88,7 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// The picture as an 8-bit sRGB image, ready for ``ImageFileWriter`` (PNG).
+    /// The picture as an 8-bit sRGB image, ready for `ImageFileWriter` (PNG).
     public func image(metadata: FrameMetadata? = nil) throws(DevelopError) -> DevelopedImage {
         guard let image = DevelopedImage(sRGB8: pixels, width: width, height: height, metadata: metadata ?? .empty) else {
             throw DevelopError("cannot make the picture: \(pixels.count) bytes for \(width)x\(height)")

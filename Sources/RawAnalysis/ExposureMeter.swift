@@ -12,7 +12,7 @@ public protocol MeteredPlane {
 }
 
 /// Measures the brightness of a plane the way a camera's meter does: matrix, centre-weighted, spot or one zone of
-/// the 3x3 grid (``MeteringMode``). The simulated sensor's auto exposure meters its scene with this code and
+/// the 3x3 grid (`MeteringMode`). The simulated sensor's auto exposure meters its scene with this code and
 /// `rawburst analyze` meters frames with it.
 ///
 /// Samples are whole 2x2 blocks (so every colour of a Bayer mosaic counts), taken every 8 pixels; each sample is

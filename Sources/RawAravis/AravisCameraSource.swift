@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// The camera runs in continuous acquisition from the first `nextFrame`; each call pops the next buffer Aravis
 /// filled (waiting up to a few frame intervals at a time, and failing the burst after ``Options/stallSeconds``
-/// without any buffer). The stream's buffers are the frame pool's own slots (``SlotBorrowingSource``): the camera's
+/// without any buffer). The stream's buffers are the frame pool's own slots (`SlotBorrowingSource`): the camera's
 /// bytes arrive in a slot and are unpacked where they lie, so a frame reaches the DNG writer without a copy; a frame
-/// with no free slot for it is copied out of its buffer for the engine to count, and the buffer queued again. Frame ids become sequence numbers through ``FrameIDExtender``: every gap is a
+/// with no free slot for it is copied out of its buffer for the engine to count, and the buffer queued again. Frame ids become sequence numbers through `FrameIDExtender`: every gap is a
 /// `FrameLoss(.camera)` per missing id, and a damaged buffer (missing packets, timeout, wrong size...) is a loss with
 /// its reason, never written. Timestamps are `CLOCK_MONOTONIC` taken when the buffer is popped.
 ///
@@ -94,7 +94,7 @@ public final class AravisCameraSource: FrameSource {
     let exposureBounds: ClosedRange<Double>?
     let stream: AravisStream
     let identity: (make: String, model: String, serial: String)
-    /// Gain ↔ ISO: the profile's table, or the dB rule (``GainTable/sfnc``).
+    /// Gain ↔ ISO: the profile's table, or the dB rule (`GainTable/sfnc`).
     public let gainTable: GainTable
     /// Black and white level of the frames (the profile's, or 0 and 2^bits − 1).
     let levels: (black: Double, white: UInt32)

@@ -24,7 +24,7 @@ public struct DNGProblem: Sendable, Hashable, CustomStringConvertible {
     public let severity: Severity
     /// What it puts in doubt.
     public let aspect: Aspect
-    /// Path of the directory concerned, e.g. `"IFD0.SubIFD0"` (see ``TIFFDirectory/path``).
+    /// Path of the directory concerned, e.g. `"IFD0.SubIFD0"` (see `TIFFDirectory/path`).
     public let directory: String
     /// A one-line explanation naming the tag, e.g.
     /// `"StripByteCounts[2] is 1000, expected 4096 for 2 rows of 1024 16-bit samples"`.

@@ -1,10 +1,10 @@
 import RawCore
 import RawTIFF
 
-/// Structural checks of a DNG against the DNG 1.6 specification, on a parsed ``TIFFStructure``.
+/// Structural checks of a DNG against the DNG 1.6 specification, on a parsed `TIFFStructure`.
 ///
 /// It checks what a reader needs to find and trust the raw data: the version tags, the raw image directory
-/// and its required tags (only those without a default: a tag left out is its TIFF or DNG default, ``TIFFDefaults``),
+/// and its required tags (only those without a default: a tag left out is its TIFF or DNG default, `TIFFDefaults`),
 /// that strip/tile tables match the image size and lie inside the file (and, for uncompressed data, hold exactly the
 /// bytes the rows need) without overlapping the TIFF structure or each other, the CFA description, areas, black and
 /// white levels, and the shapes of the colour tags. Pixel values are not decoded.
@@ -15,7 +15,7 @@ import RawTIFF
 /// ```
 public enum DNGValidator {
     /// Every problem found, in check order; empty for a sound DNG. Problems the parser recorded
-    /// (``TIFFStructure/problems``) are included as errors.
+    /// (`TIFFStructure/problems`) are included as errors.
     public static func validate(_ structure: TIFFStructure) -> [DNGProblem] {
         var checker = DNGChecker(structure: structure)
         checker.run()

@@ -70,7 +70,7 @@ public struct DNGWriter: Sendable {
         public var publication: AtomicFile.Publication = .durable
         /// How the raw mosaic was stored: the options' compression, except `.none` when `.packed` was asked for a
         /// frame no depth up to 15 bits packs into rows that end on a byte (16-bit samples, or a width such as 255 at
-        /// 10 bits: ``packedDepth(for:)``); the file is then exactly what `.none` writes.
+        /// 10 bits: `packedDepth(for:)`); the file is then exactly what `.none` writes.
         public var compression: DNGCompression = .none
         /// Bits per stored sample (the raw directory's BitsPerSample): 16 uncompressed, the packed depth (the frame's, or
         /// deeper so that rows end on a byte), or the lossless-JPEG precision.
@@ -81,7 +81,7 @@ public struct DNGWriter: Sendable {
         /// ``compression`` is then `.none` and ``bitsPerSample`` the source's, and they describe nothing this writer
         /// encoded.
         public var verbatim = false
-        /// The file's device and inode (``AtomicFile/identity``), nil when they could not be read.
+        /// The file's device and inode (`AtomicFile/identity`), nil when they could not be read.
         public var identity: FileIdentity?
         /// When making the file durable began and ended (`CLOCK_MONOTONIC`, ns): its flush, rename and directory flush,
         /// where the disk itself takes the bytes (a burst measures its disk's bandwidth from these spans).

@@ -3,7 +3,7 @@ import LJ92
 import RawCore
 import RawTIFF
 
-/// Writes a linear raw (``LinearRawImage``) as a LinearRaw DNG through libtiff: IFD0 is the image itself
+/// Writes a linear raw (`LinearRawImage`) as a LinearRaw DNG through libtiff: IFD0 is the image itself
 /// (PhotometricInterpretation 34892, SamplesPerPixel 3, interleaved), with the camera-wide DNG tags and an EXIF IFD,
 /// no thumbnail or preview (as a CinemaDNG frame). The samples are stored as 16-bit strips or as lossless-JPEG tiles of
 /// 256 x 256 pixels, each one stream of three interleaved components (predictor 1; edge tiles padded with their last

@@ -3,7 +3,7 @@ import RawDevelop
 
 /// The thumbnails and JPEG previews inside DNGs: RawDevelop's fast path (each CFA period binned into one pixel,
 /// then resized and finished with the same colour plan as a full development); previews much smaller than the frame
-/// are made band by band from the frame's periods averaged down to one per pixel (``BandedPreview``), so that they
+/// are made band by band from the frame's periods averaged down to one per pixel (`BandedPreview`), so that they
 /// cost a few milliseconds and well under a megabyte besides the picture.
 ///
 /// As-shot white balance, the camera's matrices to sRGB, the standard tone curve and the file's BaselineExposure;

@@ -2,7 +2,7 @@ import Foundation
 import RawCore
 
 extension ColorPlan {
-    /// The plan of a monochrome frame (``CFALayout/monochrome``): no colour at all. Each pixel's sample, less its
+    /// The plan of a monochrome frame (`CFALayout/monochrome`): no colour at all. Each pixel's sample, less its
     /// black level over the range black...white, is its own linear luminance; the exposure (settings, the file's
     /// BaselineExposure when it carries one, the look's) scales it, and the tone curve, the look's black cut,
     /// contrast and lift and the transfer curve finish it into one grey code value. The neutral and the gains are 1,

@@ -11,15 +11,15 @@ import RawCore
 /// finishing curves (tone, contrast, toning, transfer) → turned upright. Without a resize the demosaic and
 /// the finishing run block row by block row, so no full-size float image is ever held.
 ///
-/// An output at most about half the crop's size (``OutputGeometry/binsPeriods(of:)``) is not demosaiced at full
+/// An output at most about half the crop's size (`OutputGeometry/binsPeriods(of:)`) is not demosaiced at full
 /// size: each CFA period becomes one camera-RGB pixel (a 2x2 superpixel on Bayer sensors, as in a half-size
 /// demosaic), binned and resized along each row in one pass, then resized down the columns straight into the
 /// finishing; time and memory follow the output, not the sensor.
 ///
-/// ``preview(_:longEdge:)`` is the fast path for thumbnails and previews: each CFA period is binned into one
+/// `preview(_:longEdge:)` is the fast path for thumbnails and previews: each CFA period is binned into one
 /// pixel (no demosaic), then resized and finished with the same colour plan.
 ///
-/// A monochrome frame (``CFALayout/monochrome``: no colour filters) develops into a grey picture
+/// A monochrome frame (`CFALayout/monochrome`: no colour filters) develops into a grey picture
 /// (``DevelopedImage/Channels/grey``, one sample per pixel): black subtraction and scaling, exposure, tone curve and
 /// look as for colour; no white balance, demosaic or colour matrix (``ColorPlan/init(monochrome:settings:)``). Its
 /// samples are its luminance encoded with the output space's transfer curve.
@@ -77,7 +77,7 @@ public struct RawDeveloper: Sendable {
     }
 
     /// A quick rendering whose long edge is at most `longEdge` (never enlarged): each CFA period of the crop is
-    /// binned into one pixel, then the result is resized and finished like ``develop(_:)``'s output. Pictures at
+    /// binned into one pixel, then the result is resized and finished like `develop(_:)`'s output. Pictures at
     /// least 8 times smaller than the frame (thumbnails) average only the periods at each pixel's centre.
     public func preview(_ image: RawImage, longEdge: Int) throws(DevelopError) -> DevelopedImage {
         try preview(image, longEdge: longEdge, reusing: nil).image

@@ -4,7 +4,7 @@ import RawCore
 public enum ToneCurve: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The default rendering (docs/develop.md, "Default rendering"): +0.5 EV, so that a grey card exposed as a
     /// meter says (about 12.5 % of clipping, ISO 12232's saturation-based speed) comes out near 18 %, L* 50; light
-    /// below the shoulder's knee as it is (colorimetric); above it a highlight shoulder (``ToneShoulder``) that
+    /// below the shoulder's knee as it is (colorimetric); above it a highlight shoulder (`ToneShoulder`) that
     /// rolls everything up to the frame's largest value smoothly into white instead of clipping it.
     case standard
     /// No curve: scene-linear values are encoded as they are and clipped at white (colorimetric renderings,

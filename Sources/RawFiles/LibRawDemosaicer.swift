@@ -4,7 +4,7 @@ import RawCore
 import RawDNG
 import RawDevelop
 
-/// LibRaw's demosaic (AHD by default) behind RawDevelop's ``ExternalDemosaicer``, so that `--demosaic libraw-ahd`
+/// LibRaw's demosaic (AHD by default) behind RawDevelop's `ExternalDemosaicer`, so that `--demosaic libraw-ahd`
 /// runs LibRaw on exactly the mosaic rawburst's own demosaics get.
 ///
 /// The white-balanced mosaic is written as a minimal DNG (black 0, white 65535, identity colour matrix) into a

@@ -12,7 +12,7 @@ public enum DNGSourceData: Sendable {
     case frame
     /// A DNG's stored codes with its LinearizationTable (``RawFileReader/storedCodes(path:)``).
     case storedCodes(DNGStoredCodes)
-    /// A DNG's tiles or strips as stored: its raw data cannot be re-encoded exactly (``DNGVerbatimRawData/Reason``).
+    /// A DNG's tiles or strips as stored: its raw data cannot be re-encoded exactly (`DNGVerbatimRawData/Reason`).
     case verbatim(DNGVerbatimRawData)
 }
 

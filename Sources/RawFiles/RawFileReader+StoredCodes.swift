@@ -7,7 +7,7 @@ extension RawFileReader {
     /// The stored codes and `LinearizationTable` of a DNG whose raw image has one, when rawburst reads its layout
     /// itself (uncompressed 8–16-bit or packed strips, lossless JPEG); nil for any other file (its frame is what
     /// ``read(path:)`` gives). LibRaw's frame of such a file holds the table's linear values; these are the codes
-    /// as stored, for a converter that carries them over with the table (``DNGWriter/write(_:codes:to:)``). A
+    /// as stored, for a converter that carries them over with the table (`DNGWriter/write(_:codes:to:)`). A
     /// `NewRawImageDigest` the file carries is checked against the codes (Adobe's DNG SDK hashes the stored codes).
     public func storedCodes(path: String) throws(RawReadError) -> DNGStoredCodes? {
         let head = RawFileAccess.bytes(of: path, count: RAFHeader.length)

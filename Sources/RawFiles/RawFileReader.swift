@@ -79,7 +79,7 @@ public struct RawFileReader: Sendable {
     }
 
     /// Reads a mosaic like ``read(path:)``, or a LinearRaw DNG (three samples per pixel, no colour filter array) into
-    /// a ``LinearRawImage`` from the file's own tags and bytes.
+    /// a `LinearRawImage` from the file's own tags and bytes.
     public func readContent(path: String) throws(RawReadError) -> RawFileContent {
         var check: RawDigestCheck?
         let content = try readContent(path: path, digestCheck: &check)

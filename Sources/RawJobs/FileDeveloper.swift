@@ -155,8 +155,15 @@ public struct FileDeveloper: Sendable {
 public enum CompositePlan {
     /// The pairs of `inputs` and their outputs in `output` (an existing directory, or a file for a single pair).
     ///
-    /// - Parameter primary: a text that names the first frame of each pair (e.g. a sensor name); by default the
-    ///   first of each pair as given, or for a directory the name that sorts first.
+    /// - Parameters:
+    ///   - inputs: Raw files, or directories whose raws are paired by sequence number.
+    ///   - output: An existing directory, or a file for a single pair.
+    ///   - recursive: Search the directories' subdirectories too (mirrored under `output`).
+    ///   - overwrite: Replace outputs that exist.
+    ///   - ext: The output files' extension (the format).
+    ///   - primary: A text that names the first frame of each pair (e.g. a sensor name); by default the
+    ///     first of each pair as given, or for a directory the name that sorts first.
+    ///   - allFiles: Take every file of a directory, not only names with a raw extension.
     public static func pairs(inputs: [String], output: String, recursive: Bool, overwrite: Bool, extension ext: String,
                              primary: String?, allFiles: Bool = false) throws(ConversionPlanError) -> [CompositeJob] {
         guard !inputs.isEmpty else { throw ConversionPlanError("no input files given") }

@@ -6,9 +6,9 @@ import RawImageIO
 
 /// Converts camera raws to DNG: LibRaw reads the mosaic bit-exactly, `DNGWriter` writes it with its
 /// levels, colour calibration and metadata. A DNG source whose samples are codes mapped by a `LinearizationTable`
-/// keeps its stored codes and the table (``RawFileReader/storedCodes(path:)``), not LibRaw's linear values; one whose
+/// keeps its stored codes and the table (`RawFileReader/storedCodes(path:)`), not LibRaw's linear values; one whose
 /// raw data cannot be re-encoded exactly (lossy JPEG, floating point) keeps its tiles or strips as they are
-/// (``RawFileReader/sourceData(path:)``). A LinearRaw DNG is copied whole, after the checks `inspect --validate` makes.
+/// (`RawFileReader/sourceData(path:)`). A LinearRaw DNG is copied whole, after the checks `inspect --validate` makes.
 public struct RawConverter: Sendable {
     /// The outcome of one job.
     public struct Result: Sendable {

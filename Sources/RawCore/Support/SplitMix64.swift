@@ -1,7 +1,7 @@
 /// A small, fast, seedable random number generator: Vigna's SplitMix64.
 ///
 /// The state advances by the golden-ratio increment `0x9E37_79B9_7F4A_7C15` and each output is the state
-/// through the SplitMix64 finaliser (``mix(_:)``). The same seed always gives the same sequence, on every
+/// through the SplitMix64 finaliser (`mix(_:)`). The same seed always gives the same sequence, on every
 /// platform, so simulated noise and randomised tests are reproducible. Not for cryptography.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The golden-ratio increment added to the state before each output.

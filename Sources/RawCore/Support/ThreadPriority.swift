@@ -45,7 +45,7 @@ public enum ThreadPriority {
     }
 
     /// Whether the calling thread runs at ``background`` or below (a burst's writer, or a thread one started).
-    /// ``ParallelRows`` then keeps its workers there too. A process the user started a little `nice` is not
+    /// `ParallelRows` then keeps its workers there too. A process the user started a little `nice` is not
     /// background: its threads keep Dispatch's workers.
     public static var currentThreadIsBackground: Bool {
         #if os(Linux)

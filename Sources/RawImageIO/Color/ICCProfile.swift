@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// The profile is an ICC v4.3 RGB display (`mntr`) matrix/TRC profile: `cmsCreateRGBProfile` with the
 /// space's white and primaries (Bradford-adapted to the D50 connection space, with a `chad` tag) and one
-/// parametric tone curve shared by the three channels, made from the ``TransferFunction``'s own
+/// parametric tone curve shared by the three channels, made from the `TransferFunction`'s own
 /// parameters (ICC `para` function type 3, LittleCMS type 4; a pure power such as Adobe RGB's or linear
 /// light is written as function type 0). v4 is used because its parametric curves carry the transfer
 /// function exactly; a v2 profile would have to sample it into a table.
@@ -50,7 +50,7 @@ public struct ICCProfile: Sendable, Hashable {
     /// The profile of `space` with `transfer` (its own curve, linear light, or another curve), built on first use.
     ///
     /// (No optional-curve parameter here on purpose: Swift 6.3.1 release builds miscompile throwing calls
-    /// that pass `nil` for an optional ``TransferFunction`` argument.)
+    /// that pass `nil` for an optional `TransferFunction` argument.)
     public static func profile(for space: OutputColorSpace, transfer: TransferFunction) throws(DevelopError) -> ICCProfile {
         try cached(Key(space: space, transfer: transfer, grey: false))
     }

@@ -9,10 +9,10 @@ import SystemPackage
 
 /// Writes developed images as JPEG, HEIF, TIFF or PNG files, atomically.
 ///
-/// The encoder writes into a hidden temporary file beside the destination (``AtomicFile``); only when the
+/// The encoder writes into a hidden temporary file beside the destination (`AtomicFile`); only when the
 /// file is complete and flushed to disk (`fsync`) does it get its final name, so a crash, a full disk or an
 /// encoder error never leaves a partial file under that name, and the temporary file is removed on every
-/// failure. An existing file is refused unless ``EncodeOptions/overwrite`` is set (the check is repeated
+/// failure. An existing file is refused unless `EncodeOptions/overwrite` is set (the check is repeated
 /// at the final rename, so a file created meanwhile is not replaced either). Every error is one line that
 /// names the destination and, for system failures (missing or read-only directory, full disk), the
 /// system's reason.
@@ -47,7 +47,7 @@ public struct ImageFileWriter: Sendable, Hashable {
     }
 
     /// Encodes `image` and writes it to `path` atomically; returns what was written. Throws a `.notDurable`
-    /// ``DevelopError`` when the file is whole under its name but its directory could not be flushed to disk.
+    /// `DevelopError` when the file is whole under its name but its directory could not be flushed to disk.
     @discardableResult
     public func write(_ image: DevelopedImage, to path: String) throws(DevelopError) -> Report {
         let options: EncodeOptions

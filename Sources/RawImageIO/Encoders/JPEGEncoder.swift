@@ -15,7 +15,7 @@ import RawCore
 /// The file is 8-bit YCbCr with 4:2:0 chroma subsampling, the accurate integer DCT and the standard Huffman
 /// tables (optimised tables save about 7 % of the size for twice the time). It starts with the EXIF APP1 marker
 /// (``ExifBlock``; no JFIF marker), followed by the ICC profile of the image's space and curve (``ICCProfile``)
-/// as APP2 `ICC_PROFILE` markers. libjpeg's errors come back as ``DevelopError``s; it never ends the process.
+/// as APP2 `ICC_PROFILE` markers. libjpeg's errors come back as `DevelopError`s; it never ends the process.
 ///
 /// Large images are encoded in bands on all cores and joined into one scan: every MCU row (16 pixel rows) ends
 /// with a restart marker, which resets the DC predictions, so a band that starts on a restart boundary encodes

@@ -7,7 +7,7 @@ import RawTIFF
 /// The file is little-endian, one image, RGB (PhotometricInterpretation 2, three samples per pixel, contiguous) or,
 /// for a grey picture, grey (PhotometricInterpretation 1 BlackIsZero, one sample per pixel), upright (Orientation 1),
 /// 72 pixels per inch, in strips of about 256 KiB: 8- or 16-bit unsigned samples, or 32-bit IEEE float samples
-/// (SampleFormat 3), written exactly as they are. By default the strips are uncompressed (``TIFFCompression``: noisy 16-bit data barely
+/// (SampleFormat 3), written exactly as they are. By default the strips are uncompressed (`TIFFCompression`: noisy 16-bit data barely
 /// compresses, and every codec costs many times the write); Deflate, Zstandard or LZW can be chosen, each with the
 /// horizontal-differencing predictor (2) for integers or the floating-point predictor (3) for floats.
 /// IFD0 carries Make, Model, Software, DateTime

@@ -6,7 +6,7 @@ import RawTIFF
 /// The EXIF metadata of a developed image: the TIFF-structured block that JPEG (APP1), HEIF (`Exif` item)
 /// and PNG (`eXIf` chunk) files carry, serialised with libexif in Intel byte order.
 ///
-/// IFD0 holds ImageDescription when the picture was mirrored (``PictureMirroring/note``: "mirrored left to right"),
+/// IFD0 holds ImageDescription when the picture was mirrored (`PictureMirroring/note`: "mirrored left to right"),
 /// Make, Model, Orientation (always 1: the pixels are upright), X/YResolution 72 per inch,
 /// Software and DateTime (the capture time, or now when unknown), plus YCbCrPositioning for the
 /// YCbCr-coded formats (JPEG, HEIF). The EXIF IFD holds ExifVersion 0232, FlashpixVersion 0100,
@@ -14,7 +14,7 @@ import RawTIFF
 /// PixelX/YDimension, and the capture fields the metadata has (times with sub-seconds and UTC offset,
 /// exposure, lens, serial, …).
 /// The GPS IFD (version 2.3) is written when the metadata has a fix. The field mapping is the same one the
-/// DNG writer uses for its EXIF and GPS IFDs; the TIFF encoder writes these same ``fields`` through libtiff.
+/// DNG writer uses for its EXIF and GPS IFDs; the TIFF encoder writes these same `fields` through libtiff.
 public struct ExifBlock: Sendable, Hashable {
     /// One EXIF field (RawTIFF's ``ExifField``, shared with the DNG writer).
     package typealias Field = ExifField

@@ -10,7 +10,7 @@ public enum JobStatus: String, Sendable, Codable, Hashable {
 
 /// Why a job failed, as the worker mode's results name it (`error.kind`).
 public enum JobFailureKind: String, Sendable, Codable, Hashable, CaseIterable {
-    /// The reader's kinds (``RawReadError/Kind``).
+    /// The reader's kinds (`RawReadError/Kind`).
     case fileNotFound = "file-not-found"
     case notReadable = "not-readable"
     case notARaw = "not-a-raw"

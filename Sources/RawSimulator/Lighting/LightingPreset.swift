@@ -174,7 +174,7 @@ public struct LightingPreset: Sendable, Hashable, Codable {
 
 /// String forms of the values in preset files.
 public enum LightingPresetCodec {
-    /// `matrix`, `centre-weighted`, `spot:0.5,0.5`, `zone:4` (``MeteringMode/text``).
+    /// `matrix`, `centre-weighted`, `spot:0.5,0.5`, `zone:4` (`MeteringMode/text`).
     public static func meteringText(_ mode: MeteringMode) -> String { mode.text }
 
     /// Parses the forms `meteringText` writes (also `center-weighted`); nil for anything else.

@@ -4,11 +4,11 @@ import RawSources
 
 /// A classic 24-patch ColorChecker on a mid-grey wall, for colour accuracy checks.
 ///
-/// The chart's 6 × 4 patches (``ColorCheckerClassic/patches``, linear sRGB reflectances through Bradford
+/// The chart's 6 × 4 patches (`ColorCheckerClassic/patches`, linear sRGB reflectances through Bradford
 /// D50 → D65) sit in the classic layout, separated and framed by black gaps, centred in the reference frame and
 /// about 60 % of its width wide; around it is a wall of reflectance 0.18. Everything is at one distance.
 /// ``patchRects`` gives each patch's measurement rectangle in normalised image coordinates and
-/// ``chartJSON()`` the whole description as JSON (`samples/scenes/colorchart.json` holds a copy).
+/// `chartJSON()` the whole description as JSON (`samples/scenes/colorchart.json` holds a copy).
 public struct ColorChartScene: Scene {
     public let name = "colorchart"
     public let illuminantKelvin: Double

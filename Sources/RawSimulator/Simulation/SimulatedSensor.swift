@@ -8,7 +8,7 @@ import RawSources
 /// rounding and clipping. Deterministic for a seed: frame n of a seed has the same bytes on every run.
 ///
 /// What does not change between frames is computed once: the defocused optical image (per lens, focus distance
-/// and aperture), rendered strip by strip from the scene (``OpticalStripRenderer``), so that the only frame-sized
+/// and aperture), rendered strip by strip from the scene (`OpticalStripRenderer`), so that the only frame-sized
 /// working plane is that image. A frame then costs one pass that scales the optical image by the exposure and
 /// draws the noise.
 public final class SimulatedSensor: FrameSource {
@@ -69,7 +69,7 @@ public final class SimulatedSensor: FrameSource {
     public var samplesPerFrame: Int { profile.width * profile.height }
 
     /// The planes the sensor keeps: the optical image (one single-precision plane of the frame's size) and the
-    /// strip renderer's window (``OpticalStripRenderer/Window``: as allocated, or before the first render the size
+    /// strip renderer's window (`OpticalStripRenderer/Window`: as allocated, or before the first render the size
     /// it starts with); with autofocus, the sweep's planes of the focus area (freed after it, counted because
     /// refocusing makes them again); and 8 MiB for everything smaller (per-thread lines, tables).
     public var workingMemoryBytes: Int {
