@@ -93,7 +93,7 @@ let package = Package(
         // The C ABI: the header and its small C part (defaults, the per-thread error message), and the Swift that
         // implements it over the library (`@_cdecl` functions; no Swift type crosses the header).
         .target(name: "CRawBurst", path: "Sources/CRawBurst"),
-        .target(name: "RawBurstABI", dependencies: ["CRawBurst", "RawCore", "RawDNG", "RawFiles", "RawDevelop", "RawImageIO",
+        .target(name: "RawBurstABI", dependencies: ["CRawBurst", "RawCore", "RawDNG", "RawFiles", "RawDevelop", "RawImageIO", "RawCapture",
                                                     "RawJobs", "RawSources", "RawSimulator", "RawCameras", "RawAravis"],
                 swiftSettings: optimisedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=librawburst.so.\(abiVersion)"])]),

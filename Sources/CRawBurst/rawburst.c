@@ -55,3 +55,9 @@ void rawburst_capture_params_init(rawburst_capture_params *params) {
     memset(params, 0, sizeof *params);
     params->struct_size = sizeof *params;
 }
+
+void rawburst_burst_params_init(rawburst_burst_params *params) {
+    if (!params) return;
+    memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
+}

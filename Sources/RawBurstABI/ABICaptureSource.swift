@@ -7,11 +7,16 @@ import RawSources
 
 /// The frame source a `rawburst_capture_params` names, configured: a simulated sensor, a GenICam camera or a raw stream.
 enum ABICaptureSource {
-    static func make(_ params: rawburst_capture_params) throws(ABIFailure) -> any FrameSource {
+    /// The source, configured with the ISO and shutter asked for. With `renderAhead`, a simulated sensor renders up to
+    /// two frames ahead of the burst's clock on a thread of its own, into slots the pool lends it, as a camera reads
+    /// out into its buffers (what `rawburst capture` does).
+    static func make(_ params: rawburst_capture_params, renderAhead: Bool = false) throws(ABIFailure) -> any FrameSource {
         let kind = try optionalString(params.source, "source") ?? "simulator"
         let source: any FrameSource
         switch kind {
-        case "simulator": source = try simulator(params)
+        case "simulator":
+            let sensor = try simulator(params)
+            source = renderAhead ? RenderAheadSource(sensor, depth: 2, ownsBuffers: false) : sensor
         case "camera": source = try camera(params)
         case "stream": source = try stream(params)
         default: throw .argument("source", "\"\(kind)\" is not simulator, camera or stream")

@@ -210,6 +210,35 @@ static void check_capture(void) {
     free(buffer);
 }
 
+/* Four frames of the monochrome simulator through the burst engine into lossless-JPEG DNGs: every frame written. */
+static void check_burst(const char *folder) {
+    char target[4096];
+    snprintf(target, sizeof target, "%s/burst", folder);
+    rawburst_capture_params capture;
+    rawburst_capture_params_init(&capture);
+    capture.sensor = "mono-vision";
+    capture.frames = 4;
+    rawburst_burst_params params;
+    rawburst_burst_params_init(&params);
+    params.compression = RAWBURST_COMPRESSION_LJ92;
+    rawburst_burst_result result = {.struct_size = sizeof result};
+    int status = rawburst_capture_burst(&capture, target, &params, &result);
+    CHECK(status == RAWBURST_OK, "burst status %d", status);
+    CHECK(result.produced == 4 && result.written == 4 && result.dropped == 0, "produced %llu written %llu dropped %llu",
+          (unsigned long long)result.produced, (unsigned long long)result.written, (unsigned long long)result.dropped);
+    CHECK(result.bytes > 0 && result.seconds > 0, "%llu bytes in %g s", (unsigned long long)result.bytes, result.seconds);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/mono-vision-0003.dng", target);
+    rawburst_image *image = NULL;
+    CHECK(rawburst_read(path, &image) == RAWBURST_OK, "the last frame reads back: %s", path);
+    rawburst_layout layout = {.struct_size = sizeof layout};
+    CHECK(image && rawburst_image_layout(image, &layout) == RAWBURST_OK && strcmp(layout.cfa_text, "mono") == 0,
+          "a monochrome frame: %s", layout.cfa_text);
+    rawburst_image_free(image);
+    capture.frames = 0;
+    CHECK(rawburst_capture_burst(&capture, target, &params, &result) == RAWBURST_E_ARGUMENT, "a burst of no length");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: abi_check OUTPUT_FOLDER\n");
@@ -223,6 +252,7 @@ int main(int argc, char **argv) {
     check_refusals(argv[1], samples);
     check_develop(argv[1]);
     check_capture();
+    check_burst(argv[1]);
     free(samples);
     if (failures) fprintf(stderr, "%d checks failed\n", failures);
     else printf("abi_check: every check holds\n");

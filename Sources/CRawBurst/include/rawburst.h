@@ -310,6 +310,47 @@ rawburst_status rawburst_capture_next(rawburst_capture *capture, uint16_t *buffe
  *  what it did. */
 rawburst_status rawburst_capture_close(rawburst_capture *capture, rawburst_capture_summary *summary);
 
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Capturing a burst into DNGs: the burst engine (frame pool, writer threads, books)                                */
+
+/** How a burst writes its frames. Start from rawburst_burst_params_init. */
+typedef struct rawburst_burst_params {
+    uint32_t struct_size;
+    /** A rawburst_compression (default none: the fastest to write). */
+    uint32_t compression;
+    /** The memory the burst may use for frames and their work, in MiB; 0: 512. */
+    uint32_t memory_budget_mib;
+    /** Writer threads; 0: one per core. */
+    uint32_t writers;
+    /** Non-zero: replace files that exist in the folder. */
+    uint32_t overwrite;
+    /** Long edge of each DNG's JPEG preview (64...1024); 0: none. */
+    uint32_t preview;
+} rawburst_burst_params;
+
+void rawburst_burst_params_init(rawburst_burst_params *params);
+
+/** What a burst did: every frame the source produced is written or dropped, and the books balance. */
+typedef struct rawburst_burst_result {
+    uint32_t struct_size;
+    uint64_t produced, written, dropped;
+    /** Of the dropped: late on the clock (the engine's or the simulated sensor's), no free slot in the pool, lost by
+     *  the camera or stream (never arrived, damaged, incomplete), any other reason (a failed write, a stop). */
+    uint64_t dropped_late, dropped_pool_full, dropped_by_source, dropped_other;
+    /** Bytes of the DNGs written, and the burst's wall-clock seconds. */
+    uint64_t bytes;
+    double seconds;
+} rawburst_burst_result;
+
+/**
+ * Captures `capture->frames` frames (it must be given) from the source `capture` names into DNGs in `folder` (created
+ * when missing), at `capture->fps` on the burst's clock (0: as fast as they are written). Frames the clock or the pool
+ * could not take are dropped and counted in `result`, never delayed. RAWBURST_OK when the books balance and every
+ * write succeeded (drops are not failures: they are counted); RAWBURST_E_WRITE with the first failure otherwise.
+ */
+rawburst_status rawburst_capture_burst(const rawburst_capture_params *capture, const char *folder,
+                                       const rawburst_burst_params *params, rawburst_burst_result *result);
+
 #ifdef __cplusplus
 }
 #endif

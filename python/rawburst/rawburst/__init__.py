@@ -14,6 +14,7 @@ needed; a library of another ABI version raises ABIError then.
 """
 
 from . import _library
+from .burst import BurstResult, capture_burst
 from .capture import Capture, Frame, Summary, capture
 from .develop import DevelopResult, develop
 from .dng import DNGResult, UncalibratedColorWarning, write_dng
@@ -35,6 +36,7 @@ def __getattr__(name: str) -> str:
 __all__ = [
     "ABIError",
     "ArgumentError",
+    "BurstResult",
     "Capture",
     "Color",
     "DNGResult",
@@ -50,6 +52,7 @@ __all__ = [
     "UncalibratedColorWarning",
     "WriteError",
     "capture",
+    "capture_burst",
     "develop",
     "read",
     "write_dng",

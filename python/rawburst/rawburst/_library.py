@@ -220,6 +220,36 @@ class CaptureSummary(ctypes.Structure):
     ]
 
 
+class BurstParams(ctypes.Structure):
+    """rawburst_burst_params."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("compression", c_uint32),
+        ("memory_budget_mib", c_uint32),
+        ("writers", c_uint32),
+        ("overwrite", c_uint32),
+        ("preview", c_uint32),
+    ]
+
+
+class BurstResult(ctypes.Structure):
+    """rawburst_burst_result."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("produced", c_uint64),
+        ("written", c_uint64),
+        ("dropped", c_uint64),
+        ("dropped_late", c_uint64),
+        ("dropped_pool_full", c_uint64),
+        ("dropped_by_source", c_uint64),
+        ("dropped_other", c_uint64),
+        ("bytes", c_uint64),
+        ("seconds", c_double),
+    ]
+
+
 S = TypeVar("S", bound=ctypes.Structure)
 
 def sized(struct_type: Type[S]) -> S:
@@ -252,6 +282,8 @@ _SIGNATURES = {
     "rawburst_capture_color": (c_int, [c_void_p, _P(Color)]),
     "rawburst_capture_next": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, _P(Frame)]),
     "rawburst_capture_close": (c_int, [c_void_p, _P(CaptureSummary)]),
+    "rawburst_burst_params_init": (None, [_P(BurstParams)]),
+    "rawburst_capture_burst": (c_int, [_P(CaptureParams), c_char_p, _P(BurstParams), _P(BurstResult)]),
 }
 
 

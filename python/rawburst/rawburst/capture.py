@@ -151,7 +151,7 @@ def capture(
     Args:
         frames: frames to deliver before the iteration ends; 0: until closed.
         source: "simulator", "camera" (GenICam through Aravis) or "stream" (headerless frames).
-        sensor, scene, seed: the simulator's built-in sensor profile ("phone-wide" when None), scene ("chart"
+        sensor, scene, seed: the simulator's built-in sensor profile ("phone-wide" when None), scene ("colorchart"
             when None) and random seed (the same seed gives the same frames).
         iso, shutter: ISO and exposure time in seconds; None: automatic.
         fps: frames a second on the source's clock; None: as fast as frames are asked for (the simulator only).
@@ -163,6 +163,15 @@ def capture(
     Raises:
         SourceError: the source cannot be opened. ArgumentError: a bad value.
     """
+    params = capture_params(frames, source, sensor, scene, seed, iso, shutter, fps, camera, stream, stream_format, stream_size)
+    return Capture(params)
+
+
+def capture_params(frames: int, source: str, sensor: Optional[str], scene: Optional[str], seed: int,
+                   iso: Optional[float], shutter: Optional[float], fps: Optional[float], camera: Optional[str],
+                   stream: Optional[c.PathLike], stream_format: Optional[str],
+                   stream_size: Optional[Tuple[int, int]]) -> c.CaptureParams:
+    """The rawburst_capture_params of a capture (and of a burst): checked, C strings encoded."""
     if source not in SOURCES:
         raise argument_error(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
     if int(frames) != frames or frames < 0:
@@ -179,4 +188,4 @@ def capture(
     params.seed = int(seed)
     params.iso, params.shutter, params.fps = _positive(iso, "iso"), _positive(shutter, "shutter"), _positive(fps, "fps")
     params.frames = int(frames)
-    return Capture(params)
+    return params
