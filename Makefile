@@ -60,6 +60,8 @@ lib: ## Release build of the C library: .build-lib/lib/librawburst.so.1, include
 
 install: lib ## Install the C library, rawburst.h and rawburst.pc under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 	@scripts/stage-lib.sh "$$($(LIB_BUILD) --show-bin-path)/libCRawBurst.so" "$(DESTDIR)$(PREFIX)" "$(PREFIX)"
+	@# The dynamic linker's cache, so that programs find librawburst.so.1 at once (a root install, not a staging one).
+	@if [[ -z "$(DESTDIR)" && $$(id -u) == 0 ]]; then ldconfig; fi
 
 # The umbrella's catalog (articles) and every library module's API, combined into one archive.
 DOC_TARGETS := RawBurst RawCore LJ92 RawDigest RawTIFF RawDevelop RawImageIO RawDNG RawAnalysis RawSources RawCameras \

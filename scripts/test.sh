@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test target in two passes over one build, keeps one log, prints one summary line and exits non-zero
-# when either pass failed:
+# Runs every test target in two passes over one build, then the Python suites and the examples, keeps one log, prints
+# one summary line and exits non-zero when any pass failed:
 #   1. every test but the real-time ones, in parallel (Swift Testing's default);
 #   2. the real-time tests alone, one at a time (`--no-parallel`): the suites whose assertions depend on the wall
 #      clock, named `...RealTimeTests` (docs/testing.md), so that nothing else competes with them for the cores;

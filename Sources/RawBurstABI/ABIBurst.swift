@@ -19,12 +19,14 @@ enum ABIBurst {
             throw .argument("fps", "\(capture.fps) is outside 0...1000 (0: as fast as frames are written)")
         }
         let configuration = try configuration(capture, folder: folder, params: params)
+        // The source first: a name it refuses leaves no folder behind.
+        let source = try ABICaptureSource.make(capture, renderAhead: capture.fps > 0)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
+            source.finish()
             throw ABIFailure(.write, "\(folder): cannot create the folder (\(error.localizedDescription))")
         }
-        let source = try ABICaptureSource.make(capture, renderAhead: capture.fps > 0)
         do {
             return try BurstSession(source: .single(source), configuration: configuration).run()
         } catch {
@@ -52,9 +54,17 @@ enum ABIBurst {
         guard params.writers <= 64 else { throw .argument("writers", "\(params.writers) is outside 0...64 (0: one per core)") }
         let budget = params.memory_budget_mib == 0 ? 512 : Int(params.memory_budget_mib)
         guard (16...1 << 20).contains(budget) else { throw .argument("memory_budget_mib", "\(budget) MiB is outside 16...1048576") }
-        var configuration = BurstSession.Configuration(frames: Int(capture.frames), writers: params.writers == 0 ? nil : Int(params.writers),
+        // One writer a core, at most 8 by default (each holds a frame's working memory); each encodes its lossless-JPEG
+        // tiles on its share of the cores, as `rawburst capture` does.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let writers = params.writers == 0 ? max(1, min(8, cores)) : Int(params.writers)
+        dng.encodingThreads = max(1, min(64, cores / writers))
+        var configuration = BurstSession.Configuration(frames: Int(capture.frames), writers: writers,
                                                        memoryBudget: budget << 20, outputDirectory: folder, dngOptions: dng)
         if dng.previewLongEdge != nil { configuration.previewEncoder = JPEGPreviews() }
+        // What the caller asked for is what is written: no governor trading compression, previews or the rate for
+        // speed. A frame the writers cannot keep up with is dropped late on a clock, and counted.
+        configuration.governor = false
         configuration.clock = capture.fps > 0 ? .realTime(fps: capture.fps) : .freeRunning
         return configuration
     }

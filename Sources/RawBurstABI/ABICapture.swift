@@ -41,9 +41,8 @@ final class ABICapture {
         if let limit, delivered >= limit { return nil }
         let frame = first.frame
         guard rowStride >= frame.width else { throw .argument("row_stride", "\(rowStride) is less than the width \(frame.width)") }
-        let needed = rowStride * (frame.height - 1) + frame.width
-        guard capacity >= needed else {
-            throw .argument("capacity", "\(capacity) samples cannot hold \(frame.height) rows of \(rowStride) (\(needed) needed)")
+        guard let needed = spannedSamples(rows: frame.height, rowStride: rowStride, width: frame.width), capacity >= needed else {
+            throw .argument("capacity", "\(capacity) samples cannot hold \(frame.height) rows \(rowStride) samples apart")
         }
         let taken: CapturedFrame
         if let pending {
@@ -56,7 +55,10 @@ final class ABICapture {
             let storage = direct ? PixelStorage(adopting: buffer, count: capacity, owner: CallerBuffer())
                 : PixelStorage(count: source.samplesPerFrame)
             do { taken = try Self.take(from: source, into: storage, pacer: &pacer) } catch {
-                if source.hasEnded { return nil }
+                // A stream that ended between frames has ended; one that ended inside a frame lost it: a source error.
+                let losses = source.takeLosses()
+                lost += UInt64(losses.count)
+                if source.hasEnded && !losses.contains(where: { $0.reason == .incomplete }) { return nil }
                 throw error
             }
         }
@@ -74,8 +76,11 @@ final class ABICapture {
         source.finish()
     }
 
-    /// Frames the source produced: delivered, waiting, or lost.
-    var produced: UInt64 { delivered + late + lost + (pending == nil ? 0 : 1) }
+    /// Frames the source produced: delivered, dropped late, lost by the source, or taken but never asked for.
+    var produced: UInt64 { delivered + dropped }
+    /// Frames produced and not delivered: late on the clock, lost by the source, or the first frame (taken when the
+    /// capture opened) when the capture closed before it was asked for.
+    var dropped: UInt64 { late + lost + (pending == nil ? 0 : 1) }
 
     /// Drops the frames whose interval has passed (on a clock only): their sequence numbers are used up.
     private func skipLateFrames() {

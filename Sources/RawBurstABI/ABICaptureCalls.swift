@@ -76,7 +76,7 @@ public func rawburst_capture_close(_ capture: OpaquePointer?, _ summary: UnsafeM
             try checkStructSize(summary.pointee.struct_size, of: rawburst_capture_summary.self, "rawburst_capture_summary")
             summary.pointee.produced = value.produced
             summary.pointee.delivered = value.delivered
-            summary.pointee.dropped = value.late + value.lost
+            summary.pointee.dropped = value.dropped
         }
         return ABIResult.ok
     }

@@ -23,7 +23,7 @@ enum ABIDNGWriting {
         if !parameters.options.overwrite, fileExists(path) {
             throw ABIFailure(.exists, "\(path): exists (set overwrite to replace it)")
         }
-        let count = rowStride * (height - 1) + width
+        let count = rowStride * (height - 1) + width // checked by checkGeometry
         let storage = PixelStorage(adopting: UnsafeMutablePointer(mutating: samples), count: count, owner: CallerBuffer())
         let image: RawImage
         do {
@@ -47,6 +47,9 @@ enum ABIDNGWriting {
             throw .argument("width, height", "\(width)x\(height) is outside 1...65535 on a side")
         }
         guard rowStride >= width else { throw .argument("row_stride", "\(rowStride) samples is less than the width \(width)") }
+        guard spannedSamples(rows: height, rowStride: rowStride, width: width) != nil else {
+            throw .argument("row_stride", "\(rowStride) samples a row over \(height) rows does not fit this machine's memory")
+        }
         guard width % cfa.columns == 0, height % cfa.rows == 0 else {
             throw .argument("width, height", "\(width)x\(height) is not whole \(cfa.columns)x\(cfa.rows) repeats of the CFA \(cfa)")
         }

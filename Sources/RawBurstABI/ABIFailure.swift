@@ -47,9 +47,8 @@ enum ABIResult {
     /// this thread's message; success clears the message.
     static func run(_ body: () throws -> Int32) -> Int32 {
         do {
-            let status = try body()
-            rawburst_internal_clear_error()
-            return status
+            // The message stays until the next failing call (rawburst.h), so a later success does not hide it.
+            return try body()
         } catch let failure as ABIFailure {
             rawburst_internal_set_error(failure.message)
             return failure.status.rawValue
@@ -69,6 +68,15 @@ func checkStructSize<T>(_ size: UInt32, of type: T.Type, _ name: String) throws(
         throw ABIFailure(.abi, "\(name).struct_size is \(size), this library's is \(MemoryLayout<T>.size) "
                          + "(a header of another ABI version? this library's is \(abiVersion))")
     }
+}
+
+/// Samples a buffer of `rows` rows, `rowStride` apart, `width` wide spans: (rows − 1) · stride + width, or nil when that
+/// does not fit an `Int` (a garbage stride is a bad value, never a trap).
+func spannedSamples(rows: Int, rowStride: Int, width: Int) -> Int? {
+    let (product, overflow) = (rows - 1).multipliedReportingOverflow(by: rowStride)
+    guard !overflow, rows > 0 else { return nil }
+    let (sum, overflowAgain) = product.addingReportingOverflow(width)
+    return overflowAgain ? nil : sum
 }
 
 /// The ABI version this library implements (RAWBURST_ABI_VERSION).

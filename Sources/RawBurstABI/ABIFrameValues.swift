@@ -19,7 +19,7 @@ enum ABIFrameValues {
         setTuple(&layout.cfa_text, text)
         layout.black_rows = UInt32(frame.blackLevels.rows)
         layout.black_columns = UInt32(frame.blackLevels.columns)
-        setTuple(&layout.black, Array(frame.blackLevels.values.prefix(36)))
+        setTuple(&layout.black, Array(frame.blackLevels.values.prefix(256)))
         layout.active_top = UInt32(frame.activeArea.top)
         layout.active_left = UInt32(frame.activeArea.left)
         layout.active_bottom = UInt32(frame.activeArea.top + frame.activeArea.height)
@@ -68,7 +68,7 @@ enum ABIFrameValues {
         color = rawburst_color()
         color.struct_size = size
         color.baseline_exposure = metadata.baselineExposure ?? calibration?.baselineExposure ?? 0
-        guard let calibration else { return }
+        guard let calibration, !calibration.isStandIn else { return }
         color.channels = UInt32(calibration.cameraChannels)
         setTuple(&color.color_matrix, Array(calibration.colorMatrix1.values.prefix(12)))
         color.illuminant = UInt32(calibration.illuminant1.rawValue)

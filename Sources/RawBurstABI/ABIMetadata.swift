@@ -36,7 +36,10 @@ enum ABIMetadata {
     static func captureTime(iso8601 text: String) throws(ABIFailure) -> CaptureTime {
         let problem = ABIFailure.argument("exif.capture_time", "\"\(text)\" is not YYYY-MM-DDTHH:MM:SS[.fff][±HH:MM]")
         let characters = Array(text)
-        guard characters.count >= 19, characters[10] == "T" || characters[10] == " " else { throw problem }
+        guard characters.count >= 19, characters[10] == "T" || characters[10] == " ",
+              characters[4] == "-", characters[7] == "-", characters[13] == ":", characters[16] == ":",
+              [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18].allSatisfy({ characters[$0].isASCII && characters[$0].isNumber })
+        else { throw problem }
         let date = String(characters[0..<10]).replacingOccurrences(of: "-", with: ":")
         let clock = String(characters[11..<19])
         var rest = characters[19...]

@@ -33,6 +33,9 @@ struct DNGParameters {
         cropInset = Int(params.crop) / period * period
         var metadata = try ABIMetadata.frameMetadata(params.exif, gps: params.gps)
         metadata.noiseProfile = try Self.noiseProfile(params, cfa: cfa)
+        guard params.baseline_exposure.isFinite, abs(params.baseline_exposure) <= 16 else {
+            throw .argument("baseline_exposure", "\(params.baseline_exposure) EV is outside ±16")
+        }
         if cfa.isMonochrome { metadata.baselineExposure = params.baseline_exposure }
         self.metadata = metadata
         calibration = cfa.isMonochrome ? nil : try ABIColor.calibration(params)

@@ -273,6 +273,8 @@ public struct DNGWriter: Sendable {
             }
             previewJob = PreviewJob(image, longEdge: edge, quality: options.previewQuality, encoder: previewEncoder)
         }
+        // Whatever throws below, the render thread has finished reading the frame before the write returns.
+        defer { previewJob?.wait() }
 
         // IFD0: thumbnail + camera-wide tags.
         var thumbnail = PreviewRenderer.render(image, longEdge: options.thumbnailLongEdge)

@@ -14,6 +14,8 @@ final class PreviewJob: Sendable {
     /// ``wait()`` reads it after the signal.
     private let outcome = Mutex<Outcome?>(nil)
     private let finished = DispatchSemaphore(value: 0)
+    /// Whether ``wait()`` has waited for the thread. Owner: the writer's thread, the only caller of ``wait()``.
+    private let waited = Mutex(false)
 
     /// Starts rendering `image` with a long edge of `longEdge` pixels and encoding it with `encoder` at `quality`.
     init(_ image: RawImage, longEdge: Int, quality: Int, encoder: any PreviewEncoding) {
@@ -31,9 +33,15 @@ final class PreviewJob: Sendable {
         thread.start()
     }
 
-    /// Waits for the preview; call once.
+    /// Waits for the preview (at once when it was waited for before: the writer waits again on every way out, so that
+    /// the render thread never reads a frame after its write returned, a caller's borrowed buffer included).
+    @discardableResult
     func wait() -> Outcome {
-        finished.wait()
+        let first = waited.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { finished.wait() }
         return outcome.withLock { $0! } // set before the signal
     }
 }

@@ -67,6 +67,11 @@ static void check_round_trip(const char *folder, const uint16_t *samples, uint32
     params.gps.present = 1;
     params.gps.latitude = 48.8584;
     params.gps.longitude = 2.2945;
+    /* A camera's XYZ -> camera matrix under D65, and its white as shot. */
+    const double matrix[9] = {0.8, -0.2, -0.1, -0.4, 1.2, 0.2, -0.1, 0.2, 0.6};
+    const double neutral[3] = {0.5, 1.0, 0.7};
+    params.color_matrix = matrix;
+    params.as_shot_neutral = neutral;
     rawburst_dng_result result = {.struct_size = sizeof result};
     int status = rawburst_write_dng(path, samples, WIDTH, HEIGHT, STRIDE, &params, &result);
     CHECK(status == RAWBURST_OK, "%s: write status %d", name, status);
@@ -106,6 +111,10 @@ static void check_round_trip(const char *folder, const uint16_t *samples, uint32
     rawburst_color color = {.struct_size = sizeof color};
     CHECK(rawburst_image_color(image, &color) == RAWBURST_OK && color.channels == 3, "%s: colour channels %u", name,
           color.channels);
+    CHECK(fabs(color.color_matrix[0] - 0.8) < 1e-6 && fabs(color.color_matrix[8] - 0.6) < 1e-6 && color.illuminant == 21,
+          "%s: ColorMatrix1 %g ... %g under %u", name, color.color_matrix[0], color.color_matrix[8], color.illuminant);
+    CHECK(fabs(color.as_shot_neutral[0] - 0.5) < 1e-6 && fabs(color.as_shot_neutral[2] - 0.7) < 1e-6, "%s: neutral %g %g",
+          name, color.as_shot_neutral[0], color.as_shot_neutral[2]);
     rawburst_image_free(image);
 }
 
@@ -147,6 +156,12 @@ static void check_refusals(const char *folder, const uint16_t *samples) {
     CHECK(got == 7 && strcmp(kept, "keep me") == 0, "the existing file is untouched: %s", kept);
     params.overwrite = 1;
     CHECK(rawburst_write_dng(path, samples, WIDTH, HEIGHT, STRIDE, &params, NULL) == RAWBURST_OK, "overwrite replaces it");
+    /* Written without a matrix: its stand-in matrix reads back as no calibration. */
+    rawburst_image *uncalibrated = NULL;
+    rawburst_color color = {.struct_size = sizeof color};
+    CHECK(rawburst_read(path, &uncalibrated) == RAWBURST_OK && rawburst_image_color(uncalibrated, &color) == RAWBURST_OK
+          && color.channels == 0, "a stand-in calibration reads as none: %u channels", color.channels);
+    rawburst_image_free(uncalibrated);
 
     char missing[4096];
     snprintf(missing, sizeof missing, "%s/no-such-folder/x.dng", folder);
@@ -155,6 +170,11 @@ static void check_refusals(const char *folder, const uint16_t *samples) {
     snprintf(missing, sizeof missing, "%s/missing.dng", folder);
     CHECK(rawburst_read(missing, &image) == RAWBURST_E_READ && image == NULL, "a missing raw");
     CHECK(rawburst_write_dng(NULL, samples, WIDTH, HEIGHT, STRIDE, &params, NULL) == RAWBURST_E_ARGUMENT, "a NULL path");
+    /* The message stays until the next failing call: a success in between does not hide it. */
+    CHECK(rawburst_write_dng(path, samples, WIDTH, HEIGHT, STRIDE, &params, NULL) == RAWBURST_OK, "a write after a refusal");
+    CHECK(strstr(rawburst_last_error(), "path") != NULL, "the refusal's message is kept: %s", rawburst_last_error());
+    CHECK(rawburst_write_dng(path, samples, WIDTH, HEIGHT, (size_t)1 << 62, &params, NULL) == RAWBURST_E_ARGUMENT,
+          "a stride that overflows is a bad value, not a crash");
 }
 
 static void check_develop(const char *folder) {

@@ -1,7 +1,7 @@
 """Puts librawburst into the wheel; everything else is in pyproject.toml.
 
-The library comes from $RAWBURST_LIBRARY when set, else from rawburst/librawburst.so.1 when it is already there,
-else `make -C <repository root> lib` builds it (release) and stages it in <repository root>/.build-lib/lib/.
+The library comes from $RAWBURST_LIBRARY when set, else (in a checkout) `make -C <repository root> lib` builds it
+(release, incrementally) and stages it in <repository root>/.build-lib/lib/, else (an sdist) the package's own copy.
 """
 
 import os
@@ -24,11 +24,14 @@ def library_to_bundle() -> Optional[Path]:
     explicit = os.environ.get("RAWBURST_LIBRARY")
     if explicit:
         return Path(explicit)
-    if (HERE / "rawburst" / LIBRARY).is_file():
-        return None
     if not (REPOSITORY / "Makefile").is_file():
+        # Outside a checkout (an sdist): the library bundled in the package, or nothing to build it from.
+        if (HERE / "rawburst" / LIBRARY).is_file():
+            return None
         raise SystemExit(f"no {LIBRARY} to bundle: set RAWBURST_LIBRARY to its path (no rawburst checkout at "
                          f"{REPOSITORY} to build it from)")
+    # In a checkout, always through make (incremental): a library left in the package by an earlier build is not
+    # bundled as it is, it may be stale.
     subprocess.run(["make", "-C", str(REPOSITORY), "lib"], check=True)
     staged = [REPOSITORY / ".build-lib" / "lib" / LIBRARY, REPOSITORY / ".build-lib" / LIBRARY]
     for path in staged:

@@ -52,7 +52,8 @@ typedef enum rawburst_status {
 const char *rawburst_version(void);
 /** The library's RAWBURST_ABI_VERSION. */
 int rawburst_abi_version(void);
-/** The message of the last call that failed on this thread ("" when none); valid until the next failing call. */
+/** The message of the last call that failed on this thread ("" when none has); a successful call leaves it as it
+ *  is. Valid until the next failing call on this thread. */
 const char *rawburst_last_error(void);
 
 /* ---------------------------------------------------------------------------------------------------------------- */
@@ -72,9 +73,10 @@ typedef struct rawburst_layout {
     uint8_t cfa[36];
     /** The same as text: "RGGB", "mono", or 36 letters. */
     char cfa_text[40];
-    /** Black levels repeating from the active area's top-left (DNG BlackLevelRepeatDim and BlackLevel). */
+    /** Black levels repeating from the active area's top-left (DNG BlackLevelRepeatDim and BlackLevel), up to 16x16,
+     *  row by row. */
     uint32_t black_rows, black_columns;
-    double black[36];
+    double black[256];
     /** The image pixels of the buffer (DNG ActiveArea: top, left, bottom, right). */
     uint32_t active_top, active_left, active_bottom, active_right;
     /** The part meant to be shown, relative to the active area (DNG DefaultCrop). */
@@ -112,7 +114,8 @@ typedef struct rawburst_gps {
 /** How the camera's colours are read (DNG colour tags). */
 typedef struct rawburst_color {
     uint32_t struct_size;
-    /** Camera colours the matrix has (3, or 4); 0 when the file has no colour calibration (monochrome). */
+    /** Camera colours the matrix has (3, or 4); 0 when the file has no colour calibration (monochrome, or a DNG whose
+     *  matrices say they are a stand-in: ProfileName "Uncalibrated: no camera profile"). */
     uint32_t channels;
     /** ColorMatrix1: XYZ to camera, `channels` rows of 3, row-major. */
     double color_matrix[12];
@@ -279,7 +282,7 @@ void rawburst_capture_params_init(rawburst_capture_params *params);
 
 typedef struct rawburst_capture rawburst_capture;
 
-/** One frame delivered into the caller's buffer. Strings live until the next frame or close. */
+/** One frame delivered into the caller's buffer. */
 typedef struct rawburst_frame {
     uint32_t struct_size;
     /** The source's sequence number (gaps are frames dropped, counted in the summary). */
@@ -292,7 +295,9 @@ typedef struct rawburst_frame {
 /** What a capture did, from open to close. */
 typedef struct rawburst_capture_summary {
     uint32_t struct_size;
-    /** Frames the source produced, delivered into buffers, and lost (late, the camera's, damaged). */
+    /** Frames the source produced, delivered into buffers, and not delivered (late on the clock, lost or damaged by
+     *  the camera or stream, or the first frame when the capture closed before it was asked for):
+     *  produced = delivered + dropped. */
     uint64_t produced, delivered, dropped;
 } rawburst_capture_summary;
 
@@ -320,7 +325,7 @@ typedef struct rawburst_burst_params {
     uint32_t compression;
     /** The memory the burst may use for frames and their work, in MiB; 0: 512. */
     uint32_t memory_budget_mib;
-    /** Writer threads; 0: one per core. */
+    /** Writer threads; 0: one per core, at most 8. */
     uint32_t writers;
     /** Non-zero: replace files that exist in the folder. */
     uint32_t overwrite;
@@ -334,8 +339,10 @@ void rawburst_burst_params_init(rawburst_burst_params *params);
 typedef struct rawburst_burst_result {
     uint32_t struct_size;
     uint64_t produced, written, dropped;
-    /** Of the dropped: late on the clock (the engine's or the simulated sensor's), no free slot in the pool, lost by
-     *  the camera or stream (never arrived, damaged, incomplete), any other reason (a failed write, a stop). */
+    /** Of the dropped: late on the clock (the engine's or the simulated sensor's: a frame that could not start on its
+     *  tick, the writers or the pool behind), no free slot in the pool (only under a dropping overflow policy; these
+     *  bursts wait for a slot, so a full pool shows as late frames on a clock), lost by the camera or stream (never
+     *  arrived, damaged, incomplete), any other reason (a failed write, a stop). */
     uint64_t dropped_late, dropped_pool_full, dropped_by_source, dropped_other;
     /** Bytes of the DNGs written, and the burst's wall-clock seconds. */
     uint64_t bytes;
@@ -344,9 +351,11 @@ typedef struct rawburst_burst_result {
 
 /**
  * Captures `capture->frames` frames (it must be given) from the source `capture` names into DNGs in `folder` (created
- * when missing), at `capture->fps` on the burst's clock (0: as fast as they are written). Frames the clock or the pool
- * could not take are dropped and counted in `result`, never delayed. RAWBURST_OK when the books balance and every
- * write succeeded (drops are not failures: they are counted); RAWBURST_E_WRITE with the first failure otherwise.
+ * when missing, once the source is open), at `capture->fps` on the burst's clock (0: as fast as they are written).
+ * On a clock a frame that cannot start on its tick is dropped late and counted in `result`, never delayed; the
+ * compression, preview and rate asked for are kept (no governor trades them for speed). RAWBURST_OK when the books
+ * balance and every write succeeded (drops are not failures: they are counted); RAWBURST_E_WRITE with the first
+ * failure otherwise (the frames written before are on disk).
  */
 rawburst_status rawburst_capture_burst(const rawburst_capture_params *capture, const char *folder,
                                        const rawburst_burst_params *params, rawburst_burst_result *result);

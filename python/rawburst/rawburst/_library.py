@@ -56,7 +56,7 @@ class Layout(ctypes.Structure):
         ("cfa_text", ctypes.c_char * 40),
         ("black_rows", c_uint32),
         ("black_columns", c_uint32),
-        ("black", c_double * 36),
+        ("black", c_double * 256),
         ("active_top", c_uint32),
         ("active_left", c_uint32),
         ("active_bottom", c_uint32),

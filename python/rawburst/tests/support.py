@@ -16,7 +16,10 @@ REPOSITORY = PACKAGE.parents[1]
 
 LIBRARY = Path(os.environ.get("RAWBURST_LIBRARY", REPOSITORY / ".build-opt" / "debug" / "libCRawBurst.so"))
 CLI = Path(os.environ.get("RAWBURST", REPOSITORY / ".build-opt" / "debug" / "rawburst"))
-SAMPLES = Path(os.environ.get("SHARED", REPOSITORY.parent / "shared")) / "samples-raw"
+# The real camera raws: $SHARED/samples-raw (default: the repository's sibling `shared`), else the repository's own copy
+# in samples/raw (what a fresh clone has), as the Swift tests' TestPaths look for them.
+_SHARED_SAMPLES = Path(os.environ.get("SHARED", REPOSITORY.parent / "shared")) / "samples-raw"
+SAMPLES = _SHARED_SAMPLES if _SHARED_SAMPLES.is_dir() else REPOSITORY / "samples" / "raw"
 
 WIDTH, HEIGHT = 256, 192
 """The size of the synthetic frames: small, whole 2x2 and (for the height) 6x6 repeats."""

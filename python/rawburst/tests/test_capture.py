@@ -122,3 +122,23 @@ def test_bad_sources():
         rawburst.capture(frames=-1)
     with pytest.raises(rawburst.SourceError):
         rawburst.capture(source="camera", camera="no-such-camera")
+
+
+def test_a_stream_that_ends_inside_a_later_frame_is_a_source_error_after_the_whole_ones(tmp_path):
+    stream = tmp_path / "cut.raw"
+    whole = mosaic(12).astype("<u2").tobytes()
+    stream.write_bytes(whole * 2 + whole[: len(whole) // 3])
+    got = []
+    with pytest.raises(rawburst.SourceError):
+        with rawburst.capture(frames=0, source="stream", stream=stream, stream_format="SRGGB12",
+                              stream_size=(WIDTH, HEIGHT)) as burst:
+            for frame in burst:
+                got.append(frame.mosaic)
+    assert len(got) == 2
+    assert burst.summary is not None and burst.summary.produced == burst.summary.delivered + burst.summary.dropped
+
+
+def test_closing_before_the_first_frame_counts_it_dropped():
+    burst = rawburst.capture(frames=3, sensor="mono-vision", seed=2)
+    summary = burst.close()
+    assert summary is not None and (summary.produced, summary.delivered, summary.dropped) == (1, 0, 1)
