@@ -11,8 +11,6 @@ static _Thread_local char last_error[1024];
 
 const char *rawburst_last_error(void) { return last_error; }
 
-void rawburst_internal_clear_error(void) { last_error[0] = '\0'; }
-
 void rawburst_internal_set_error(const char *message) {
     size_t length = message ? strlen(message) : 0;
     if (length >= sizeof last_error) {

@@ -36,21 +36,8 @@ enum ABIBurst {
 
     private static func configuration(_ capture: rawburst_capture_params, folder: String,
                                       params: rawburst_burst_params) throws(ABIFailure) -> BurstSession.Configuration {
-        var dng = DNGWriter.Options()
-        switch params.compression {
-        case UInt32(RAWBURST_COMPRESSION_NONE.rawValue): dng.compression = .none
-        case UInt32(RAWBURST_COMPRESSION_PACKED.rawValue): dng.compression = .packed
-        case UInt32(RAWBURST_COMPRESSION_LJ92.rawValue): dng.compression = .lj92
-        default: throw .argument("compression", "\(params.compression) is not 0 (none), 1 (packed) or 2 (lj92)")
-        }
-        dng.overwrite = params.overwrite != 0
-        let previews = 64...DNGWriter.Options.maximumPreviewLongEdge
-        if params.preview != 0 {
-            guard previews.contains(Int(params.preview)) else {
-                throw .argument("preview", "\(params.preview) px is outside \(previews.lowerBound)...\(previews.upperBound) (0: none)")
-            }
-            dng.previewLongEdge = Int(params.preview)
-        }
+        var dng = try DNGParameters.writerOptions(compression: params.compression, overwrite: params.overwrite,
+                                                  preview: params.preview)
         guard params.writers <= 64 else { throw .argument("writers", "\(params.writers) is outside 0...64 (0: one per core)") }
         let budget = params.memory_budget_mib == 0 ? 512 : Int(params.memory_budget_mib)
         guard (16...1 << 20).contains(budget) else { throw .argument("memory_budget_mib", "\(budget) MiB is outside 16...1048576") }

@@ -17,10 +17,7 @@ public func rawburst_capture_open(_ params: UnsafePointer<rawburst_capture_param
 public func rawburst_capture_layout(_ capture: OpaquePointer?, _ layout: UnsafeMutablePointer<rawburst_layout>?) -> Int32 {
     ABIResult.run {
         let held = try ABICapture.from(capture)
-        guard let layout else { throw ABIFailure.argument("layout", "is NULL") }
-        try checkStructSize(layout.pointee.struct_size, of: rawburst_layout.self, "rawburst_layout")
-        ABIFrameValues.fill(&layout.pointee, from: held.first.frame)
-        return ABIResult.ok
+        return try filling(layout, "rawburst_layout", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.first.frame) }
     }
 }
 
@@ -28,10 +25,7 @@ public func rawburst_capture_layout(_ capture: OpaquePointer?, _ layout: UnsafeM
 public func rawburst_capture_exif(_ capture: OpaquePointer?, _ exif: UnsafeMutablePointer<rawburst_exif>?) -> Int32 {
     ABIResult.run {
         let held = try ABICapture.from(capture)
-        guard let exif else { throw ABIFailure.argument("exif", "is NULL") }
-        try checkStructSize(exif.pointee.struct_size, of: rawburst_exif.self, "rawburst_exif")
-        ABIFrameValues.fill(&exif.pointee, from: held.first.metadata, strings: held.strings)
-        return ABIResult.ok
+        return try filling(exif, "rawburst_exif", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.first.metadata, strings: held.strings) }
     }
 }
 
@@ -39,10 +33,7 @@ public func rawburst_capture_exif(_ capture: OpaquePointer?, _ exif: UnsafeMutab
 public func rawburst_capture_color(_ capture: OpaquePointer?, _ color: UnsafeMutablePointer<rawburst_color>?) -> Int32 {
     ABIResult.run {
         let held = try ABICapture.from(capture)
-        guard let color else { throw ABIFailure.argument("color", "is NULL") }
-        try checkStructSize(color.pointee.struct_size, of: rawburst_color.self, "rawburst_color")
-        ABIFrameValues.fill(&color.pointee, from: held.first.calibration, metadata: held.first.metadata)
-        return ABIResult.ok
+        return try filling(color, "rawburst_color", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.first.calibration, metadata: held.first.metadata) }
     }
 }
 

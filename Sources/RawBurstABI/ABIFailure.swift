@@ -82,6 +82,16 @@ func spannedSamples(rows: Int, rowStride: Int, width: Int) -> Int? {
 /// The ABI version this library implements (RAWBURST_ABI_VERSION).
 let abiVersion: Int32 = 1
 
+/// Fills the caller's struct at `pointer` with `fill`, once its `struct_size` (at `size`) is this library's: the one
+/// shape of every accessor that hands a struct out (`name` is the C type's name, for the messages).
+func filling<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String, size: KeyPath<T, UInt32>,
+                _ fill: (inout T) -> Void) throws(ABIFailure) -> Int32 {
+    guard let pointer else { throw .argument(name, "is NULL") }
+    try checkStructSize(pointer.pointee[keyPath: size], of: T.self, name)
+    fill(&pointer.pointee)
+    return ABIResult.ok
+}
+
 /// A C string as Swift, nil for NULL; `name` names it in the error when it is not UTF-8.
 func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String? {
     guard let pointer else { return nil }

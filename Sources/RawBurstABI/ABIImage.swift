@@ -51,10 +51,7 @@ public func rawburst_image_samples(_ image: OpaquePointer?, _ rowStride: UnsafeM
 public func rawburst_image_layout(_ image: OpaquePointer?, _ layout: UnsafeMutablePointer<rawburst_layout>?) -> Int32 {
     ABIResult.run {
         let held = try ABIImage.from(image)
-        guard let layout else { throw ABIFailure.argument("layout", "is NULL") }
-        try checkStructSize(layout.pointee.struct_size, of: rawburst_layout.self, "rawburst_layout")
-        ABIFrameValues.fill(&layout.pointee, from: held.image.frame)
-        return ABIResult.ok
+        return try filling(layout, "rawburst_layout", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.image.frame) }
     }
 }
 
@@ -62,10 +59,7 @@ public func rawburst_image_layout(_ image: OpaquePointer?, _ layout: UnsafeMutab
 public func rawburst_image_exif(_ image: OpaquePointer?, _ exif: UnsafeMutablePointer<rawburst_exif>?) -> Int32 {
     ABIResult.run {
         let held = try ABIImage.from(image)
-        guard let exif else { throw ABIFailure.argument("exif", "is NULL") }
-        try checkStructSize(exif.pointee.struct_size, of: rawburst_exif.self, "rawburst_exif")
-        ABIFrameValues.fill(&exif.pointee, from: held.image.metadata, strings: held.strings)
-        return ABIResult.ok
+        return try filling(exif, "rawburst_exif", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.image.metadata, strings: held.strings) }
     }
 }
 
@@ -73,10 +67,7 @@ public func rawburst_image_exif(_ image: OpaquePointer?, _ exif: UnsafeMutablePo
 public func rawburst_image_gps(_ image: OpaquePointer?, _ gps: UnsafeMutablePointer<rawburst_gps>?) -> Int32 {
     ABIResult.run {
         let held = try ABIImage.from(image)
-        guard let gps else { throw ABIFailure.argument("gps", "is NULL") }
-        try checkStructSize(gps.pointee.struct_size, of: rawburst_gps.self, "rawburst_gps")
-        ABIFrameValues.fill(&gps.pointee, from: held.image.metadata.gps)
-        return ABIResult.ok
+        return try filling(gps, "rawburst_gps", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.image.metadata.gps) }
     }
 }
 
@@ -84,10 +75,7 @@ public func rawburst_image_gps(_ image: OpaquePointer?, _ gps: UnsafeMutablePoin
 public func rawburst_image_color(_ image: OpaquePointer?, _ color: UnsafeMutablePointer<rawburst_color>?) -> Int32 {
     ABIResult.run {
         let held = try ABIImage.from(image)
-        guard let color else { throw ABIFailure.argument("color", "is NULL") }
-        try checkStructSize(color.pointee.struct_size, of: rawburst_color.self, "rawburst_color")
-        ABIFrameValues.fill(&color.pointee, from: held.image.calibration, metadata: held.image.metadata)
-        return ABIResult.ok
+        return try filling(color, "rawburst_color", size: \.struct_size) { ABIFrameValues.fill(&$0, from: held.image.calibration, metadata: held.image.metadata) }
     }
 }
 

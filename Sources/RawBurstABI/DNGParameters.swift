@@ -39,7 +39,7 @@ struct DNGParameters {
         if cfa.isMonochrome { metadata.baselineExposure = params.baseline_exposure }
         self.metadata = metadata
         calibration = cfa.isMonochrome ? nil : try ABIColor.calibration(params)
-        options = try Self.writerOptions(params)
+        options = try Self.writerOptions(compression: params.compression, overwrite: params.overwrite, preview: params.preview)
     }
 
     /// Bits and white level: either may be left 0 and follow from the other.
@@ -89,21 +89,23 @@ struct DNGParameters {
         } catch { throw .invalid(error) }
     }
 
-    private static func writerOptions(_ params: rawburst_dng_params) throws(ABIFailure) -> DNGWriter.Options {
+    /// The writer's options from the C fields every DNG-writing call has: a `rawburst_compression`, overwrite, and the
+    /// preview's long edge (0: none).
+    static func writerOptions(compression: UInt32, overwrite: UInt32, preview: UInt32) throws(ABIFailure) -> DNGWriter.Options {
         var options = DNGWriter.Options()
-        switch params.compression {
+        switch compression {
         case UInt32(RAWBURST_COMPRESSION_NONE.rawValue): options.compression = .none
         case UInt32(RAWBURST_COMPRESSION_PACKED.rawValue): options.compression = .packed
         case UInt32(RAWBURST_COMPRESSION_LJ92.rawValue): options.compression = .lj92
-        default: throw .argument("compression", "\(params.compression) is not 0 (none), 1 (packed) or 2 (lj92)")
+        default: throw .argument("compression", "\(compression) is not 0 (none), 1 (packed) or 2 (lj92)")
         }
-        options.overwrite = params.overwrite != 0
-        if params.preview != 0 {
+        options.overwrite = overwrite != 0
+        if preview != 0 {
             let range = 64...DNGWriter.Options.maximumPreviewLongEdge
-            guard range.contains(Int(params.preview)) else {
-                throw .argument("preview", "\(params.preview) px is outside \(range.lowerBound)...\(range.upperBound) (0: none)")
+            guard range.contains(Int(preview)) else {
+                throw .argument("preview", "\(preview) px is outside \(range.lowerBound)...\(range.upperBound) (0: none)")
             }
-            options.previewLongEdge = Int(params.preview)
+            options.previewLongEdge = Int(preview)
         }
         return options
     }

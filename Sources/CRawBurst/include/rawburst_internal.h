@@ -8,7 +8,5 @@
 
 /** Keeps `message` (truncated to 1 KiB at a UTF-8 boundary) as this thread's rawburst_last_error(). */
 void rawburst_internal_set_error(const char *message);
-/** Forgets this thread's message. */
-void rawburst_internal_clear_error(void);
 
 #endif
