@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CRawBurst
 import RawCore
 import RawDNG
@@ -20,9 +17,7 @@ enum ABIDNGWriting {
         guard 2 * inset < width && 2 * inset < height else {
             throw .argument("crop", "\(inset) px on every side leaves nothing of a \(width)x\(height) frame")
         }
-        if !parameters.options.overwrite, fileExists(path) {
-            throw ABIFailure(.exists, "\(path): exists (set overwrite to replace it)")
-        }
+        try ABIFailure.refuseExisting(path, overwrite: parameters.options.overwrite)
         let count = rowStride * (height - 1) + width // checked by checkGeometry
         let storage = PixelStorage(adopting: UnsafeMutablePointer(mutating: samples), count: count, owner: CallerBuffer())
         let image: RawImage
@@ -69,11 +64,6 @@ enum ABIDNGWriting {
                 throw .argument("samples", "row \(row), column \(column) holds \(line[column]), more than \(bits) bits hold (\(limit))")
             }
         }
-    }
-
-    private static func fileExists(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0
     }
 }
 

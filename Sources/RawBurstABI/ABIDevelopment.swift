@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CRawBurst
 import RawCore
 import RawDevelop
@@ -35,16 +32,10 @@ enum ABIDevelopment {
             options = try options.validated()
             settings.sampleFormat = SampleFormat.for(format, options: options)
             settings = try settings.validated()
-            if !options.overwrite, access(output, F_OK) == 0 {
-                throw ABIFailure(.exists, "\(output): exists (set overwrite to replace it)")
-            }
+            try ABIFailure.refuseExisting(output, overwrite: options.overwrite)
             return FileDeveloper(settings: settings, format: format, options: options).develop(ConversionJob(input: input, output: output))
-        } catch let error as InvalidValueError {
-            throw .invalid(error)
-        } catch let failure as ABIFailure {
-            throw failure
         } catch {
-            throw ABIFailure(.internal, "\(error)")
+            throw ABIFailure(error)
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CRawBurst
 import RawCore
 import RawFiles
@@ -29,6 +32,23 @@ struct ABIFailure: Error {
         ABIFailure(.argument, "\(subject): \(problem)")
     }
 
+    /// Any error as a failure: an ``ABIFailure`` as it is, a library value refused by its own checks as a bad value,
+    /// anything else as an internal failure.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as ABIFailure: self = failure
+        case let invalid as InvalidValueError: self = .invalid(invalid)
+        default: self.init(.internal, "\(error)")
+        }
+    }
+
+    /// Refuses `path` when something is there (a symbolic link included, not followed) and `overwrite` is off.
+    static func refuseExisting(_ path: String, overwrite: Bool) throws(ABIFailure) {
+        guard overwrite || FileIdentity.entry(at: path) == nil else {
+            throw ABIFailure(.exists, "\(path): exists (set overwrite to replace it)")
+        }
+    }
+
     /// A library value refused by its own checks.
     static func invalid(_ error: InvalidValueError) -> ABIFailure { ABIFailure(.argument, "\(error)") }
 
@@ -43,21 +63,15 @@ enum ABIResult {
     static let ok: Int32 = 0
     static let end: Int32 = 1
 
-    /// Runs `body`, turning a thrown ``ABIFailure`` (or any other error, as an internal one) into its status and
-    /// this thread's message; success clears the message.
+    /// Runs `body`, turning what it throws (``ABIFailure/init(_:)``) into its status and this thread's message. A
+    /// success leaves the message as it is: it stays until the next failing call (rawburst.h).
     static func run(_ body: () throws -> Int32) -> Int32 {
         do {
-            // The message stays until the next failing call (rawburst.h), so a later success does not hide it.
             return try body()
-        } catch let failure as ABIFailure {
+        } catch {
+            let failure = ABIFailure(error)
             rawburst_internal_set_error(failure.message)
             return failure.status.rawValue
-        } catch let error as InvalidValueError {
-            rawburst_internal_set_error("\(error)")
-            return ABIFailure.Status.argument.rawValue
-        } catch {
-            rawburst_internal_set_error("\(error)")
-            return ABIFailure.Status.internal.rawValue
         }
     }
 }
@@ -82,12 +96,16 @@ func spannedSamples(rows: Int, rowStride: Int, width: Int) -> Int? {
 /// The ABI version this library implements (RAWBURST_ABI_VERSION).
 let abiVersion: Int32 = 1
 
-/// Fills the caller's struct at `pointer` with `fill`, once its `struct_size` (at `size`) is this library's: the one
-/// shape of every accessor that hands a struct out (`name` is the C type's name, for the messages).
-func filling<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String, size: KeyPath<T, UInt32>,
+/// Fills the caller's struct at `pointer` with `fill`, once its `struct_size` (at `size`) is this library's: every byte
+/// zeroed first (what `fill` does not know stays 0 or NULL), `struct_size` kept. The one shape of every accessor that
+/// hands a struct out (`name` is the C type's name, for the messages); `T` is a plain C struct.
+func filling<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String, size: WritableKeyPath<T, UInt32>,
                 _ fill: (inout T) -> Void) throws(ABIFailure) -> Int32 {
     guard let pointer else { throw .argument(name, "is NULL") }
-    try checkStructSize(pointer.pointee[keyPath: size], of: T.self, name)
+    let structSize = pointer.pointee[keyPath: size]
+    try checkStructSize(structSize, of: T.self, name)
+    memset(pointer, 0, MemoryLayout<T>.size) // a plain C struct: all zero bytes is its zero value, no rebinding
+    pointer.pointee[keyPath: size] = structSize
     fill(&pointer.pointee)
     return ABIResult.ok
 }

@@ -1,13 +1,11 @@
 import CRawBurst
 import RawCore
 
-/// The C structs of rawburst.h filled from the library's values: a frame's layout, its EXIF, GPS and colour.
+/// The C structs of rawburst.h filled from the library's values: a frame's layout, its EXIF, GPS and colour. Each is
+/// handed a struct ``filling(_:_:size:_:)`` has zeroed (its `struct_size` kept) and sets only what is known.
 enum ABIFrameValues {
     /// `layout` from a frame; its `struct_size` is checked by the caller.
     static func fill(_ layout: inout rawburst_layout, from frame: RawFrame) {
-        let size = layout.struct_size
-        layout = rawburst_layout()
-        layout.struct_size = size
         layout.width = UInt32(frame.width)
         layout.height = UInt32(frame.height)
         layout.bits_per_sample = UInt32(frame.bitsPerSample)
@@ -32,9 +30,6 @@ enum ABIFrameValues {
 
     /// `exif` from metadata, its strings kept in `strings`.
     static func fill(_ exif: inout rawburst_exif, from metadata: FrameMetadata, strings: ABIStrings) {
-        let size = exif.struct_size
-        exif = rawburst_exif()
-        exif.struct_size = size
         exif.make = strings.keep(metadata.make)
         exif.model = strings.keep(metadata.model)
         exif.serial_number = strings.keep(metadata.serialNumber)
@@ -49,9 +44,6 @@ enum ABIFrameValues {
 
     /// `gps` from a fix (`present` 0 for none).
     static func fill(_ gps: inout rawburst_gps, from fix: GPSFix?) {
-        let size = gps.struct_size
-        gps = rawburst_gps()
-        gps.struct_size = size
         guard let fix else { return }
         gps.present = 1
         gps.latitude = fix.latitude
@@ -64,9 +56,6 @@ enum ABIFrameValues {
 
     /// `color` from a calibration (`channels` 0 for none); a stand-in calibration counts as none.
     static func fill(_ color: inout rawburst_color, from calibration: ColorCalibration?, metadata: FrameMetadata) {
-        let size = color.struct_size
-        color = rawburst_color()
-        color.struct_size = size
         color.baseline_exposure = metadata.baselineExposure ?? calibration?.baselineExposure ?? 0
         guard let calibration, !calibration.isStandIn else { return }
         color.channels = UInt32(calibration.cameraChannels)

@@ -18,12 +18,8 @@ enum ABIMetadata {
                                      exposureTime: positive(exif.exposure_time), fNumber: positive(exif.f_number),
                                      iso: positive(exif.iso), focalLength: positive(exif.focal_length),
                                      orientation: orientation, gps: try fix(gps))
-        } catch let error as InvalidValueError {
-            throw .invalid(error)
-        } catch let failure as ABIFailure {
-            throw failure
         } catch {
-            throw ABIFailure(.internal, "\(error)")
+            throw ABIFailure(error)
         }
     }
 
